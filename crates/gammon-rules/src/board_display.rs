@@ -1,0 +1,1 @@
+//! ASCII board (placeholder, being written).

@@ -1,0 +1,6 @@
+//! Placeholder: filled in by the formats work.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchId;
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("placeholder")]
+pub struct MatchIdError;

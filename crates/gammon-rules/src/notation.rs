@@ -1,0 +1,1 @@
+//! Move notation (placeholder, being written).

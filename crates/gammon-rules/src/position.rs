@@ -1,0 +1,461 @@
+//! The position type: a packed, `Copy` board seen from the side on roll.
+//!
+//! # Layout
+//!
+//! A [`Position`] always describes the board from the point of view of the
+//! player on roll ("me"). Points are numbered from my side: my point 1 is my
+//! ace point, point 24 my farthest point. The board has 26 *slots*:
+//!
+//! | slot | holds |
+//! |---|---|
+//! | 0 | the opponent's bar (his point 25 = my point 0) |
+//! | 1..=24 | my points 1..24; a slot holds my checkers or his, never both |
+//! | 25 | my bar |
+//!
+//! Each slot's checker count is a 4-bit nibble of one `u128` (15 fits in a
+//! nibble). Four 32-bit masks say which slots hold 1+ and 2+ checkers of each
+//! side, so that blocking ("2+ opposing checkers"), hitting ("exactly one")
+//! and "all checkers home" are single mask tests. Borne-off checkers are
+//! `15 - checkers on board and bar`.
+//!
+//! Slot `i` for me is slot `25 - i` for the opponent, so switching sides is a
+//! reversal of the nibbles and of the masks: a few shifts, no loop.
+
+use crate::error::PositionError;
+
+/// Checkers each side starts with.
+pub const CHECKERS_PER_SIDE: u8 = 15;
+/// The slot of the side on roll's bar (and its point number in notation).
+pub const BAR: usize = 25;
+/// The destination "off the board" in point numbering; also the slot of the
+/// opponent's bar in a [`Position`].
+pub const OFF: usize = 0;
+
+const NIBBLES_1: u128 = 0x1111_1111_1111_1111_1111_1111_1111_1111;
+const SLOTS_MASK: u32 = (1 << 26) - 1;
+/// My home board: points 1..=6.
+pub(crate) const HOME_BOARD: u32 = 0b111_1110;
+pub(crate) const BAR_BIT: u32 = 1 << BAR;
+
+/// One side's checkers in gnubg's layout: index `i` (0..24) holds the side's
+/// checkers on its own point `i + 1`; index 24 holds its checkers on the bar.
+pub type SideBoard = [u8; 25];
+
+/// A backgammon position seen from the side on roll. 32 bytes, `Copy`.
+///
+/// ```
+/// use gammon_rules::Position;
+/// let start = Position::STARTING;
+/// assert_eq!(start.pip_count(), (167, 167));
+/// assert_eq!(start.switched(), start);
+/// assert_eq!(start.to_position_id(), "4HPwATDgc/ABMA");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// 26 nibbles, slot `i` at bits `4i..4i+4`; bits 104.. are always zero.
+    counts: u128,
+    /// Slots with 1+ of my checkers (bits 1..=25).
+    mine: u32,
+    /// Slots with 1+ of the opponent's checkers (bits 0..=24).
+    theirs: u32,
+    /// Slots with 2+ of my checkers.
+    my_made: u32,
+    /// Slots with 2+ of the opponent's checkers: the points I cannot land on.
+    their_made: u32,
+}
+
+/// Reverses the slot order of a 26-nibble board: slot `i` -> slot `25 - i`.
+const fn reverse_slots(counts: u128) -> u128 {
+    // `reverse_bits` moves nibble i to nibble 31 - i with its bits mirrored;
+    // shifting by 6 nibbles lands it on 25 - i, then un-mirror each nibble.
+    let r = counts.reverse_bits() >> 24;
+    let r = ((r >> 1) & (NIBBLES_1 * 0x5)) | ((r & (NIBBLES_1 * 0x5)) << 1);
+    ((r >> 2) & (NIBBLES_1 * 0x3)) | ((r & (NIBBLES_1 * 0x3)) << 2)
+}
+
+/// Reverses a 26-bit slot mask: bit `i` -> bit `25 - i`.
+const fn reverse_mask(mask: u32) -> u32 {
+    mask.reverse_bits() >> 6
+}
+
+impl Position {
+    /// The starting position: 2 on the 24-point, 5 on the 13, 3 on the 8 and
+    /// 5 on the 6, for both sides.
+    pub const STARTING: Position = {
+        let mut side = [0u8; 25];
+        side[23] = 2;
+        side[12] = 5;
+        side[7] = 3;
+        side[5] = 5;
+        match Position::from_boards(&side, &side) {
+            Ok(p) => p,
+            Err(_) => panic!("the starting position is valid"),
+        }
+    };
+
+    /// Builds a position from both sides' boards in gnubg's layout
+    /// ([`SideBoard`], each in its own numbering), validating them.
+    ///
+    /// # Errors
+    /// A side with more than 15 checkers, both sides on one point, or no
+    /// checker left on either side (both cannot have won).
+    pub const fn from_boards(on_roll: &SideBoard, opponent: &SideBoard) -> Result<Self, PositionError> {
+        let mut p = Position { counts: 0, mine: 0, theirs: 0, my_made: 0, their_made: 0 };
+        let mut mine_total = 0u32;
+        let mut theirs_total = 0u32;
+        let mut i = 0;
+        while i < 25 {
+            mine_total += on_roll[i] as u32;
+            theirs_total += opponent[i] as u32;
+            i += 1;
+        }
+        if mine_total > CHECKERS_PER_SIDE as u32 {
+            return Err(PositionError::TooManyCheckers { side: "player on roll", count: mine_total });
+        }
+        if theirs_total > CHECKERS_PER_SIDE as u32 {
+            return Err(PositionError::TooManyCheckers { side: "opponent", count: theirs_total });
+        }
+        if mine_total == 0 && theirs_total == 0 {
+            return Err(PositionError::BothSidesOff);
+        }
+        let mut slot = 0;
+        while slot < 26 {
+            // My checkers at slot s: my point s (index s-1), my bar at 25.
+            let m = if slot >= 1 { on_roll[slot - 1] } else { 0 };
+            // His checkers at slot s: his point 25-s (index 24-s), his bar at 0.
+            let t = if slot <= 24 { opponent[24 - slot] } else { 0 };
+            if m > 0 && t > 0 {
+                return Err(PositionError::SharedPoint { point: slot as u8 });
+            }
+            let n = if m > 0 { m } else { t };
+            p.counts |= (n as u128) << (4 * slot);
+            if m > 0 {
+                p.mine |= 1 << slot;
+                if m >= 2 {
+                    p.my_made |= 1 << slot;
+                }
+            }
+            if t > 0 {
+                p.theirs |= 1 << slot;
+                if t >= 2 {
+                    p.their_made |= 1 << slot;
+                }
+            }
+            slot += 1;
+        }
+        Ok(p)
+    }
+
+    /// Both sides' boards in gnubg's layout: `(on roll, opponent)`, each in
+    /// its own numbering (index 24 = bar).
+    pub const fn to_boards(&self) -> (SideBoard, SideBoard) {
+        let mut me = [0u8; 25];
+        let mut him = [0u8; 25];
+        let mut slot = 0;
+        while slot < 26 {
+            let n = self.slot_count(slot);
+            if self.mine & (1 << slot) != 0 {
+                me[slot - 1] = n;
+            } else if self.theirs & (1 << slot) != 0 {
+                him[24 - slot] = n;
+            }
+            slot += 1;
+        }
+        (me, him)
+    }
+
+    /// The same position seen from the opponent's side (he is on roll).
+    /// Switching twice is the identity.
+    ///
+    /// ```
+    /// # use gammon_rules::Position;
+    /// let p = Position::from_position_id("sGfwATDgc/ABMA").unwrap();
+    /// assert_eq!(p.switched().switched(), p);
+    /// assert_eq!(p.switched().to_position_id(), "4HPwATCwZ/ABMA");
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn switched(&self) -> Self {
+        Position {
+            counts: reverse_slots(self.counts),
+            mine: reverse_mask(self.theirs),
+            theirs: reverse_mask(self.mine),
+            my_made: reverse_mask(self.their_made),
+            their_made: reverse_mask(self.my_made),
+        }
+    }
+
+    /// Checkers in a slot (0 = opponent's bar, 1..=24 points, 25 = my bar),
+    /// whoever owns them.
+    #[inline]
+    pub(crate) const fn slot_count(&self, slot: usize) -> u8 {
+        ((self.counts >> (4 * slot)) & 0xF) as u8
+    }
+
+    /// My checkers on my point `point` (1..=24), or on the bar for 25.
+    ///
+    /// ```
+    /// # use gammon_rules::Position;
+    /// assert_eq!(Position::STARTING.my_checkers(6), 5);
+    /// assert_eq!(Position::STARTING.my_checkers(19), 0);
+    /// ```
+    #[inline]
+    pub const fn my_checkers(&self, point: usize) -> u8 {
+        if point >= 1 && point <= 25 && self.mine & (1 << point) != 0 {
+            self.slot_count(point)
+        } else {
+            0
+        }
+    }
+
+    /// The opponent's checkers on *my* point `point` (1..=24), or on his bar
+    /// for 0.
+    ///
+    /// ```
+    /// # use gammon_rules::Position;
+    /// assert_eq!(Position::STARTING.their_checkers(1), 2); // his 24-point
+    /// assert_eq!(Position::STARTING.their_checkers(0), 0); // his bar
+    /// ```
+    #[inline]
+    pub const fn their_checkers(&self, point: usize) -> u8 {
+        if point <= 24 && self.theirs & (1 << point) != 0 {
+            self.slot_count(point)
+        } else {
+            0
+        }
+    }
+
+    /// Mask of slots holding 1+ of my checkers (bit 25 = my bar).
+    #[inline]
+    pub const fn my_occupied(&self) -> u32 {
+        self.mine
+    }
+    /// Mask of slots holding 1+ opponent checkers (bit 0 = his bar).
+    #[inline]
+    pub const fn their_occupied(&self) -> u32 {
+        self.theirs
+    }
+    /// Mask of my points holding 2+ of my checkers.
+    #[inline]
+    pub const fn my_made_points(&self) -> u32 {
+        self.my_made & !BAR_BIT
+    }
+    /// Mask of my points the opponent holds with 2+ checkers: where I may not land.
+    #[inline]
+    pub const fn blocked_points(&self) -> u32 {
+        self.their_made & !1
+    }
+
+    /// My checkers on the bar.
+    #[inline]
+    pub const fn my_bar(&self) -> u8 {
+        self.my_checkers(BAR)
+    }
+    /// The opponent's checkers on the bar.
+    #[inline]
+    pub const fn their_bar(&self) -> u8 {
+        self.their_checkers(OFF)
+    }
+
+    /// Checkers (mine, his) still on the board or the bar.
+    pub const fn checkers_in_play(&self) -> (u8, u8) {
+        let mut me = 0;
+        let mut him = 0;
+        let mut slot = 0;
+        while slot < 26 {
+            if self.mine & (1 << slot) != 0 {
+                me += self.slot_count(slot);
+            } else if self.theirs & (1 << slot) != 0 {
+                him += self.slot_count(slot);
+            }
+            slot += 1;
+        }
+        (me, him)
+    }
+
+    /// Checkers (mine, his) borne off.
+    ///
+    /// ```
+    /// # use gammon_rules::Position;
+    /// assert_eq!(Position::STARTING.borne_off(), (0, 0));
+    /// ```
+    pub const fn borne_off(&self) -> (u8, u8) {
+        let (me, him) = self.checkers_in_play();
+        (CHECKERS_PER_SIDE - me, CHECKERS_PER_SIDE - him)
+    }
+
+    /// Pip counts (mine, his): the total distance each side must still move.
+    pub const fn pip_count(&self) -> (u32, u32) {
+        let mut me = 0u32;
+        let mut him = 0u32;
+        let mut slot = 0;
+        while slot < 26 {
+            let n = self.slot_count(slot) as u32;
+            if self.mine & (1 << slot) != 0 {
+                me += n * slot as u32;
+            } else if self.theirs & (1 << slot) != 0 {
+                him += n * (25 - slot as u32);
+            }
+            slot += 1;
+        }
+        (me, him)
+    }
+
+    /// True if all my checkers in play are in my home board (points 1..=6),
+    /// the condition for bearing off.
+    #[inline]
+    pub const fn all_home(&self) -> bool {
+        self.mine & !HOME_BOARD == 0
+    }
+
+    /// True while the two sides can still hit or block each other: some
+    /// checker of mine is behind (farther than) some checker of his.
+    ///
+    /// ```
+    /// # use gammon_rules::Position;
+    /// assert!(Position::STARTING.has_contact());
+    /// ```
+    #[inline]
+    pub const fn has_contact(&self) -> bool {
+        if self.mine == 0 || self.theirs == 0 {
+            return false;
+        }
+        // My farthest checker (highest slot) vs his farthest (lowest slot).
+        let my_back = 31 - self.mine.leading_zeros();
+        let his_back = self.theirs.trailing_zeros();
+        my_back > his_back
+    }
+
+    /// Moves one of my checkers `from` a slot (1..=25) `to` a slot
+    /// (0 = off, 1..=24), hitting a lone opposing checker there. The caller
+    /// guarantees the step is legal. Returns whether it hit.
+    #[inline]
+    pub(crate) const fn apply_step(&mut self, from: usize, to: usize) -> bool {
+        let from_bit = 1u32 << from;
+        self.counts -= 1 << (4 * from);
+        match self.slot_count(from) {
+            0 => self.mine &= !from_bit,
+            1 => self.my_made &= !from_bit,
+            _ => {}
+        }
+        if to == OFF {
+            return false;
+        }
+        let to_bit = 1u32 << to;
+        let hit = self.theirs & to_bit != 0;
+        if hit {
+            // Rule: HIT. A lone opposing checker goes to his bar (slot 0).
+            self.counts -= 1 << (4 * to);
+            self.theirs &= !to_bit;
+            self.counts += 1;
+            if self.theirs & 1 != 0 {
+                self.their_made |= 1;
+            }
+            self.theirs |= 1;
+        }
+        self.counts += 1 << (4 * to);
+        if self.mine & to_bit != 0 {
+            self.my_made |= to_bit;
+        }
+        self.mine |= to_bit;
+        hit
+    }
+
+    /// Two words that identify the position, for hashing.
+    #[inline]
+    pub(crate) const fn hash_words(&self) -> (u64, u64) {
+        let lo = self.counts as u64;
+        let hi = (self.counts >> 64) as u64 ^ (self.mine as u64).rotate_left(38);
+        (lo, hi)
+    }
+
+    /// Checks the packed representation against its own invariants (masks
+    /// agree with the counts, no slot shared, at most 15 a side). Used by
+    /// tests and debug assertions.
+    pub const fn is_consistent(&self) -> bool {
+        if self.counts >> 104 != 0 || self.mine & !SLOTS_MASK != 0 || self.theirs & !SLOTS_MASK != 0 {
+            return false;
+        }
+        if self.mine & 1 != 0 || self.theirs & BAR_BIT != 0 || self.mine & self.theirs != 0 {
+            return false;
+        }
+        let mut slot = 0;
+        while slot < 26 {
+            let n = self.slot_count(slot);
+            let bit = 1u32 << slot;
+            let owned = (self.mine | self.theirs) & bit != 0;
+            if (n > 0) != owned {
+                return false;
+            }
+            let mine_made = self.mine & bit != 0 && n >= 2;
+            let theirs_made = self.theirs & bit != 0 && n >= 2;
+            if mine_made != (self.my_made & bit != 0) || theirs_made != (self.their_made & bit != 0) {
+                return false;
+            }
+            slot += 1;
+        }
+        let (me, him) = self.checkers_in_play();
+        me <= CHECKERS_PER_SIDE && him <= CHECKERS_PER_SIDE
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::STARTING
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_position_id())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_is_at_most_32_bytes() {
+        assert!(std::mem::size_of::<Position>() <= 32);
+    }
+
+    #[test]
+    fn starting_position_counts() {
+        let p = Position::STARTING;
+        assert_eq!(p.checkers_in_play(), (15, 15));
+        assert_eq!(p.my_checkers(24), 2);
+        assert_eq!(p.their_checkers(1), 2);
+        assert_eq!(p.their_checkers(12), 5);
+        assert!(p.is_consistent());
+    }
+
+    #[test]
+    fn shared_point_is_rejected() {
+        let mut me = [0u8; 25];
+        let mut him = [0u8; 25];
+        me[5] = 1; // my 6-point
+        him[18] = 1; // his 19-point = my 6-point
+        assert_eq!(Position::from_boards(&me, &him), Err(PositionError::SharedPoint { point: 6 }));
+    }
+
+    #[test]
+    fn too_many_checkers_is_rejected() {
+        let mut me = [0u8; 25];
+        me[0] = 16;
+        assert!(matches!(Position::from_boards(&me, &[0; 25]), Err(PositionError::TooManyCheckers { .. })));
+    }
+
+    #[test]
+    fn hit_sends_checker_to_bar() {
+        let mut me = [0u8; 25];
+        let mut him = [0u8; 25];
+        me[7] = 2; // 8-point
+        him[19] = 1; // his 20 = my 5
+        let mut p = Position::from_boards(&me, &him).unwrap();
+        assert!(p.apply_step(8, 5));
+        assert_eq!(p.their_bar(), 1);
+        assert_eq!(p.my_checkers(5), 1);
+        assert!(p.is_consistent());
+    }
+}
