@@ -46,11 +46,7 @@ impl Position {
 
     /// The value of a game won by the opponent, judged from my checkers (I lost).
     fn loser_result(&self) -> GameResult {
-        let (_, off) = {
-            let (me_off, _) = self.borne_off();
-            ((), me_off)
-        };
-        if off > 0 {
+        if self.borne_off().0 > 0 {
             return GameResult::Single;
         }
         // The winner's home board is my points 19..=24; plus my bar.
@@ -87,8 +83,10 @@ mod tests {
         assert_eq!(pos(&[(6, 14), (19, 1)], &[]).game_result(), Some((false, GameResult::Backgammon)));
         assert_eq!(pos(&[(6, 14), (25, 1)], &[]).game_result(), Some((false, GameResult::Backgammon)));
         // I have borne off everything: judged from his checkers.
-        assert_eq!(pos(&[], &[(20, 15)]).game_result(), Some((true, GameResult::Gammon)));
-        assert_eq!(pos(&[], &[(2, 15)]).game_result(), Some((true, GameResult::Backgammon)));
+        // His 10-point is my 15-point; his 20-point is my 5-point, in my home board.
+        assert_eq!(pos(&[], &[(10, 15)]).game_result(), Some((true, GameResult::Gammon)));
+        assert_eq!(pos(&[], &[(20, 15)]).game_result(), Some((true, GameResult::Backgammon)));
+        assert_eq!(pos(&[], &[(2, 14)]).game_result(), Some((true, GameResult::Single)));
         assert_eq!(GameResult::Backgammon.points(), 3);
     }
 }

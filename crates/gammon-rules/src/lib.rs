@@ -38,6 +38,7 @@ pub use dice::{opening_roll, Dice, OpeningRoll, ALL_ROLLS};
 pub use error::{DiceError, PositionError, PositionIdError};
 pub use game_result::GameResult;
 pub use movegen::{legal_sources, Move, MoveList, Step, MAX_MOVES};
+pub use notation::{parse_move, parse_move_in, MoveError};
 pub use perft::perft;
 pub use position::{Position, SideBoard, BAR, CHECKERS_PER_SIDE, OFF};
 pub use context::{CubeOwner, DiceState, GameContext};
