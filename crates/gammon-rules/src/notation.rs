@@ -264,7 +264,7 @@ fn parse_token(token: &str) -> Result<Token, MoveError> {
 /// let dice = Dice::new(3, 1).unwrap();
 /// let (_, after) = parse_move(&Position::STARTING, dice, "8/5 6/5").unwrap();
 /// assert_eq!(after.to_position_id(), "sGfwATDgc/ABMA");
-/// assert!(parse_move(&Position::STARTING, dice, "13/9").is_err());
+/// assert!(parse_move(&Position::STARTING, dice, "13/8").is_err());
 /// ```
 ///
 /// # Errors

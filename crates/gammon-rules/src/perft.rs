@@ -14,7 +14,7 @@ use crate::position::Position;
 /// ```
 /// use gammon_rules::{perft, Position};
 /// assert_eq!(perft(&Position::STARTING, 0), 1);
-/// assert_eq!(perft(&Position::STARTING, 1), 401);
+/// assert_eq!(perft(&Position::STARTING, 1), 447);
 /// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
