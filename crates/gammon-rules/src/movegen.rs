@@ -8,11 +8,13 @@
 //!   `DOUBLES_PARTLY_PLAYABLE`, `NO_LEGAL_MOVE`.
 //!
 //! Doubles are searched with checkers taken from non-increasing points, which
-//! reaches every result once per multiset of checker steps; non-doubles try
-//! both die orders. Equal results (different checkers or orders, same
-//! position) are merged by a small open-addressing table that is never
-//! cleared: each call bumps a generation stamp instead. Nothing is allocated
-//! per call.
+//! reaches each multiset of start points once, and distinct multisets give
+//! distinct positions (moving a checker from `f` adds `e[f-d] - e[f]` to the
+//! board; taking the highest `f`, these vectors are independent), so doubles
+//! need no deduplication. Non-doubles try both die orders; equal results
+//! (different checkers or orders, same position) are merged by a small
+//! open-addressing table that is never cleared: each call bumps a generation
+//! stamp instead. Nothing is allocated per call.
 
 use crate::dice::Dice;
 use crate::position::{Position, BAR, BAR_BIT};
@@ -228,8 +230,15 @@ impl MoveList {
 
     fn non_doubles(&mut self, pos: &Position, high: u8, low: u8) {
         // USE_BOTH_DICE, in either order (DIE_ORDER_FORCED when only one works).
+        let high_sources = legal_sources(pos, high);
         for (first, second) in [(high, low), (low, high)] {
-            let mut sources = legal_sources(pos, first);
+            // Low die first, then the high die from a point that could already
+            // play it at the start: the high-first pass made that same position
+            // (the high step does not change whether the low step is legal), so
+            // it is skipped. What is left are the orders that need the low die
+            // first: entering from the bar, a checker continuing, a point freed.
+            let skip = if first == low { high_sources } else { 0 };
+            let mut sources = if first == high { high_sources } else { legal_sources(pos, first) };
             while sources != 0 {
                 let from = sources.trailing_zeros() as usize;
                 sources &= sources - 1;
@@ -237,7 +246,7 @@ impl MoveList {
                 let to = destination(from, first);
                 p1.apply_step(from, to);
                 let m1 = Move::NONE.with_step(from, to);
-                let mut next = legal_sources(&p1, second);
+                let mut next = legal_sources(&p1, second) & !skip;
                 while next != 0 {
                     let from2 = next.trailing_zeros() as usize;
                     next &= next - 1;
@@ -296,17 +305,19 @@ impl MoveList {
         }
     }
 
-    /// Keeps only results that use the most dice.
+    /// Keeps only the results of a double that use the most dice.
     #[inline]
     fn record_partial(&mut self, pos: Position, m: Move, used: u8) {
         if used > self.dice_used {
             self.positions.clear();
             self.moves.clear();
-            self.next_stamp();
             self.dice_used = used;
         }
         if used == self.dice_used {
-            self.insert(pos, m);
+            // Each multiset of steps is reached once and gives its own position.
+            debug_assert!(!self.positions.contains(&pos));
+            self.positions.push(pos);
+            self.moves.push(m);
         }
     }
 

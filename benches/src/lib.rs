@@ -1,1 +1,0 @@
-//! Benchmarks live in movegen.rs

@@ -1,0 +1,31 @@
+//! Reading a position given on the command line.
+
+use anyhow::{Context, Result};
+use gammon_rules::{Dice, DiceState, Position, Xgid};
+
+/// A position as the user wrote it, with the dice an XGID may carry.
+#[derive(Debug, Clone)]
+pub struct PositionArg {
+    /// The position, player on roll to move.
+    pub position: Position,
+    /// Dice given inside the position text (XGID), if any.
+    pub dice: Option<Dice>,
+}
+
+/// Reads `start`, a gnubg Position ID or an XGID.
+pub fn parse_position(text: &str) -> Result<PositionArg> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("start") {
+        return Ok(PositionArg { position: Position::STARTING, dice: None });
+    }
+    if text.starts_with("XGID=") || text.contains(':') {
+        let xgid = Xgid::parse(text).with_context(|| format!("cannot read XGID {text:?}"))?;
+        let dice = match xgid.context.dice {
+            DiceState::Rolled(d) => Some(d),
+            _ => None,
+        };
+        return Ok(PositionArg { position: xgid.position, dice });
+    }
+    let position = Position::from_position_id(text).with_context(|| format!("cannot read Position ID {text:?}"))?;
+    Ok(PositionArg { position, dice: None })
+}
