@@ -49,7 +49,9 @@ fn wildbg_positions(c: &mut Criterion) {
     {
         let positions = positions_from_lines(&read_shared(file));
         let name = if file.contains("contact") { "contact" } else { "race" };
-        for (rolls, expected, kind) in [(&mixed, expect_mixed, "15 mixed rolls"), (&doubles, expect_doubles, "6 doubles")] {
+        for (rolls, expected, kind) in
+            [(&mixed, expect_mixed, "15 mixed rolls"), (&doubles, expect_doubles, "6 doubles")]
+        {
             assert_eq!(count(&positions, rolls, &mut list), expected, "{name} {kind}");
             group.throughput(Throughput::Elements(expected));
             group.bench_function(format!("{name}, {kind}"), |b| {

@@ -117,7 +117,15 @@ impl DiceState {
 }
 
 /// The cube, score, dice and rules around a position, relative to the
-/// player on roll (see the [module documentation](self)).
+/// player on roll.
+///
+/// The player on roll is the side whose turn it is, the one a
+/// [`Position`](crate::Position) is seen from. While a cube action is pending
+/// ([`DiceState::Doubled`] and the beaver states) he is the doubler and the
+/// opponent may have to answer ([`DiceState::on_roll_must_act`]); gnubg's
+/// match state (`fMove`, not `fTurn`) and the XGID `turn` field describe it
+/// the same way. The XGID, Match ID and FIBS readers all produce a
+/// `GameContext`.
 ///
 /// ```
 /// use gammon_rules::{CubeOwner, DiceState, GameContext};
@@ -294,7 +302,7 @@ impl GameContext {
     /// with a centred cube) doubles; beavers and raccoons only where allowed.
     ///
     /// # Errors
-    /// The first rule broken, as a [`ContextError`].
+    /// The first rule broken, as a `ContextError`.
     pub fn validate(&self) -> Result<(), ContextError> {
         if !self.cube_value.is_power_of_two() {
             return Err(ContextError::CubeValue(self.cube_value));
@@ -324,11 +332,7 @@ impl GameContext {
                 return Err(ContextError::CrawfordInMoney);
             }
             if !matches!(self.away(), Some((1, _)) | Some((_, 1))) {
-                return Err(ContextError::CrawfordNotOneAway {
-                    on_roll: self.score.0,
-                    opponent: self.score.1,
-                    length,
-                });
+                return Err(ContextError::CrawfordNotOneAway { on_roll: self.score.0, opponent: self.score.1, length });
             }
             if self.cube_value != 1 || self.cube_owner != CubeOwner::Centered || self.dice.cube_pending() {
                 return Err(ContextError::CrawfordCube {

@@ -1,27 +1,7 @@
 //! gnubg Match ID: 12 Base64 characters for a 72-bit key describing the cube,
 //! the score, the dice and who is to act.
 //!
-//! Layout (bit `k` of the key lives in byte `k / 8` at bit `k % 8`, least
-//! significant first; each field is written least significant bit first),
-//! as gnubg 1.07 writes it:
-//!
-//! | bits | width | field |
-//! |---|---|---|
-//! | 0-3 | 4 | log2 of the cube value |
-//! | 4-5 | 2 | cube owner: 0 = player 0, 1 = player 1, 3 = centred (2 is invalid) |
-//! | 6 | 1 | player on roll (gnubg's `fMove`) |
-//! | 7 | 1 | Crawford game |
-//! | 8-10 | 3 | game state: 0 none, 1 playing, 2 over, 3 resigned, 4 dropped cube |
-//! | 11 | 1 | player who must act now (`fTurn`; differs from bit 6 while a double or resignation is pending) |
-//! | 12 | 1 | a double is pending |
-//! | 13-14 | 2 | resignation offered: 0 none, 1 single, 2 gammon, 3 backgammon |
-//! | 15-17 | 3 | die 1 (0 = not rolled) |
-//! | 18-20 | 3 | die 2 |
-//! | 21-35 | 15 | match length (0 = money) |
-//! | 36-50 | 15 | score of player 0 |
-//! | 51-65 | 15 | score of player 1 |
-//! | 66 | 1 | Jacoby rule **not** in force (gnubg's extension; 1 in match play) |
-//! | 67-71 | 5 | zero |
+//! The format details are documented on the public type.
 
 use crate::context::{ContextError, CubeOwner, DiceState, GameContext};
 use crate::dice::Dice;
@@ -141,6 +121,28 @@ impl Resignation {
 /// let ctx = id.to_context().unwrap();
 /// assert_eq!(ctx.score, (3, 1)); // player 0 is on roll
 /// ```
+///
+/// Layout (bit `k` of the key lives in byte `k / 8` at bit `k % 8`, least
+/// significant first; each field is written least significant bit first),
+/// as gnubg 1.07 writes it:
+///
+/// | bits | width | field |
+/// |---|---|---|
+/// | 0-3 | 4 | log2 of the cube value |
+/// | 4-5 | 2 | cube owner: 0 = player 0, 1 = player 1, 3 = centred (2 is invalid) |
+/// | 6 | 1 | player on roll (gnubg's `fMove`) |
+/// | 7 | 1 | Crawford game |
+/// | 8-10 | 3 | game state: 0 none, 1 playing, 2 over, 3 resigned, 4 dropped cube |
+/// | 11 | 1 | player who must act now (`fTurn`; differs from bit 6 while a double or resignation is pending) |
+/// | 12 | 1 | a double is pending |
+/// | 13-14 | 2 | resignation offered: 0 none, 1 single, 2 gammon, 3 backgammon |
+/// | 15-17 | 3 | die 1 (0 = not rolled) |
+/// | 18-20 | 3 | die 2 |
+/// | 21-35 | 15 | match length (0 = money) |
+/// | 36-50 | 15 | score of player 0 |
+/// | 51-65 | 15 | score of player 1 |
+/// | 66 | 1 | Jacoby rule **not** in force (gnubg's extension; 1 in match play) |
+/// | 67-71 | 5 | zero |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MatchId {
     /// log2 of the cube value (0..=15): the cube is `1 << cube_log2`.
@@ -222,7 +224,9 @@ pub enum MatchIdError {
     #[error("the Crawford flag (bit 7) is set in money play (match length 0)")]
     CrawfordInMoney,
     /// The Crawford flag while nobody is 1-away.
-    #[error("the Crawford flag (bit 7) is set at {0}-{1} in a {2}-point match, but neither player is 1 point from winning")]
+    #[error(
+        "the Crawford flag (bit 7) is set at {0}-{1} in a {2}-point match, but neither player is 1 point from winning"
+    )]
     CrawfordNotOneAway(u16, u16, u16),
     /// Player to act and player on roll disagree with the pending flags.
     #[error("player to act (bit 11) is {turn:?} and player on roll (bit 6) is {on_roll:?}: {why}")]
@@ -358,7 +362,9 @@ impl MatchId {
         if self.cube_log2 > 15 {
             return Err(MatchIdError::TooLarge { field: "cube log2", value: self.cube_log2.into(), max: 15 });
         }
-        for (field, value) in [("match length", self.match_length), ("score 0", self.score[0]), ("score 1", self.score[1])] {
+        for (field, value) in
+            [("match length", self.match_length), ("score 0", self.score[0]), ("score 1", self.score[1])]
+        {
             if value > 0x7fff {
                 return Err(MatchIdError::TooLarge { field, value: value.into(), max: 0x7fff });
             }
@@ -466,10 +472,9 @@ impl MatchId {
         } else if self.dice.0 == 0 {
             DiceState::ToRoll
         } else {
-            DiceState::Rolled(Dice::new(self.dice.0, self.dice.1).map_err(|_| MatchIdError::Die {
-                which: 1,
-                value: self.dice.0,
-            })?)
+            DiceState::Rolled(
+                Dice::new(self.dice.0, self.dice.1).map_err(|_| MatchIdError::Die { which: 1, value: self.dice.0 })?,
+            )
         };
         let ctx = GameContext {
             cube_value: self.cube_value(),
@@ -510,7 +515,11 @@ impl MatchId {
             return Err(MatchIdError::TooLarge { field: "cube value", value: ctx.cube_value, max: 1 << 15 });
         }
         let field15 = |field, value: u32| {
-            u16::try_from(value).ok().filter(|&v| v <= 0x7fff).ok_or(MatchIdError::TooLarge { field, value, max: 0x7fff })
+            u16::try_from(value).ok().filter(|&v| v <= 0x7fff).ok_or(MatchIdError::TooLarge {
+                field,
+                value,
+                max: 0x7fff,
+            })
         };
         let mine = field15("score of the player on roll", ctx.score.0)?;
         let theirs = field15("score of the opponent", ctx.score.1)?;

@@ -135,8 +135,12 @@ impl Position {
             .map(|(&from, path)| {
                 let to = path.last().map_or(from, |&(p, _)| p);
                 // Intermediate points are shown only where the checker hit.
-                let path: Vec<(u8, bool)> =
-                    path.iter().enumerate().filter(|&(k, &(_, hit))| hit || k + 1 == path.len()).map(|(_, &x)| x).collect();
+                let path: Vec<(u8, bool)> = path
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, &(_, hit))| hit || k + 1 == path.len())
+                    .map(|(_, &x)| x)
+                    .collect();
                 Token { from, to, path, count: 1 }
             })
             .collect();
@@ -284,7 +288,10 @@ pub fn parse_move_in(pos: &Position, dice: Dice, text: &str, list: &MoveList) ->
     let tokens: Vec<Token> = if matches!(text.to_ascii_lowercase().as_str(), "" | "pass" | "-") {
         Vec::new()
     } else {
-        text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).map(parse_token).collect::<Result<_, _>>()?
+        text.split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .map(parse_token)
+            .collect::<Result<_, _>>()?
     };
     if tokens.is_empty() {
         return if list.is_empty() { Ok((Move::NONE, pos.switched())) } else { Err(too_few(list, 0, dice)) };
@@ -303,10 +310,9 @@ pub fn parse_move_in(pos: &Position, dice: Dice, text: &str, list: &MoveList) ->
         (Some(only), None) => Ok(only),
         (Some(a), Some(b)) => {
             // Differ only in hits: the stars written decide.
-            list.iter().find(|(_, after)| after.switched() == written).map_or_else(
-                || if a.1 == b.1 { Ok(a) } else { Err(MoveError::Ambiguous) },
-                Ok,
-            )
+            list.iter()
+                .find(|(_, after)| after.switched() == written)
+                .map_or_else(|| if a.1 == b.1 { Ok(a) } else { Err(MoveError::Ambiguous) }, Ok)
         }
         _ => Err(explain(pos, dice, &tokens, list)),
     }

@@ -28,8 +28,12 @@ fn games_replay_move_by_move() {
                 assert!(list.is_empty(), "game {id}: gnubg could not move with {dice} but we find moves");
                 assert_eq!(result, pos.switched());
             } else {
-                assert!(list.positions().contains(&result), "game {id}: gnubg's {text} with {dice} is not among our results");
-                let (m, after) = parse_move_in(&pos, dice, text, &list).unwrap_or_else(|e| panic!("game {id}: {text}: {e}"));
+                assert!(
+                    list.positions().contains(&result),
+                    "game {id}: gnubg's {text} with {dice} is not among our results"
+                );
+                let (m, after) =
+                    parse_move_in(&pos, dice, text, &list).unwrap_or_else(|e| panic!("game {id}: {text}: {e}"));
                 assert_eq!(after, result, "game {id}: {text}");
                 let ours = pos.format_move(&m);
                 let (_, again) = parse_move_in(&pos, dice, &ours, &list).unwrap();
@@ -64,7 +68,8 @@ fn edge_case_notation_parses_to_gnubgs_results() {
         let list = pos.legal_moves(dice);
         for (text, id) in r["notation"].as_array().unwrap().iter().zip(r["moves"].as_array().unwrap()) {
             let text = text.as_str().unwrap();
-            let (_, after) = parse_move_in(&pos, dice, text, &list).unwrap_or_else(|e| panic!("{}: {text}: {e}", r["name"]));
+            let (_, after) =
+                parse_move_in(&pos, dice, text, &list).unwrap_or_else(|e| panic!("{}: {text}: {e}", r["name"]));
             assert_eq!(after.to_position_id(), id.as_str().unwrap(), "{}: {text}", r["name"]);
         }
     }

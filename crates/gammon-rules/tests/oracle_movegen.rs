@@ -29,14 +29,26 @@ fn full_lists_match_gnubg() {
         let pos = Position::from_position_id(id).unwrap();
         let dice = dice_of(&r["dice"]);
         list.generate(&pos, dice);
-        let expected: Vec<String> = r["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+        let expected: Vec<String> =
+            r["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
         let got = sorted_ids(&list);
         let max_dice = r["max_dice"].as_u64().unwrap() as u8;
         if got != expected || (!got.is_empty() && list.dice_used() != max_dice) {
-            failures.push(format!("{id} {dice}: got {} results using {} dice, gnubg {} using {max_dice}", got.len(), list.dice_used(), expected.len()));
+            failures.push(format!(
+                "{id} {dice}: got {} results using {} dice, gnubg {} using {max_dice}",
+                got.len(),
+                list.dice_used(),
+                expected.len()
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} disagree:\n{}", failures.len(), records.len(), failures[..failures.len().min(20)].join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} disagree:\n{}",
+        failures.len(),
+        records.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
 }
 
 #[test]
@@ -75,7 +87,8 @@ fn edge_cases_match_hand_checked_lists() {
         let name = r["name"].as_str().unwrap();
         let pos = Position::from_position_id(r["pos"].as_str().unwrap()).unwrap();
         let list = pos.legal_moves(dice_of(&r["dice"]));
-        let expected: Vec<String> = r["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+        let expected: Vec<String> =
+            r["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
         assert_eq!(sorted_ids(&list), expected, "edge case {name}");
         if !expected.is_empty() {
             assert_eq!(u64::from(list.dice_used()), r["max_dice"].as_u64().unwrap(), "dice used in {name}");

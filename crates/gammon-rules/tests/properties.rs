@@ -10,7 +10,8 @@ use std::collections::BTreeSet;
 /// (0 = borne off, 25 = bar); the opponent's checkers that would share a point
 /// with the player on roll go to the opponent's bar instead.
 fn position_strategy() -> impl Strategy<Value = Position> {
-    let spread = || prop::collection::vec(prop_oneof![3 => 1u8..=24, 1 => 0u8..=6, 1 => Just(0u8), 1 => Just(25u8)], 15);
+    let spread =
+        || prop::collection::vec(prop_oneof![3 => 1u8..=24, 1 => 0u8..=6, 1 => Just(0u8), 1 => Just(25u8)], 15);
     // Bear-off play: nearly every checker home or off, sometimes one straggler.
     let home = || prop::collection::vec(prop_oneof![20 => 0u8..=6, 1 => 7u8..=25], 15);
     prop_oneof![(spread(), spread()), (home(), spread()), (home(), home())].prop_map(|(mine, theirs)| {
@@ -64,7 +65,8 @@ impl Plain {
     /// Every single step with `die`: (from, resulting board).
     fn steps(&self, die: usize) -> Vec<Plain> {
         let mut out = Vec::new();
-        let froms: Vec<usize> = if self.me[BAR] > 0 { vec![BAR] } else { (1..=24).filter(|&p| self.me[p] > 0).collect() };
+        let froms: Vec<usize> =
+            if self.me[BAR] > 0 { vec![BAR] } else { (1..=24).filter(|&p| self.me[p] > 0).collect() };
         let all_home = (7..=25).all(|p| self.me[p] == 0);
         for from in froms {
             let mut next = self.clone();
