@@ -246,6 +246,18 @@ impl Position {
         self.their_made & !1
     }
 
+    /// Mask of my points where the opponent has exactly one checker: blots
+    /// I can hit.
+    #[inline]
+    pub const fn their_blots(&self) -> u32 {
+        self.theirs & !self.their_made & !1
+    }
+    /// Mask of my points with exactly one of my checkers.
+    #[inline]
+    pub const fn my_blots(&self) -> u32 {
+        self.mine & !self.my_made & !BAR_BIT
+    }
+
     /// My checkers on the bar.
     #[inline]
     pub const fn my_bar(&self) -> u8 {

@@ -1,0 +1,42 @@
+//! The evaluator trait shared by nets, databases and pubeval.
+
+use crate::probabilities::Probabilities;
+use gammon_rules::Position;
+
+/// Anything that can judge positions. One method is required: evaluate a
+/// batch of positions, each seen from its side on roll, before the roll.
+/// Search, rollouts and play are built on top of it.
+pub trait Evaluator: Sync {
+    /// Writes the probabilities of `positions[i]` (for its side on roll) to
+    /// `out[i]`. `out` has the same length as `positions`.
+    fn evaluate_batch(&self, positions: &[Position], out: &mut [Probabilities]);
+
+    /// One position.
+    fn evaluate(&self, position: &Position) -> Probabilities {
+        let mut out = [Probabilities::default()];
+        self.evaluate_batch(std::slice::from_ref(position), &mut out);
+        out[0]
+    }
+
+    /// The index of the best of `results` (legal results of a move from
+    /// `before`, each seen by the opponent, who is now on roll): the one the
+    /// opponent likes least. Ties go to the first.
+    fn best_move(&self, before: &Position, results: &[Position]) -> usize {
+        let _ = before;
+        let mut scratch = vec![Probabilities::default(); results.len()];
+        self.evaluate_batch(results, &mut scratch);
+        let mut best = 0;
+        let mut best_equity = f32::INFINITY;
+        for (i, p) in scratch.iter().enumerate() {
+            let e = p.equity();
+            if e < best_equity {
+                best_equity = e;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// A short name for logs and results.
+    fn name(&self) -> String;
+}

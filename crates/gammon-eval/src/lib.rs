@@ -1,0 +1,20 @@
+//! Position evaluation for gammon: the [`Evaluator`] trait, multilayer
+//! perceptrons with their input features and weights files, Tesauro's
+//! pubeval, and exact one-sided bearoff databases.
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
+pub mod bearoff;
+mod evaluator;
+pub mod file_format;
+pub mod inputs;
+pub mod mlp;
+pub mod net;
+mod probabilities;
+pub mod play;
+pub mod pubeval;
+pub mod weights;
+
+pub use evaluator::Evaluator;
+pub use probabilities::Probabilities;
+pub use net::{NetEvaluator, PositionClass};
+pub use weights::{NetWeights, TrainingMeta};

@@ -1,0 +1,218 @@
+//! The gammon evaluator: exact values for finished games and bearoffs, a race
+//! net for positions without contact, a contact net for the rest.
+
+use crate::evaluator::Evaluator;
+use crate::file_format::FileError;
+use crate::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
+use crate::mlp::Mlp;
+use crate::probabilities::Probabilities;
+use crate::weights::NetWeights;
+use gammon_rules::Position;
+use std::fmt;
+
+/// The weights shipped in `weights/gammon.net`, embedded in the program.
+pub const SHIPPED_WEIGHTS: &[u8] = include_bytes!("../../../weights/gammon.net");
+
+/// Which part of the evaluator answers for a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PositionClass {
+    /// The game is over: the exact result.
+    Finished,
+    /// Both sides have all checkers home, no contact: the one-sided bearoff
+    /// database, exact up to its move policy.
+    Bearoff,
+    /// No contact: the race net.
+    Race,
+    /// Contact: the contact net.
+    Contact,
+}
+
+impl fmt::Display for PositionClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PositionClass::Finished => "game over (exact)",
+            PositionClass::Bearoff => "bearoff database",
+            PositionClass::Race => "race net",
+            PositionClass::Contact => "contact net",
+        })
+    }
+}
+
+impl PositionClass {
+    /// Classifies a position seen from the side on roll.
+    pub fn of(pos: &Position) -> Self {
+        if pos.game_result().is_some() {
+            PositionClass::Finished
+        } else if pos.has_contact() {
+            PositionClass::Contact
+        } else if pos.all_home() && pos.switched().all_home() {
+            PositionClass::Bearoff
+        } else {
+            PositionClass::Race
+        }
+    }
+}
+
+/// The bearoff database's value, once it is wired in (see `bearoff`).
+fn bearoff_value(_pos: &Position) -> Option<Probabilities> {
+    None
+}
+
+/// Scratch space for one evaluation at a time.
+#[derive(Debug)]
+pub struct Scratch {
+    inputs: SparseInputs,
+    hidden: Vec<f32>,
+}
+
+impl Scratch {
+    /// Room for any of the nets of `weights`.
+    pub fn new(weights: &NetWeights) -> Self {
+        Scratch {
+            inputs: SparseInputs::with_capacity(ContactEncoding::LEN.max(RaceEncoding::LEN)),
+            hidden: vec![0.0; weights.contact.hidden().max(weights.race.hidden())],
+        }
+    }
+
+    /// The sparse inputs of the last net evaluation.
+    pub fn inputs(&self) -> &SparseInputs {
+        &self.inputs
+    }
+}
+
+/// Evaluator built from a contact net, a race net and the bearoff database.
+#[derive(Clone, Debug)]
+pub struct NetEvaluator {
+    weights: NetWeights,
+    name: String,
+}
+
+/// Applies what the rules make certain to a net's outputs: no gammon against a
+/// side that has borne off a checker, no backgammon where none can happen, and
+/// the ordering backgammon <= gammon <= win.
+pub fn apply_certainties(pos: &Position, p: Probabilities) -> Probabilities {
+    let mut p = p.sanitized();
+    let (my_off, his_off) = pos.borne_off();
+    if my_off > 0 {
+        p.lose_gammon = 0.0;
+        p.lose_backgammon = 0.0;
+    }
+    if his_off > 0 {
+        p.win_gammon = 0.0;
+        p.win_backgammon = 0.0;
+    }
+    if !pos.has_contact() {
+        // Without contact nobody is hit again: a backgammon needs a checker
+        // already in the winner's home board (or on the bar).
+        let his_in_my_home = (0..=6).any(|q| pos.their_checkers(q) > 0);
+        let mine_in_his_home = (19..=25).any(|q| pos.my_checkers(q) > 0);
+        if !his_in_my_home {
+            p.win_backgammon = 0.0;
+        }
+        if !mine_in_his_home {
+            p.lose_backgammon = 0.0;
+        }
+    }
+    p
+}
+
+impl NetEvaluator {
+    /// An evaluator with these weights.
+    pub fn new(weights: NetWeights) -> Self {
+        let name = if weights.meta.notes.is_empty() {
+            format!("gammon net ({} games)", weights.meta.games)
+        } else {
+            weights.meta.notes.clone()
+        };
+        NetEvaluator { weights, name }
+    }
+
+    /// The shipped weights.
+    ///
+    /// # Errors
+    /// The embedded file does not load (a build problem, tested).
+    pub fn shipped() -> Result<Self, FileError> {
+        Ok(Self::new(NetWeights::from_bytes(SHIPPED_WEIGHTS)?))
+    }
+
+    /// The weights.
+    pub fn weights(&self) -> &NetWeights {
+        &self.weights
+    }
+
+    /// Scratch space suited to this evaluator.
+    pub fn scratch(&self) -> Scratch {
+        Scratch::new(&self.weights)
+    }
+
+    /// Evaluates one position and says which part answered.
+    pub fn evaluate_with(&self, pos: &Position, scratch: &mut Scratch) -> (Probabilities, PositionClass) {
+        let class = PositionClass::of(pos);
+        let p = match class {
+            PositionClass::Finished => Probabilities::of_finished(pos).unwrap_or_default(),
+            PositionClass::Bearoff => match bearoff_value(pos) {
+                Some(p) => p,
+                None => self.net_value::<RaceEncoding>(&self.weights.race, pos, scratch),
+            },
+            PositionClass::Race => self.net_value::<RaceEncoding>(&self.weights.race, pos, scratch),
+            PositionClass::Contact => self.net_value::<ContactEncoding>(&self.weights.contact, pos, scratch),
+        };
+        (p, class)
+    }
+
+    fn net_value<E: Encoding>(&self, net: &Mlp, pos: &Position, scratch: &mut Scratch) -> Probabilities {
+        E::encode(pos, &mut scratch.inputs);
+        let out = net.forward(&scratch.inputs, &mut scratch.hidden);
+        apply_certainties(pos, Probabilities::from_array(out))
+    }
+}
+
+impl Evaluator for NetEvaluator {
+    fn evaluate_batch(&self, positions: &[Position], out: &mut [Probabilities]) {
+        let mut scratch = self.scratch();
+        for (p, o) in positions.iter().zip(out.iter_mut()) {
+            *o = self.evaluate_with(p, &mut scratch).0;
+        }
+    }
+
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_weights_load() {
+        let e = NetEvaluator::shipped().unwrap();
+        let p = e.evaluate(&Position::STARTING);
+        assert!((0.0..=1.0).contains(&p.win));
+    }
+
+    #[test]
+    fn finished_games_are_exact() {
+        let e = NetEvaluator::new(NetWeights::random(8, 8, 1));
+        // The opponent has borne off everything, I have all 15: a gammon loss.
+        let p = Position::from_position_id("AAAAAAAA/38AAA").unwrap();
+        assert_eq!(PositionClass::of(&p), PositionClass::Finished);
+        let v = e.evaluate(&p);
+        assert_eq!(v.equity(), Probabilities::of_finished(&p).unwrap().equity());
+        assert!(v.equity() <= -2.0);
+    }
+
+    #[test]
+    fn classes() {
+        assert_eq!(PositionClass::of(&Position::STARTING), PositionClass::Contact);
+        // Both sides home, no contact.
+        assert_eq!(PositionClass::of(&Position::from_position_id("AwAAEAEAAAAAAA").unwrap()), PositionClass::Bearoff);
+    }
+
+    #[test]
+    fn certainties_hold_for_any_net_output() {
+        let p = Position::from_position_id("8H0AAEgAAAAAAA").unwrap(); // both sides have borne off
+        let v = apply_certainties(&p, Probabilities::from_array([0.5, 0.4, 0.3, 0.2, 0.1]));
+        assert_eq!((v.win_gammon, v.lose_gammon, v.win_backgammon, v.lose_backgammon), (0.0, 0.0, 0.0, 0.0));
+    }
+}

@@ -1,0 +1,228 @@
+//! Weights files: a contact net and a race net with their training metadata,
+//! stored through [`crate::file_format`] (kind `GAMMONNN`).
+
+use crate::file_format::{self, FileError, FileKind};
+use crate::inputs::{ContactEncoding, Encoding, RaceEncoding};
+use crate::mlp::{Mlp, OUTPUTS};
+use ndarray::{Array1, Array2};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Version of the weights payload layout below.
+pub const WEIGHTS_VERSION: u32 = 1;
+/// No real weights file is larger (a 250 x 1024 net is about 1 MB).
+pub const MAX_WEIGHTS_BYTES: u64 = 64 << 20;
+const MAX_HIDDEN: u32 = 4096;
+
+/// How a net was trained, stored with it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TrainingMeta {
+    /// Self-play games trained on.
+    pub games: u64,
+    /// Seed of the run.
+    pub seed: u64,
+    /// TD(λ) λ.
+    pub lambda: f32,
+    /// Learning rate at the end of training.
+    pub learning_rate: f32,
+    /// When the file was written (UTC, RFC 3339).
+    pub date: String,
+    /// Free text: run name, notes.
+    pub notes: String,
+}
+
+/// One net as stored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct NetRecord {
+    encoding_version: u32,
+    inputs: u32,
+    hidden: u32,
+    outputs: u32,
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct WeightsPayload {
+    contact: NetRecord,
+    race: NetRecord,
+    meta: TrainingMeta,
+}
+
+/// The networks of a gammon evaluator: one for contact positions, one for
+/// races, and how they were trained.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetWeights {
+    /// Net for positions with contact ([`ContactEncoding`] inputs).
+    pub contact: Mlp,
+    /// Net for races ([`RaceEncoding`] inputs).
+    pub race: Mlp,
+    /// Training metadata.
+    pub meta: TrainingMeta,
+}
+
+fn record<E: Encoding>(net: &Mlp) -> NetRecord {
+    NetRecord {
+        encoding_version: E::VERSION,
+        inputs: net.inputs() as u32,
+        hidden: net.hidden() as u32,
+        outputs: OUTPUTS as u32,
+        w1: net.w1.iter().copied().collect(),
+        b1: net.b1.to_vec(),
+        w2: net.w2.iter().copied().collect(),
+        b2: net.b2.to_vec(),
+    }
+}
+
+fn net_from<E: Encoding>(name: &str, r: NetRecord) -> Result<Mlp, FileError> {
+    let bad = |what: String| FileError::Invalid(format!("{name} net: {what}"));
+    if r.encoding_version != E::VERSION {
+        return Err(bad(format!(
+            "trained on input encoding version {}, this program has version {}",
+            r.encoding_version,
+            E::VERSION
+        )));
+    }
+    if r.inputs as usize != E::LEN {
+        return Err(bad(format!("has {} inputs, the encoding has {}", r.inputs, E::LEN)));
+    }
+    if r.outputs as usize != OUTPUTS {
+        return Err(bad(format!("has {} outputs, expected {OUTPUTS}", r.outputs)));
+    }
+    if r.hidden == 0 || r.hidden > MAX_HIDDEN {
+        return Err(bad(format!("has {} hidden units (1 to {MAX_HIDDEN} allowed)", r.hidden)));
+    }
+    let (i, h) = (r.inputs as usize, r.hidden as usize);
+    for (what, len, want) in [
+        ("first-layer weights", r.w1.len(), i * h),
+        ("hidden biases", r.b1.len(), h),
+        ("output weights", r.w2.len(), OUTPUTS * h),
+        ("output biases", r.b2.len(), OUTPUTS),
+    ] {
+        if len != want {
+            return Err(bad(format!("{what}: {len} values, the shape needs {want}")));
+        }
+    }
+    let net = Mlp {
+        w1: Array2::from_shape_vec((i, h), r.w1).map_err(|e| bad(e.to_string()))?,
+        b1: Array1::from(r.b1),
+        w2: Array2::from_shape_vec((OUTPUTS, h), r.w2).map_err(|e| bad(e.to_string()))?,
+        b2: Array1::from(r.b2),
+    };
+    if !net.is_finite() {
+        return Err(bad("contains a weight that is not a finite number".into()));
+    }
+    Ok(net)
+}
+
+impl NetWeights {
+    /// Fresh random nets of the given hidden sizes (reproducible from `seed`).
+    pub fn random(contact_hidden: usize, race_hidden: usize, seed: u64) -> Self {
+        NetWeights {
+            contact: Mlp::random(ContactEncoding::LEN, contact_hidden, 0.1, seed),
+            race: Mlp::random(RaceEncoding::LEN, race_hidden, 0.1, seed ^ 0x9E37_79B9_7F4A_7C15),
+            meta: TrainingMeta { seed, ..TrainingMeta::default() },
+        }
+    }
+
+    /// The file image.
+    ///
+    /// # Errors
+    /// Encoding failed.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, FileError> {
+        file_format::to_bytes(FileKind::Weights, WEIGHTS_VERSION, &self.payload())
+    }
+
+    fn payload(&self) -> WeightsPayload {
+        WeightsPayload {
+            contact: record::<ContactEncoding>(&self.contact),
+            race: record::<RaceEncoding>(&self.race),
+            meta: self.meta.clone(),
+        }
+    }
+
+    /// Reads a file image, checking the header, the shapes and the values.
+    ///
+    /// # Errors
+    /// Truncated, corrupt, of another version, absurdly large, or of a shape
+    /// that does not match this program's encodings.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, FileError> {
+        let p: WeightsPayload = file_format::from_bytes(FileKind::Weights, WEIGHTS_VERSION, MAX_WEIGHTS_BYTES, bytes)?;
+        Ok(NetWeights {
+            contact: net_from::<ContactEncoding>("contact", p.contact)?,
+            race: net_from::<RaceEncoding>("race", p.race)?,
+            meta: p.meta,
+        })
+    }
+
+    /// Reads a weights file.
+    ///
+    /// # Errors
+    /// As [`from_bytes`](Self::from_bytes), or the file cannot be read.
+    pub fn load(path: &Path) -> Result<Self, FileError> {
+        let bytes = std::fs::read(path).map_err(|source| FileError::Io { path: path.to_path_buf(), source })?;
+        Self::from_bytes(&bytes).map_err(|e| match e {
+            FileError::Io { .. } => e,
+            other => FileError::Invalid(format!("{}: {other}", path.display())),
+        })
+    }
+
+    /// Writes a weights file atomically.
+    ///
+    /// # Errors
+    /// Encoding or writing failed.
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
+        file_format::write_file_atomic(path, FileKind::Weights, WEIGHTS_VERSION, &self.payload())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_damage() {
+        let w = NetWeights::random(8, 4, 7);
+        let bytes = w.to_bytes().unwrap();
+        assert_eq!(NetWeights::from_bytes(&bytes).unwrap(), w);
+        for cut in [0, 5, 27, 28, bytes.len() / 2, bytes.len() - 1] {
+            assert!(NetWeights::from_bytes(&bytes[..cut]).is_err());
+        }
+        let mut flipped = bytes.clone();
+        let n = flipped.len();
+        flipped[n - 3] ^= 1;
+        assert!(matches!(NetWeights::from_bytes(&flipped), Err(FileError::Checksum)));
+    }
+
+    #[test]
+    fn wrong_shapes_are_refused() {
+        let w = NetWeights::random(8, 4, 7);
+        let mut p = w.payload();
+        p.contact.w1.pop();
+        let bytes = file_format::to_bytes(FileKind::Weights, WEIGHTS_VERSION, &p).unwrap();
+        let err = NetWeights::from_bytes(&bytes).unwrap_err().to_string();
+        assert!(err.contains("first-layer weights"), "{err}");
+
+        let mut p = w.payload();
+        p.race.inputs += 1;
+        let bytes = file_format::to_bytes(FileKind::Weights, WEIGHTS_VERSION, &p).unwrap();
+        assert!(NetWeights::from_bytes(&bytes).unwrap_err().to_string().contains("inputs"));
+
+        let mut p = w.payload();
+        p.contact.encoding_version = 99;
+        let bytes = file_format::to_bytes(FileKind::Weights, WEIGHTS_VERSION, &p).unwrap();
+        assert!(NetWeights::from_bytes(&bytes).unwrap_err().to_string().contains("encoding version"));
+
+        let mut p = w.payload();
+        p.race.b2[0] = f32::NAN;
+        let bytes = file_format::to_bytes(FileKind::Weights, WEIGHTS_VERSION, &p).unwrap();
+        assert!(NetWeights::from_bytes(&bytes).unwrap_err().to_string().contains("finite"));
+
+        let mut p = w.payload();
+        p.contact.hidden = 1 << 30;
+        let bytes = file_format::to_bytes(FileKind::Weights, WEIGHTS_VERSION, &p).unwrap();
+        assert!(NetWeights::from_bytes(&bytes).unwrap_err().to_string().contains("hidden units"));
+    }
+}
