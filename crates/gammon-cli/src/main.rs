@@ -1,7 +1,13 @@
 //! `gammon`: the command-line front end of the gammon backgammon engine.
 
+mod duel_cmd;
+mod eval_cmd;
+mod evaluators;
 mod moves;
+mod play_cmd;
 mod position_arg;
+mod train_cmd;
+mod ubgi_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -20,12 +26,27 @@ struct Cli {
 enum Command {
     /// List every legal move of a position for a roll.
     Moves(moves::MovesArgs),
+    /// Evaluate a position: win, gammon and backgammon chances, cubeless equity.
+    Eval(eval_cmd::EvalArgs),
+    /// Train the networks by self-play TD(λ).
+    Train(train_cmd::TrainArgs),
+    /// Play two evaluators against each other with duplicate dice.
+    Duel(duel_cmd::DuelArgs),
+    /// Play a game against the engine in the terminal.
+    Play(play_cmd::PlayArgs),
+    /// Run as a UBGI engine on standard input and output.
+    Ubgi(ubgi_cmd::UbgiArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Moves(args) => moves::run(&args),
+        Command::Eval(args) => eval_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Train(args) => train_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Duel(args) => duel_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Play(args) => play_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Ubgi(args) => ubgi_cmd::run(&args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

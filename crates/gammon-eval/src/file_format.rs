@@ -167,7 +167,10 @@ pub fn from_bytes<T: DeserializeOwned>(
     }
     let payload = &bytes[HEADER_LEN..];
     if (payload.len() as u64) < len {
-        return Err(FileError::Truncated(format!("the header announces {len} payload bytes, {} are present", payload.len())));
+        return Err(FileError::Truncated(format!(
+            "the header announces {len} payload bytes, {} are present",
+            payload.len()
+        )));
     }
     if payload.len() as u64 > len {
         return Err(FileError::Invalid(format!("{} bytes follow the {len}-byte payload", payload.len() as u64 - len)));
@@ -189,7 +192,12 @@ pub fn from_bytes<T: DeserializeOwned>(
 ///
 /// # Errors
 /// The file cannot be read, or [`from_bytes`] refuses it.
-pub fn read_file<T: DeserializeOwned>(path: &Path, kind: FileKind, version: u32, max_payload: u64) -> Result<T, FileError> {
+pub fn read_file<T: DeserializeOwned>(
+    path: &Path,
+    kind: FileKind,
+    version: u32,
+    max_payload: u64,
+) -> Result<T, FileError> {
     let bytes = std::fs::read(path).map_err(|source| FileError::Io { path: path.to_path_buf(), source })?;
     from_bytes(kind, version, max_payload, &bytes)
 }
@@ -258,7 +266,10 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(read(&longer).is_err());
-        assert!(matches!(from_bytes::<Sample>(FileKind::Checkpoint, 3, 1 << 20, &bytes), Err(FileError::BadMagic { .. })));
+        assert!(matches!(
+            from_bytes::<Sample>(FileKind::Checkpoint, 3, 1 << 20, &bytes),
+            Err(FileError::BadMagic { .. })
+        ));
         assert!(matches!(from_bytes::<Sample>(FileKind::Weights, 4, 1 << 20, &bytes), Err(FileError::Version { .. })));
         assert!(matches!(from_bytes::<Sample>(FileKind::Weights, 3, 4, &bytes), Err(FileError::TooLarge(_))));
     }

@@ -9,12 +9,13 @@ pub mod file_format;
 pub mod inputs;
 pub mod mlp;
 pub mod net;
-mod probabilities;
 pub mod play;
+mod probabilities;
 pub mod pubeval;
+mod simd;
 pub mod weights;
 
 pub use evaluator::Evaluator;
-pub use probabilities::Probabilities;
 pub use net::{NetEvaluator, PositionClass};
+pub use probabilities::Probabilities;
 pub use weights::{NetWeights, TrainingMeta};

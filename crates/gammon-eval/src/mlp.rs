@@ -7,6 +7,7 @@
 //! fast exponential (within 3e-7 of the exact sigmoid).
 
 use crate::inputs::SparseInputs;
+use crate::simd::{self, NetSlices};
 use ndarray::{Array1, Array2};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -68,47 +69,13 @@ impl Mlp {
     /// The five outputs for `x`; `hidden` is scratch space of `self.hidden()` values.
     #[inline]
     pub fn forward(&self, x: &SparseInputs, hidden: &mut [f32]) -> [f32; OUTPUTS] {
-        let h = self.hidden();
-        let w1 = self.w1.as_slice().unwrap_or_default();
-        let b1 = self.b1.as_slice().unwrap_or_default();
-        let hidden = &mut hidden[..h];
-        hidden.copy_from_slice(b1);
-        for (&i, &v) in x.index.iter().zip(&x.value) {
-            let start = usize::from(i) * h;
-            let row = &w1[start..start + h];
-            if v == 1.0 {
-                for (a, w) in hidden.iter_mut().zip(row) {
-                    *a += w;
-                }
-            } else {
-                for (a, w) in hidden.iter_mut().zip(row) {
-                    *a += v * w;
-                }
-            }
-        }
-        for a in hidden.iter_mut() {
-            *a = fast_sigmoid(*a);
-        }
-        let w2 = self.w2.as_slice().unwrap_or_default();
-        let mut out = [0.0; OUTPUTS];
-        for (k, o) in out.iter_mut().enumerate() {
-            let row = &w2[k * h..(k + 1) * h];
-            let mut sum = 0.0;
-            // Eight partial sums let the compiler vectorize the dot product.
-            let mut acc = [0.0f32; 8];
-            let chunks = h / 8;
-            for c in 0..chunks {
-                for j in 0..8 {
-                    acc[j] += row[c * 8 + j] * hidden[c * 8 + j];
-                }
-            }
-            for j in chunks * 8..h {
-                sum += row[j] * hidden[j];
-            }
-            sum += acc.iter().sum::<f32>();
-            *o = sigmoid(sum + self.b2[k]);
-        }
-        out
+        let slices = NetSlices {
+            w1: self.w1.as_slice().unwrap_or_default(),
+            b1: self.b1.as_slice().unwrap_or_default(),
+            w2: self.w2.as_slice().unwrap_or_default(),
+            b2: self.b2.as_slice().unwrap_or_default(),
+        };
+        simd::forward(slices, &x.index, &x.value, hidden).map(sigmoid)
     }
 
     /// Forward pass keeping the activations.
@@ -176,6 +143,57 @@ impl Mlp {
         self.b2.zip_mut_with(&(&other.b2 - &base.b2), |a, d| *a += d);
     }
 
+    /// A net of the same shape with every parameter zero (a gradient or
+    /// trace accumulator).
+    pub fn zeros_like(&self) -> Mlp {
+        Mlp {
+            w1: Array2::zeros(self.w1.raw_dim()),
+            b1: Array1::zeros(self.b1.raw_dim()),
+            w2: Array2::zeros(self.w2.raw_dim()),
+            b2: Array1::zeros(self.b2.raw_dim()),
+        }
+    }
+
+    /// Multiplies every parameter by `factor`.
+    pub fn scale(&mut self, factor: f32) {
+        self.w1.mapv_inplace(|x| x * factor);
+        self.b1.mapv_inplace(|x| x * factor);
+        self.w2.mapv_inplace(|x| x * factor);
+        self.b2.mapv_inplace(|x| x * factor);
+    }
+
+    /// Adds `factor * other`, parameter by parameter.
+    pub fn add_scaled(&mut self, factor: f32, other: &Mlp) {
+        self.w1.scaled_add(factor, &other.w1);
+        self.b1.scaled_add(factor, &other.b1);
+        self.w2.scaled_add(factor, &other.w2);
+        self.b2.scaled_add(factor, &other.b2);
+    }
+
+    /// Adds `scale` times the gradient of output `k` at input `x` (whose
+    /// forward pass gave `act`) to `into`, a net of the same shape.
+    pub fn add_output_gradient(&self, x: &SparseInputs, act: &Activations, k: usize, scale: f32, into: &mut Mlp) {
+        let h = self.hidden();
+        let y = act.output[k];
+        let d = scale * y * (1.0 - y);
+        into.b2[k] += d;
+        let mut delta_hidden = vec![0.0f32; h];
+        for (j, (dh, &a)) in delta_hidden.iter_mut().zip(&act.hidden).enumerate() {
+            into.w2[[k, j]] += d * a;
+            *dh = d * self.w2[[k, j]] * a * (1.0 - a);
+        }
+        for (b, &dh) in into.b1.iter_mut().zip(&delta_hidden) {
+            *b += dh;
+        }
+        let w1 = into.w1.as_slice_mut().unwrap_or_default();
+        for (&i, &v) in x.index.iter().zip(&x.value) {
+            let start = usize::from(i) * h;
+            for (w, &dh) in w1[start..start + h].iter_mut().zip(&delta_hidden) {
+                *w += v * dh;
+            }
+        }
+    }
+
     /// True if every parameter is a finite number.
     pub fn is_finite(&self) -> bool {
         self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2).all(|x| x.is_finite())
@@ -188,21 +206,10 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The logistic function with a fast `exp`: `2^(x log2 e)` split into an
-/// integer power, set in the exponent bits, and a polynomial for the
-/// fraction. Inputs are clamped to ±30, where the result is 0 or 1 to f32
-/// precision anyway.
+/// The fast logistic function the hidden layer uses.
 #[inline]
 pub fn fast_sigmoid(x: f32) -> f32 {
-    let t = (-x).clamp(-30.0, 30.0) * std::f32::consts::LOG2_E;
-    let n = t.round();
-    let f = t - n;
-    // 2^f on [-1/2, 1/2]: the Taylor polynomial of degree 6.
-    let p = 1.0
-        + f * (std::f32::consts::LN_2
-            + f * (0.240_226_5 + f * (0.055_504_11 + f * (0.009_618_129 + f * (0.001_333_355 + f * 0.000_154_035_3)))));
-    let scale = f32::from_bits(((n as i32 + 127) as u32) << 23);
-    1.0 / (1.0 + p * scale)
+    simd::sigmoid_approx(x)
 }
 
 #[cfg(test)]

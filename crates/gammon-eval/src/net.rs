@@ -1,6 +1,7 @@
 //! The gammon evaluator: exact values for finished games and bearoffs, a race
 //! net for positions without contact, a contact net for the rest.
 
+use crate::bearoff::bearoff_db;
 use crate::evaluator::Evaluator;
 use crate::file_format::FileError;
 use crate::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
@@ -51,11 +52,6 @@ impl PositionClass {
             PositionClass::Race
         }
     }
-}
-
-/// The bearoff database's value, once it is wired in (see `bearoff`).
-fn bearoff_value(_pos: &Position) -> Option<Probabilities> {
-    None
 }
 
 /// Scratch space for one evaluation at a time.
@@ -147,24 +143,34 @@ impl NetEvaluator {
 
     /// Evaluates one position and says which part answered.
     pub fn evaluate_with(&self, pos: &Position, scratch: &mut Scratch) -> (Probabilities, PositionClass) {
-        let class = PositionClass::of(pos);
-        let p = match class {
-            PositionClass::Finished => Probabilities::of_finished(pos).unwrap_or_default(),
-            PositionClass::Bearoff => match bearoff_value(pos) {
-                Some(p) => p,
-                None => self.net_value::<RaceEncoding>(&self.weights.race, pos, scratch),
-            },
-            PositionClass::Race => self.net_value::<RaceEncoding>(&self.weights.race, pos, scratch),
-            PositionClass::Contact => self.net_value::<ContactEncoding>(&self.weights.contact, pos, scratch),
-        };
-        (p, class)
+        evaluate_position(&self.weights, pos, scratch)
     }
+}
 
-    fn net_value<E: Encoding>(&self, net: &Mlp, pos: &Position, scratch: &mut Scratch) -> Probabilities {
-        E::encode(pos, &mut scratch.inputs);
-        let out = net.forward(&scratch.inputs, &mut scratch.hidden);
-        apply_certainties(pos, Probabilities::from_array(out))
-    }
+/// Evaluates `pos` with `weights` (and the bearoff database), saying which
+/// part answered. The trainer calls this on weights it is changing.
+pub fn evaluate_position(
+    weights: &NetWeights,
+    pos: &Position,
+    scratch: &mut Scratch,
+) -> (Probabilities, PositionClass) {
+    let class = PositionClass::of(pos);
+    let p = match class {
+        PositionClass::Finished => Probabilities::of_finished(pos).unwrap_or_default(),
+        PositionClass::Bearoff => match bearoff_db().evaluate(pos) {
+            Some(p) => p,
+            None => net_value::<RaceEncoding>(&weights.race, pos, scratch),
+        },
+        PositionClass::Race => net_value::<RaceEncoding>(&weights.race, pos, scratch),
+        PositionClass::Contact => net_value::<ContactEncoding>(&weights.contact, pos, scratch),
+    };
+    (p, class)
+}
+
+fn net_value<E: Encoding>(net: &Mlp, pos: &Position, scratch: &mut Scratch) -> Probabilities {
+    E::encode(pos, &mut scratch.inputs);
+    let out = net.forward(&scratch.inputs, &mut scratch.hidden);
+    apply_certainties(pos, Probabilities::from_array(out))
 }
 
 impl Evaluator for NetEvaluator {

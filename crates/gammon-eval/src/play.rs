@@ -290,8 +290,10 @@ mod tests {
                 "last".into()
             }
         }
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| duel(&First, &Last, 30, 9));
-        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| duel(&First, &Last, 30, 9));
+        let one =
+            rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| duel(&First, &Last, 30, 9));
+        let two =
+            rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| duel(&First, &Last, 30, 9));
         assert_eq!(one, two);
         assert!(one.ppg != 0.0);
     }

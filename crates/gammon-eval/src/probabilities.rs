@@ -69,7 +69,8 @@ impl Probabilities {
     pub fn of_result(won: bool, result: GameResult) -> Self {
         let g = if result >= GameResult::Gammon { 1.0 } else { 0.0 };
         let bg = if result >= GameResult::Backgammon { 1.0 } else { 0.0 };
-        let winner = Probabilities { win: 1.0, win_gammon: g, win_backgammon: bg, lose_gammon: 0.0, lose_backgammon: 0.0 };
+        let winner =
+            Probabilities { win: 1.0, win_gammon: g, win_backgammon: bg, lose_gammon: 0.0, lose_backgammon: 0.0 };
         if won {
             winner
         } else {

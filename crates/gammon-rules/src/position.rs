@@ -270,19 +270,20 @@ impl Position {
     }
 
     /// Checkers (mine, his) still on the board or the bar.
+    #[inline]
     pub const fn checkers_in_play(&self) -> (u8, u8) {
-        let mut me = 0;
-        let mut him = 0;
-        let mut slot = 0;
-        while slot < 26 {
-            if self.mine & (1 << slot) != 0 {
-                me += self.slot_count(slot);
-            } else if self.theirs & (1 << slot) != 0 {
-                him += self.slot_count(slot);
-            }
-            slot += 1;
+        (self.sum_slots(self.mine), self.sum_slots(self.theirs))
+    }
+
+    /// Sum of the counts in the slots of `mask` (one side's slots).
+    #[inline]
+    const fn sum_slots(&self, mut mask: u32) -> u8 {
+        let mut n = 0;
+        while mask != 0 {
+            n += self.slot_count(mask.trailing_zeros() as usize);
+            mask &= mask - 1;
         }
-        (me, him)
+        n
     }
 
     /// Checkers (mine, his) borne off.
@@ -300,15 +301,17 @@ impl Position {
     pub const fn pip_count(&self) -> (u32, u32) {
         let mut me = 0u32;
         let mut him = 0u32;
-        let mut slot = 0;
-        while slot < 26 {
-            let n = self.slot_count(slot) as u32;
-            if self.mine & (1 << slot) != 0 {
-                me += n * slot as u32;
-            } else if self.theirs & (1 << slot) != 0 {
-                him += n * (25 - slot as u32);
-            }
-            slot += 1;
+        let mut m = self.mine;
+        while m != 0 {
+            let slot = m.trailing_zeros();
+            me += self.slot_count(slot as usize) as u32 * slot;
+            m &= m - 1;
+        }
+        let mut t = self.theirs;
+        while t != 0 {
+            let slot = t.trailing_zeros();
+            him += self.slot_count(slot as usize) as u32 * (25 - slot);
+            t &= t - 1;
         }
         (me, him)
     }

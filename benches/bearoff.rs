@@ -1,0 +1,68 @@
+//! One-sided bearoff database: the time to build it, and race evaluations
+//! per second.
+//!
+//! Before timing, the evaluations are checked against gnubg's own bearoff
+//! database values (the oracle's `bearoff1` records, P(win) within 1e-4).
+//!
+//! `cargo bench -p gammon-benches --bench bearoff`
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use gammon_benches::read_shared;
+use gammon_eval::bearoff::{bearoff_db, layout, BearoffDb, LAYOUTS};
+use gammon_eval::{Evaluator, Probabilities};
+use gammon_rules::Position;
+
+/// 1,000 race positions from layouts spread over the whole index range
+/// (a fixed multiplicative walk, so the set is the same on every run).
+fn race_positions() -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut r = 1usize;
+    while out.len() < 1000 {
+        r = (r * 7919 + 104_729) % LAYOUTS;
+        let s = (r * 31 + 17) % LAYOUTS;
+        let (mut a, mut b) = ([0u8; 25], [0u8; 25]);
+        a[..6].copy_from_slice(&layout(r).unwrap());
+        b[..6].copy_from_slice(&layout(s).unwrap());
+        if let Ok(p) = Position::from_boards(&a, &b) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn check_against_gnubg(db: &BearoffDb) {
+    let mut checked = 0;
+    for line in read_shared("oracle/eval.jsonl").lines().filter(|l| l.contains("\"bearoff1\"")) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let pos = Position::from_position_id(v["pos"].as_str().unwrap()).unwrap();
+        let gnubg = v["ply0"][0].as_f64().unwrap();
+        let ours = db.evaluate(&pos).unwrap();
+        assert!((f64::from(ours.win) - gnubg).abs() < 1e-4, "{}: {} vs {gnubg}", v["pos"], ours.win);
+        checked += 1;
+    }
+    assert!(checked > 0, "no bearoff1 records in the oracle");
+}
+
+fn build(c: &mut Criterion) {
+    let mut group = c.benchmark_group("bearoff");
+    group.sample_size(10);
+    group.bench_function("build one-sided database", |b| b.iter(BearoffDb::build));
+    group.finish();
+}
+
+fn evaluate(c: &mut Criterion) {
+    let db = bearoff_db();
+    check_against_gnubg(db);
+    let positions = race_positions();
+    let mut out = vec![Probabilities::default(); positions.len()];
+    let mut group = c.benchmark_group("bearoff");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("evaluate 1000 races", |b| {
+        b.iter(|| db.evaluate_batch(black_box(&positions), &mut out));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, build, evaluate);
+criterion_main!(benches);

@@ -1,0 +1,125 @@
+//! `gammon train`: self-play TD(λ) training.
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use gammon_eval::NetWeights;
+use gammon_train::{trainer, Checkpoint, RunFiles, TrainConfig, TrainOutcome};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Arguments of `gammon train`.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Settings file (TOML); see `training/*.toml`. Without it, built-in defaults.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Run folder for checkpoints, logs and the final weights
+    /// (default: training/runs/<name>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the run in the run folder from its checkpoint.
+    #[arg(long)]
+    resume: bool,
+    /// Start from these weights instead of random ones.
+    #[arg(long, conflicts_with = "resume")]
+    init: Option<PathBuf>,
+    /// Total games (overrides the settings; with --resume, extends the run).
+    #[arg(long)]
+    games: Option<u64>,
+    /// Seed (overrides the settings).
+    #[arg(long, conflicts_with = "resume")]
+    seed: Option<u64>,
+    /// Worker threads (overrides the settings).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// TD(λ) λ (overrides the settings).
+    #[arg(long, conflicts_with = "resume")]
+    lambda: Option<f32>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Runs `gammon train`.
+pub fn run(args: &TrainArgs) -> Result<()> {
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                eprintln!("\nsecond interrupt: exiting without a new checkpoint");
+                std::process::exit(130);
+            }
+            eprintln!("\ninterrupted: finishing the current round and writing a checkpoint (Ctrl-C again to quit now)");
+        })
+        .context("cannot install the Ctrl-C handler")?;
+    }
+    let mut state = if args.resume {
+        let dir = match (&args.out, &args.config) {
+            (Some(d), _) => d.clone(),
+            (None, Some(c)) => PathBuf::from("training/runs").join(TrainConfig::load(c)?.name),
+            (None, None) => bail!("--resume needs --out <run folder> (or --config to find it)"),
+        };
+        let files = RunFiles::new(&dir);
+        let mut state = Checkpoint::load(&files.checkpoint())
+            .with_context(|| format!("cannot resume from {}", files.checkpoint().display()))?;
+        if let Some(g) = args.games {
+            state.config.games = g;
+        }
+        if let Some(t) = args.threads {
+            state.config.threads = t;
+        }
+        state.config.validate()?;
+        eprintln!("resuming {} at game {} of {}", dir.display(), state.games_done, state.config.games);
+        return finish(&mut state, &files, &stop, args.quiet);
+    } else {
+        let mut config = match &args.config {
+            Some(path) => TrainConfig::load(path)?,
+            None => TrainConfig::default(),
+        };
+        if let Some(g) = args.games {
+            config.games = g;
+        }
+        if let Some(s) = args.seed {
+            config.seed = s;
+        }
+        if let Some(t) = args.threads {
+            config.threads = t;
+        }
+        if let Some(l) = args.lambda {
+            config.lambda = l;
+        }
+        config.validate()?;
+        let init = match &args.init {
+            Some(p) => Some(NetWeights::load(p).with_context(|| format!("cannot load {}", p.display()))?),
+            None => None,
+        };
+        if let Some(w) = &init {
+            if w.contact.hidden() != config.contact_hidden || w.race.hidden() != config.race_hidden {
+                config.contact_hidden = w.contact.hidden();
+                config.race_hidden = w.race.hidden();
+            }
+        }
+        trainer::start(config, init)
+    };
+    let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("training/runs").join(&state.config.name));
+    let files = RunFiles::new(&dir);
+    if files.checkpoint().exists() {
+        bail!("{} already holds a run: continue it with --resume, or choose another --out", dir.display());
+    }
+    finish(&mut state, &files, &stop, args.quiet)
+}
+
+fn finish(state: &mut Checkpoint, files: &RunFiles, stop: &AtomicBool, quiet: bool) -> Result<()> {
+    match trainer::train(state, files, stop, !quiet)? {
+        TrainOutcome::Finished => {
+            eprintln!("finished {} games; weights in {}", state.games_done, files.weights().display());
+            Ok(())
+        }
+        TrainOutcome::Stopped => {
+            eprintln!("stopped at {} games; continue with --resume --out {}", state.games_done, files.dir.display());
+            std::process::exit(130)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Training checkpoints: everything needed to continue a run exactly where
+//! it stopped, written atomically through gammon's file format.
+//!
+//! Every game's dice come from its own stream of the run's seed (stream =
+//! game number), so the random state is the game counter; the trainer
+//! has no optimizer state besides the schedule position (also the game
+//! counter), and traces live only within a game.
+
+use crate::config::TrainConfig;
+use gammon_eval::file_format::{self, FileError, FileKind};
+use gammon_eval::NetWeights;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+const CHECKPOINT_VERSION: u32 = 1;
+const MAX_CHECKPOINT_BYTES: u64 = 256 << 20;
+
+/// One row of the learning curve.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchmarkRow {
+    /// Games trained when measured.
+    pub games: u64,
+    /// Points per game against pubeval.
+    pub ppg: f64,
+    /// Its standard error.
+    pub standard_error: f64,
+    /// Win rate.
+    pub win_rate: f64,
+    /// Seconds of training so far.
+    pub elapsed_s: f64,
+}
+
+/// The state of a run between two rounds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// The run's settings.
+    pub config: TrainConfig,
+    /// Games trained so far; also the next game's dice stream.
+    pub games_done: u64,
+    /// The nets.
+    pub weights: NetWeights,
+    /// Benchmarks so far.
+    pub log: Vec<BenchmarkRow>,
+    /// Seconds spent training so far.
+    pub elapsed_s: f64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    config_toml: String,
+    games_done: u64,
+    weights: Vec<u8>,
+    log: Vec<BenchmarkRow>,
+    elapsed_s: f64,
+}
+
+impl Checkpoint {
+    /// Writes the checkpoint to `path` atomically.
+    ///
+    /// # Errors
+    /// Encoding or the file system failed; the old checkpoint is then intact.
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
+        let stored = Stored {
+            config_toml: self.config.to_toml(),
+            games_done: self.games_done,
+            weights: self.weights.to_bytes()?,
+            log: self.log.clone(),
+            elapsed_s: self.elapsed_s,
+        };
+        file_format::write_file_atomic(path, FileKind::Checkpoint, CHECKPOINT_VERSION, &stored)
+    }
+
+    /// Reads a checkpoint, checking it fully.
+    ///
+    /// # Errors
+    /// Unreadable, truncated, corrupt, another version, or inconsistent.
+    pub fn load(path: &Path) -> Result<Self, FileError> {
+        let stored: Stored =
+            file_format::read_file(path, FileKind::Checkpoint, CHECKPOINT_VERSION, MAX_CHECKPOINT_BYTES)?;
+        let config: TrainConfig =
+            toml::from_str(&stored.config_toml).map_err(|e| FileError::Invalid(format!("checkpoint settings: {e}")))?;
+        config.validate().map_err(|e| FileError::Invalid(format!("checkpoint settings: {e}")))?;
+        let weights = NetWeights::from_bytes(&stored.weights)?;
+        if weights.contact.hidden() != config.contact_hidden || weights.race.hidden() != config.race_hidden {
+            return Err(FileError::Invalid("checkpoint nets do not match its settings".into()));
+        }
+        if !stored.elapsed_s.is_finite() || stored.elapsed_s < 0.0 {
+            return Err(FileError::Invalid("checkpoint time is not a valid number".into()));
+        }
+        Ok(Checkpoint { config, games_done: stored.games_done, weights, log: stored.log, elapsed_s: stored.elapsed_s })
+    }
+}

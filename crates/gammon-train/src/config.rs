@@ -1,0 +1,198 @@
+//! Training settings: read from a TOML file under `training/`, with
+//! command-line overrides applied by the caller.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use thiserror::Error;
+
+/// A step of the learning-rate schedule: from game `from` on, use `rate`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateStep {
+    /// First game (counted from the start of the run) this rate applies to.
+    pub from: u64,
+    /// Learning rate.
+    pub rate: f32,
+}
+
+/// Everything that defines a training run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainConfig {
+    /// Run name (the folder under `training/runs/`).
+    pub name: String,
+    /// Total self-play games.
+    pub games: u64,
+    /// Seed: weights initialisation and every game's dice.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// TD(λ) λ: 0 updates each position toward the next one only; above 0,
+    /// eligibility traces (one per output and weight) spread each error back.
+    pub lambda: f32,
+    /// λ schedule in games: `(from, lambda)` steps; empty = `lambda` throughout.
+    #[serde(default)]
+    pub lambda_schedule: Vec<(u64, f32)>,
+    /// Learning rate schedule.
+    pub learning_rate: Vec<RateStep>,
+    /// Hidden units of the contact net.
+    pub contact_hidden: usize,
+    /// Hidden units of the race net.
+    pub race_hidden: usize,
+    /// Initial weights are uniform in ±`init_scale`.
+    pub init_scale: f32,
+    /// Games played on one snapshot of the weights before the workers'
+    /// changes are merged (the unit of parallelism).
+    pub round_games: u64,
+    /// Write a checkpoint every this many games.
+    pub checkpoint_every: u64,
+    /// Duel against pubeval every this many games (0 = never).
+    pub benchmark_every: u64,
+    /// Pairs of duplicate games per benchmark duel.
+    pub benchmark_pairs: u64,
+}
+
+/// A configuration that cannot be used.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    /// The file cannot be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Not valid TOML for a configuration.
+    #[error("{path}: {message}")]
+    Parse {
+        /// The file.
+        path: String,
+        /// The parser's message.
+        message: String,
+    },
+    /// A value out of range.
+    #[error("invalid setting: {0}")]
+    Invalid(String),
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            name: "run".into(),
+            games: 100_000,
+            seed: 1,
+            threads: 2,
+            lambda: 0.0,
+            lambda_schedule: Vec::new(),
+            learning_rate: vec![RateStep { from: 0, rate: 0.1 }],
+            contact_hidden: 128,
+            race_hidden: 64,
+            init_scale: 0.1,
+            round_games: 2,
+            checkpoint_every: 10_000,
+            benchmark_every: 50_000,
+            benchmark_pairs: 500,
+        }
+    }
+}
+
+impl TrainConfig {
+    /// Reads and checks a TOML file.
+    ///
+    /// # Errors
+    /// Unreadable, malformed, unknown keys, or values out of range.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| ConfigError::Io { path: path.display().to_string(), source })?;
+        let config: TrainConfig = toml::from_str(&text)
+            .map_err(|e| ConfigError::Parse { path: path.display().to_string(), message: e.to_string() })?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// The configuration as TOML.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).unwrap_or_default()
+    }
+
+    /// Checks every value.
+    ///
+    /// # Errors
+    /// The first value out of range.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let bad = |s: String| Err(ConfigError::Invalid(s));
+        if self.threads == 0 || self.threads > 1024 {
+            return bad(format!("threads = {} (1 to 1024)", self.threads));
+        }
+        if !(0.0..=1.0).contains(&self.lambda) || self.lambda_schedule.iter().any(|s| !(0.0..=1.0).contains(&s.1)) {
+            return bad("lambda must be between 0 and 1".into());
+        }
+        if self.learning_rate.is_empty() || self.learning_rate[0].from != 0 {
+            return bad("learning_rate needs a step with from = 0".into());
+        }
+        if self.learning_rate.windows(2).any(|w| w[1].from <= w[0].from) {
+            return bad("learning_rate steps must have increasing `from`".into());
+        }
+        if self.learning_rate.iter().any(|s| !(s.rate > 0.0 && s.rate < 10.0)) {
+            return bad("learning rates must be in (0, 10)".into());
+        }
+        if !(1..=4096).contains(&self.contact_hidden) || !(1..=4096).contains(&self.race_hidden) {
+            return bad("hidden sizes must be 1 to 4096".into());
+        }
+        if !(self.init_scale > 0.0 && self.init_scale <= 1.0) {
+            return bad("init_scale must be in (0, 1]".into());
+        }
+        if self.round_games == 0 || self.round_games > 4096 {
+            return bad("round_games must be 1 to 4096".into());
+        }
+        if self.checkpoint_every == 0 {
+            return bad("checkpoint_every must be at least 1".into());
+        }
+        if self.benchmark_every > 0 && self.benchmark_pairs == 0 {
+            return bad("benchmark_pairs must be at least 1".into());
+        }
+        if self.name.is_empty() || self.name.contains(['/', '\\']) || self.name.starts_with('.') {
+            return bad(format!("name {:?} must be a plain folder name", self.name));
+        }
+        Ok(())
+    }
+
+    /// The learning rate for game number `game`.
+    pub fn rate_at(&self, game: u64) -> f32 {
+        self.learning_rate.iter().take_while(|s| s.from <= game).last().map_or(0.1, |s| s.rate)
+    }
+
+    /// λ for game number `game`.
+    pub fn lambda_at(&self, game: u64) -> f32 {
+        self.lambda_schedule.iter().take_while(|s| s.0 <= game).last().map_or(self.lambda, |s| s.1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_and_validation() {
+        let mut c = TrainConfig {
+            learning_rate: vec![RateStep { from: 0, rate: 0.1 }, RateStep { from: 100, rate: 0.02 }],
+            ..TrainConfig::default()
+        };
+        assert_eq!(c.rate_at(0), 0.1);
+        assert_eq!(c.rate_at(99), 0.1);
+        assert_eq!(c.rate_at(100), 0.02);
+        assert!(c.validate().is_ok());
+        c.threads = 0;
+        assert!(c.validate().is_err());
+    }
+
+    #[test]
+    fn toml_round_trip_and_unknown_keys() {
+        let c = TrainConfig::default();
+        let back: TrainConfig = toml::from_str(&c.to_toml()).unwrap();
+        assert_eq!(back, c);
+        let bad = format!("{}\nbogus = 1\n", c.to_toml());
+        assert!(toml::from_str::<TrainConfig>(&bad).is_err());
+    }
+}

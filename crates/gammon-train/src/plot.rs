@@ -1,0 +1,66 @@
+//! The learning curve: ppg against pubeval versus games, as CSV and SVG.
+
+use crate::checkpoint::BenchmarkRow;
+use plotters::prelude::*;
+use std::io::Write;
+use std::path::Path;
+
+/// Writes `rows` as CSV (header `games,ppg,standard_error,win_rate,elapsed_s`).
+///
+/// # Errors
+/// The file cannot be written.
+pub fn write_csv(path: &Path, rows: &[BenchmarkRow]) -> std::io::Result<()> {
+    let tmp = path.with_extension("csv.tmp");
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        writeln!(f, "games,ppg,standard_error,win_rate,elapsed_s")?;
+        for r in rows {
+            writeln!(f, "{},{:.4},{:.4},{:.4},{:.1}", r.games, r.ppg, r.standard_error, r.win_rate, r.elapsed_s)?;
+        }
+        f.flush()?;
+    }
+    std::fs::rename(tmp, path)
+}
+
+/// Draws ppg ± one standard error against games as an SVG.
+///
+/// # Errors
+/// Drawing or writing failed (the message says which).
+pub fn write_svg(path: &Path, title: &str, rows: &[BenchmarkRow]) -> Result<(), String> {
+    let max_games = rows.iter().map(|r| r.games).max().unwrap_or(1).max(1) as f64;
+    let lo = rows.iter().map(|r| r.ppg - r.standard_error).fold(-0.2f64, f64::min).min(0.0) - 0.05;
+    let hi = rows.iter().map(|r| r.ppg + r.standard_error).fold(0.7f64, f64::max) + 0.05;
+    let root = SVGBackend::new(path, (900, 540)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0f64..max_games * 1.02, lo..hi)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("training games")
+        .y_desc("points per game vs pubeval")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    chart
+        .draw_series(LineSeries::new([(0.0, 0.0), (max_games * 1.02, 0.0)], &BLACK.mix(0.3)))
+        .map_err(|e| e.to_string())?;
+    chart
+        .draw_series(LineSeries::new(rows.iter().map(|r| (r.games as f64, r.ppg)), &BLUE))
+        .map_err(|e| e.to_string())?;
+    chart
+        .draw_series(rows.iter().map(|r| {
+            PathElement::new(
+                vec![(r.games as f64, r.ppg - r.standard_error), (r.games as f64, r.ppg + r.standard_error)],
+                BLUE.mix(0.5),
+            )
+        }))
+        .map_err(|e| e.to_string())?;
+    chart
+        .draw_series(rows.iter().map(|r| Circle::new((r.games as f64, r.ppg), 3, BLUE.filled())))
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}

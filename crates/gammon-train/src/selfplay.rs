@@ -1,0 +1,222 @@
+//! One self-play training game: greedy 0-ply play by the net being trained,
+//! with a TD(λ) update after every move.
+//!
+//! The value of a position is the net's estimate for the side on roll before
+//! it rolls. After a move, the opponent's value of the resulting position,
+//! inverted, is the new estimate for the mover's previous position: the
+//! temporal difference. Finished games give the exact result; bearoff
+//! positions take the database's value and are not trained.
+//!
+//! λ = 0 moves each position toward its successor only. λ > 0 keeps
+//! eligibility traces: for each net and each of the five outputs, a decaying
+//! sum of past gradients, so each error also corrects earlier positions. The
+//! traces are kept in player 0's point of view (the other side's estimates
+//! are inverted: win ↔ 1 − win, gammons ↔ the opponent's gammons), so that the
+//! estimates along a game form one sequence.
+
+use gammon_eval::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
+use gammon_eval::mlp::{Activations, Mlp, OUTPUTS};
+use gammon_eval::net::{evaluate_position, Scratch};
+use gammon_eval::play::{DiceSource, RandomDice};
+use gammon_eval::{NetWeights, PositionClass, Probabilities};
+use gammon_rules::{MoveList, Position};
+
+/// What a training game did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameStats {
+    /// Half-moves played.
+    pub turns: u32,
+    /// Positions trained.
+    pub updates: u32,
+    /// Points won by the side that moved first (negative if it lost).
+    pub points: i32,
+}
+
+/// Reusable buffers for training games on one thread.
+#[derive(Debug)]
+pub struct Workspace {
+    list: MoveList,
+    scratch: Scratch,
+    inputs: SparseInputs,
+    traces: Option<[Vec<Mlp>; 2]>,
+}
+
+impl Workspace {
+    /// Buffers for nets shaped like `weights`.
+    pub fn new(weights: &NetWeights) -> Self {
+        Workspace {
+            list: MoveList::new(),
+            scratch: Scratch::new(weights),
+            inputs: SparseInputs::with_capacity(ContactEncoding::LEN.max(RaceEncoding::LEN)),
+            traces: None,
+        }
+    }
+}
+
+/// Output `k` of the fixed view in terms of the side on roll's outputs: the
+/// index it comes from and its sign (win = 1 - opponent's win).
+const INVERT: [(usize, f32); OUTPUTS] = [(0, -1.0), (3, 1.0), (4, 1.0), (1, 1.0), (2, 1.0)];
+
+fn to_fixed_view(p: Probabilities, player: usize) -> [f32; OUTPUTS] {
+    if player == 0 {
+        p.to_array()
+    } else {
+        p.inverted().to_array()
+    }
+}
+
+/// Plays one game with `weights`, training them in place with learning rate
+/// `rate` and trace decay `lambda`. The dice come from `dice`.
+pub fn train_game(
+    weights: &mut NetWeights,
+    dice: &mut RandomDice,
+    rate: f32,
+    lambda: f32,
+    ws: &mut Workspace,
+) -> GameStats {
+    let mut stats = GameStats::default();
+    let use_traces = lambda > 0.0;
+    if use_traces {
+        let traces = ws.traces.get_or_insert_with(|| {
+            [
+                (0..OUTPUTS).map(|_| weights.contact.zeros_like()).collect(),
+                (0..OUTPUTS).map(|_| weights.race.zeros_like()).collect(),
+            ]
+        });
+        for t in traces.iter_mut().flatten() {
+            t.scale(0.0);
+        }
+    }
+    let mut pos = Position::STARTING;
+    let mut player = 0usize;
+    loop {
+        let roll = if stats.turns == 0 { dice.opening() } else { dice.roll() };
+        ws.list.generate(&pos, roll);
+        // Choose the move: the result the opponent values least.
+        let (next, next_value) = if ws.list.is_empty() {
+            let next = pos.switched();
+            (next, evaluate_position(weights, &next, &mut ws.scratch).0)
+        } else {
+            let mut best = (ws.list.positions()[0], Probabilities::default());
+            let mut best_equity = f32::INFINITY;
+            for &candidate in ws.list.positions() {
+                let (v, _) = evaluate_position(weights, &candidate, &mut ws.scratch);
+                let e = v.equity();
+                if e < best_equity {
+                    best_equity = e;
+                    best = (candidate, v);
+                }
+            }
+            best
+        };
+        stats.turns += 1;
+        // The TD update for `pos` toward the inverted value of `next`.
+        let class = PositionClass::of(&pos);
+        if matches!(class, PositionClass::Contact | PositionClass::Race) {
+            let (net_index, net) = if class == PositionClass::Contact {
+                ContactEncoding::encode(&pos, &mut ws.inputs);
+                (0, &mut weights.contact)
+            } else {
+                RaceEncoding::encode(&pos, &mut ws.inputs);
+                (1, &mut weights.race)
+            };
+            let act = net.activations(&ws.inputs);
+            let target = next_value.inverted().to_array();
+            if use_traces {
+                update_with_traces(
+                    weights,
+                    net_index,
+                    &ws.inputs,
+                    &act,
+                    player,
+                    target,
+                    rate,
+                    lambda,
+                    ws.traces.as_mut(),
+                );
+            } else {
+                net.train_toward(&ws.inputs, &act, &target, rate);
+            }
+            stats.updates += 1;
+        } else if use_traces {
+            // A database or final position: no gradient, but earlier
+            // positions still learn from the difference.
+            let current = evaluate_position(weights, &pos, &mut ws.scratch).0;
+            let delta = fixed_delta(to_fixed_view(next_value.inverted(), player), to_fixed_view(current, player));
+            apply_traces(weights, &delta, rate, lambda, ws.traces.as_mut());
+        }
+        pos = next;
+        player ^= 1;
+        if let Some((on_roll_won, result)) = pos.game_result() {
+            let first_won = (player == 0) == on_roll_won;
+            let points = result.points() as i32;
+            stats.points = if first_won { points } else { -points };
+            return stats;
+        }
+        if stats.turns > 20_000 {
+            // Untrained nets can dither; the dice end every game long before this.
+            return stats;
+        }
+    }
+}
+
+fn fixed_delta(target: [f32; OUTPUTS], current: [f32; OUTPUTS]) -> [f32; OUTPUTS] {
+    let mut d = [0.0; OUTPUTS];
+    for k in 0..OUTPUTS {
+        d[k] = target[k] - current[k];
+    }
+    d
+}
+
+/// Backward-view TD(λ): decay the traces, add this position's gradient (in the
+/// fixed view), then move the weights by rate × δ × trace for each output.
+#[allow(clippy::too_many_arguments)]
+fn update_with_traces(
+    weights: &mut NetWeights,
+    net_index: usize,
+    x: &SparseInputs,
+    act: &Activations,
+    player: usize,
+    target_for_mover: [f32; OUTPUTS],
+    rate: f32,
+    lambda: f32,
+    traces: Option<&mut [Vec<Mlp>; 2]>,
+) {
+    let Some(traces) = traces else { return };
+    for t in traces.iter_mut().flatten() {
+        t.scale(lambda);
+    }
+    let net = if net_index == 0 { &weights.contact } else { &weights.race };
+    for k in 0..OUTPUTS {
+        // Fixed-view output k depends on the mover's output INVERT[k].0.
+        let (source, sign) = if player == 0 { (k, 1.0) } else { INVERT[k] };
+        net.add_output_gradient(x, act, source, sign, &mut traces[net_index][k]);
+    }
+    let current = Probabilities::from_array(act.output);
+    let target = Probabilities::from_array(target_for_mover);
+    let delta = fixed_delta(to_fixed_view(target, player), to_fixed_view(current, player));
+    step(weights, &delta, rate, traces);
+}
+
+fn apply_traces(
+    weights: &mut NetWeights,
+    delta: &[f32; OUTPUTS],
+    rate: f32,
+    lambda: f32,
+    traces: Option<&mut [Vec<Mlp>; 2]>,
+) {
+    let Some(traces) = traces else { return };
+    for t in traces.iter_mut().flatten() {
+        t.scale(lambda);
+    }
+    step(weights, delta, rate, traces);
+}
+
+fn step(weights: &mut NetWeights, delta: &[f32; OUTPUTS], rate: f32, traces: &[Vec<Mlp>; 2]) {
+    for (k, &d) in delta.iter().enumerate() {
+        if d != 0.0 {
+            weights.contact.add_scaled(rate * d, &traces[0][k]);
+            weights.race.add_scaled(rate * d, &traces[1][k]);
+        }
+    }
+}

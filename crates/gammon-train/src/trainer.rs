@@ -1,0 +1,245 @@
+//! The training loop: rounds of self-play games in parallel, merged in a
+//! fixed order, with checkpoints, benchmarks and a learning curve.
+//!
+//! # Parallel scheme
+//!
+//! A round of `round_games` games starts from one snapshot of the weights.
+//! Game `n` of the run (dice stream `n` of the seed) is played and trained on
+//! its own copy of the snapshot, by whichever rayon worker takes it. When
+//! the round is over, each game's change (its copy minus the snapshot) is
+//! added to the weights in game order. The result is therefore the same bit
+//! for bit whatever the number of threads; threads only change the speed.
+
+use crate::checkpoint::{BenchmarkRow, Checkpoint};
+use crate::config::TrainConfig;
+use crate::plot;
+use crate::selfplay::{train_game, Workspace};
+use gammon_eval::file_format::FileError;
+use gammon_eval::play::{duel, RandomDice};
+use gammon_eval::pubeval::PubEval;
+use gammon_eval::{NetEvaluator, NetWeights};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+use thiserror::Error;
+
+/// Seed of the benchmark duels: the same dice at every benchmark of every run.
+pub const BENCHMARK_SEED: u64 = 20_261_129;
+
+/// Why training stopped early.
+#[derive(Debug, Error)]
+pub enum TrainError {
+    /// Reading or writing a checkpoint or weights file.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// Other file-system trouble (logs, folders).
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The thread pool could not start.
+    #[error("cannot start {0} worker threads")]
+    Threads(usize),
+    /// Training diverged.
+    #[error("the weights are no longer finite numbers after {0} games; lower the learning rate")]
+    Diverged(u64),
+}
+
+/// How a call to [`train`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrainOutcome {
+    /// All configured games are played; the final weights are written.
+    Finished,
+    /// Stopped on request (Ctrl-C); a checkpoint holds the progress.
+    Stopped,
+}
+
+/// Where a run keeps its files.
+#[derive(Clone, Debug)]
+pub struct RunFiles {
+    /// The run folder.
+    pub dir: PathBuf,
+}
+
+impl RunFiles {
+    /// Files in `dir`.
+    pub fn new(dir: &Path) -> Self {
+        RunFiles { dir: dir.to_path_buf() }
+    }
+    /// The checkpoint.
+    pub fn checkpoint(&self) -> PathBuf {
+        self.dir.join("checkpoint.gck")
+    }
+    /// The final (and latest benchmarked) weights.
+    pub fn weights(&self) -> PathBuf {
+        self.dir.join("weights.gnn")
+    }
+    /// The learning curve as CSV.
+    pub fn csv(&self) -> PathBuf {
+        self.dir.join("learning-curve.csv")
+    }
+    /// The learning curve as SVG.
+    pub fn svg(&self) -> PathBuf {
+        self.dir.join("learning-curve.svg")
+    }
+    /// The settings, as TOML.
+    pub fn config(&self) -> PathBuf {
+        self.dir.join("config.toml")
+    }
+}
+
+/// A new run's starting state: fresh random weights, or `init` if given.
+pub fn start(config: TrainConfig, init: Option<NetWeights>) -> Checkpoint {
+    let weights = init.unwrap_or_else(|| {
+        let mut w = NetWeights::random(config.contact_hidden, config.race_hidden, config.seed);
+        w.contact =
+            gammon_eval::mlp::Mlp::random(w.contact.inputs(), config.contact_hidden, config.init_scale, config.seed);
+        w.race = gammon_eval::mlp::Mlp::random(w.race.inputs(), config.race_hidden, config.init_scale, config.seed ^ 1);
+        w
+    });
+    Checkpoint { config, games_done: 0, weights, log: Vec::new(), elapsed_s: 0.0 }
+}
+
+/// Plays and learns from `games` games starting at game number `first`,
+/// in parallel, and merges the changes into `weights` in game order.
+pub fn train_round(weights: &mut NetWeights, config: &TrainConfig, first: u64, games: u64) {
+    let rate = config.rate_at(first);
+    let lambda = config.lambda_at(first);
+    let snapshot = weights.clone();
+    let results: Vec<NetWeights> = (first..first + games)
+        .into_par_iter()
+        .map_init(
+            || Workspace::new(&snapshot),
+            |ws, game| {
+                let mut local = snapshot.clone();
+                let mut dice = RandomDice::new(config.seed, game);
+                train_game(&mut local, &mut dice, rate, lambda, ws);
+                local
+            },
+        )
+        .collect();
+    for local in &results {
+        weights.contact.add_difference(&local.contact, &snapshot.contact);
+        weights.race.add_difference(&local.race, &snapshot.race);
+    }
+}
+
+/// Today's date and time, UTC, RFC 3339.
+pub fn utc_now() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem / 60 % 60, rem % 60)
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
+    move |source| TrainError::Io { path: path.to_path_buf(), source }
+}
+
+/// Duels the weights against pubeval with the fixed benchmark dice.
+pub fn benchmark(weights: &NetWeights, pairs: u64) -> gammon_eval::play::DuelResult {
+    duel(&NetEvaluator::new(weights.clone()), &PubEval, pairs, BENCHMARK_SEED)
+}
+
+/// Runs (or continues) training until `state.config.games` games are done
+/// or `stop` is set. Writes checkpoints, the learning curve and, at the end,
+/// the weights to `files`.
+///
+/// # Errors
+/// File trouble, a thread pool that cannot start, or diverging weights.
+pub fn train(
+    state: &mut Checkpoint,
+    files: &RunFiles,
+    stop: &AtomicBool,
+    show_progress: bool,
+) -> Result<TrainOutcome, TrainError> {
+    std::fs::create_dir_all(&files.dir).map_err(io(&files.dir))?;
+    std::fs::write(files.config(), state.config.to_toml()).map_err(io(&files.config()))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(state.config.threads)
+        .build()
+        .map_err(|_| TrainError::Threads(state.config.threads))?;
+    let config = state.config.clone();
+    let bar = if show_progress { ProgressBar::new(config.games) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_position(state.games_done);
+    if let Some(last) = state.log.last() {
+        bar.set_message(format!("| vs pubeval {:+.3} ± {:.3} at {}", last.ppg, last.standard_error, last.games));
+    }
+    let started = Instant::now();
+    let elapsed_before = state.elapsed_s;
+    let mut last_checkpoint = state.games_done;
+    while state.games_done < config.games {
+        if stop.load(Ordering::SeqCst) {
+            state.elapsed_s = elapsed_before + started.elapsed().as_secs_f64();
+            state.save(&files.checkpoint())?;
+            bar.abandon_with_message(format!("stopped: checkpoint at {} games", state.games_done));
+            return Ok(TrainOutcome::Stopped);
+        }
+        let round = config.round_games.min(config.games - state.games_done);
+        let first = state.games_done;
+        pool.install(|| train_round(&mut state.weights, &config, first, round));
+        state.games_done += round;
+        bar.set_position(state.games_done);
+        if !(state.weights.contact.is_finite() && state.weights.race.is_finite()) {
+            return Err(TrainError::Diverged(state.games_done));
+        }
+        let crossed = |every: u64| every > 0 && first / every != state.games_done / every;
+        if crossed(config.benchmark_every) {
+            let r = pool.install(|| benchmark(&state.weights, config.benchmark_pairs));
+            state.log.push(BenchmarkRow {
+                games: state.games_done,
+                ppg: r.ppg,
+                standard_error: r.standard_error,
+                win_rate: r.win_rate,
+                elapsed_s: elapsed_before + started.elapsed().as_secs_f64(),
+            });
+            bar.set_message(format!("| vs pubeval {:+.3} ± {:.3} at {}", r.ppg, r.standard_error, state.games_done));
+            write_curve(state, files)?;
+        }
+        if state.games_done - last_checkpoint >= config.checkpoint_every || state.games_done == config.games {
+            state.elapsed_s = elapsed_before + started.elapsed().as_secs_f64();
+            state.save(&files.checkpoint())?;
+            last_checkpoint = state.games_done;
+        }
+    }
+    state.elapsed_s = elapsed_before + started.elapsed().as_secs_f64();
+    let mut final_weights = state.weights.clone();
+    final_weights.meta = gammon_eval::TrainingMeta {
+        games: state.games_done,
+        seed: config.seed,
+        lambda: config.lambda_at(state.games_done),
+        learning_rate: config.rate_at(state.games_done.saturating_sub(1)),
+        date: utc_now(),
+        notes: format!("gammon {}", config.name),
+    };
+    final_weights.save(&files.weights())?;
+    state.save(&files.checkpoint())?;
+    bar.finish();
+    Ok(TrainOutcome::Finished)
+}
+
+fn write_curve(state: &Checkpoint, files: &RunFiles) -> Result<(), TrainError> {
+    plot::write_csv(&files.csv(), &state.log).map_err(io(&files.csv()))?;
+    // The plot is a convenience: a drawing failure does not stop training.
+    let _ = plot::write_svg(&files.svg(), &format!("gammon training run {}", state.config.name), &state.log);
+    Ok(())
+}
