@@ -1,0 +1,133 @@
+//! Training: it learns, it reproduces, it resumes, and it refuses bad checkpoints.
+#![allow(clippy::unwrap_used)]
+
+use gammon_eval::play::duel;
+use gammon_eval::NetEvaluator;
+use gammon_train::{trainer, Checkpoint, RateStep, RunFiles, TrainConfig, TrainOutcome};
+use std::sync::atomic::AtomicBool;
+
+fn small(games: u64, threads: usize) -> TrainConfig {
+    TrainConfig {
+        name: "test".into(),
+        games,
+        seed: 3,
+        threads,
+        contact_hidden: 16,
+        race_hidden: 8,
+        round_games: 2,
+        checkpoint_every: 1_000_000,
+        benchmark_every: 0,
+        learning_rate: vec![RateStep { from: 0, rate: 0.1 }],
+        ..TrainConfig::default()
+    }
+}
+
+fn run_rounds(state: &mut Checkpoint, threads: usize, games: u64) {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let config = state.config.clone();
+    let end = state.games_done + games;
+    while state.games_done < end {
+        let n = config.round_games.min(end - state.games_done);
+        let first = state.games_done;
+        pool.install(|| trainer::train_round(&mut state.weights, &config, first, n));
+        state.games_done += n;
+    }
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("gammon-train-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn same_seed_gives_identical_weights_with_one_or_two_threads() {
+    let mut one = trainer::start(small(12, 1), None);
+    let mut two = trainer::start(small(12, 2), None);
+    run_rounds(&mut one, 1, 12);
+    run_rounds(&mut two, 2, 12);
+    assert_eq!(one.weights, two.weights);
+    // A different seed gives different weights.
+    let mut other = trainer::start(TrainConfig { seed: 4, ..small(12, 1) }, None);
+    run_rounds(&mut other, 1, 12);
+    assert_ne!(one.weights, other.weights);
+}
+
+#[test]
+fn td_lambda_with_traces_is_reproducible_and_changes_the_weights() {
+    let config = TrainConfig { lambda: 0.7, ..small(6, 2) };
+    let mut a = trainer::start(config.clone(), None);
+    let mut b = trainer::start(config, None);
+    let initial = a.weights.clone();
+    run_rounds(&mut a, 2, 6);
+    run_rounds(&mut b, 1, 6);
+    assert_eq!(a.weights, b.weights);
+    assert_ne!(a.weights, initial);
+    assert!(a.weights.contact.is_finite());
+}
+
+#[test]
+fn an_interrupted_run_resumes_to_the_same_weights() {
+    let dir = temp_dir("resume");
+    let files = RunFiles::new(&dir);
+    // Straight through.
+    let mut straight = trainer::start(small(16, 2), None);
+    run_rounds(&mut straight, 2, 16);
+    // Eight games, checkpoint, reload, eight more.
+    let mut first = trainer::start(small(16, 2), None);
+    run_rounds(&mut first, 2, 8);
+    first.save(&files.checkpoint()).unwrap();
+    let mut resumed = Checkpoint::load(&files.checkpoint()).unwrap();
+    assert_eq!(resumed, first);
+    run_rounds(&mut resumed, 2, 8);
+    assert_eq!(resumed.weights, straight.weights);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_stop_request_writes_a_checkpoint_and_train_resumes_from_it() {
+    let dir = temp_dir("stop");
+    let files = RunFiles::new(&dir);
+    let mut state = trainer::start(small(8, 2), None);
+    let stop = AtomicBool::new(true);
+    assert_eq!(trainer::train(&mut state, &files, &stop, false).unwrap(), TrainOutcome::Stopped);
+    let mut back = Checkpoint::load(&files.checkpoint()).unwrap();
+    assert_eq!(back.games_done, 0);
+    let go = AtomicBool::new(false);
+    assert_eq!(trainer::train(&mut back, &files, &go, false).unwrap(), TrainOutcome::Finished);
+    assert_eq!(back.games_done, 8);
+    assert!(files.weights().exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn damaged_checkpoints_are_refused() {
+    let dir = temp_dir("damaged");
+    let files = RunFiles::new(&dir);
+    let state = trainer::start(small(8, 1), None);
+    state.save(&files.checkpoint()).unwrap();
+    let bytes = std::fs::read(files.checkpoint()).unwrap();
+    for cut in [0, 10, bytes.len() / 2, bytes.len() - 1] {
+        std::fs::write(files.checkpoint(), &bytes[..cut]).unwrap();
+        assert!(Checkpoint::load(&files.checkpoint()).is_err(), "cut at {cut}");
+    }
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 3] ^= 0x10;
+    std::fs::write(files.checkpoint(), &flipped).unwrap();
+    let err = Checkpoint::load(&files.checkpoint()).unwrap_err().to_string();
+    assert!(err.contains("corrupt"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_short_training_run_beats_the_untrained_net() {
+    let mut state = trainer::start(small(3000, 2), None);
+    let untrained = NetEvaluator::new(state.weights.clone());
+    run_rounds(&mut state, 2, 3000);
+    let trained = NetEvaluator::new(state.weights.clone());
+    let r = duel(&trained, &untrained, 200, 11);
+    // The untrained net plays at random; 3,000 games of TD are worth far more
+    // than the noise (standard error about 0.1).
+    assert!(r.ppg > 0.3 + 2.0 * r.standard_error, "{r:?}");
+}
