@@ -31,7 +31,6 @@ pub const BAR: usize = 25;
 /// opponent's bar in a [`Position`].
 pub const OFF: usize = 0;
 
-const NIBBLES_1: u128 = 0x1111_1111_1111_1111_1111_1111_1111_1111;
 const SLOTS_MASK: u32 = (1 << 26) - 1;
 /// My home board: points 1..=6.
 pub(crate) const HOME_BOARD: u32 = 0b111_1110;
@@ -66,16 +65,25 @@ pub struct Position {
 
 /// Reverses the slot order of a 26-nibble board: slot `i` -> slot `25 - i`.
 const fn reverse_slots(counts: u128) -> u128 {
-    // `reverse_bits` moves nibble i to nibble 31 - i with its bits mirrored;
-    // shifting by 6 nibbles lands it on 25 - i, then un-mirror each nibble.
-    let r = counts.reverse_bits() >> 24;
-    let r = ((r >> 1) & (NIBBLES_1 * 0x5)) | ((r & (NIBBLES_1 * 0x5)) << 1);
-    ((r >> 2) & (NIBBLES_1 * 0x3)) | ((r & (NIBBLES_1 * 0x3)) << 2)
+    // Reversing the bytes reverses the nibble pairs; swapping the two nibbles
+    // of each byte completes the reversal of all 32 nibbles (i -> 31 - i).
+    // Shifting by 6 nibbles lands slot i on 25 - i.
+    let r = counts.swap_bytes();
+    let r = ((r >> 4) & LOW_NIBBLES) | ((r & LOW_NIBBLES) << 4);
+    r >> 24
 }
 
-/// Reverses a 26-bit slot mask: bit `i` -> bit `25 - i`.
-const fn reverse_mask(mask: u32) -> u32 {
-    mask.reverse_bits() >> 6
+/// The low nibble of every byte.
+const LOW_NIBBLES: u128 = 0x0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F;
+
+/// Reverses four 26-bit slot masks at once (bit `i` -> bit `25 - i`) and
+/// reverses their order: `[a, b, c, d]` -> `[rev d, rev c, rev b, rev a]`.
+/// One 128-bit bit reversal instead of four 32-bit ones.
+const fn reverse_masks(a: u32, b: u32, c: u32, d: u32) -> (u32, u32, u32, u32) {
+    let packed = (a as u128) | (b as u128) << 32 | (c as u128) << 64 | (d as u128) << 96;
+    // Lane k goes to lane 3 - k with bit i at 31 - i; 6 lower is 25 - i.
+    let r = packed.reverse_bits() >> 6;
+    (r as u32 & SLOTS_MASK, (r >> 32) as u32 & SLOTS_MASK, (r >> 64) as u32 & SLOTS_MASK, (r >> 96) as u32 & SLOTS_MASK)
 }
 
 impl Position {
@@ -176,13 +184,9 @@ impl Position {
     #[inline]
     #[must_use]
     pub const fn switched(&self) -> Self {
-        Position {
-            counts: reverse_slots(self.counts),
-            mine: reverse_mask(self.theirs),
-            theirs: reverse_mask(self.mine),
-            my_made: reverse_mask(self.their_made),
-            their_made: reverse_mask(self.my_made),
-        }
+        // [mine, my_made, their_made, theirs] reversed: his become mine.
+        let (mine, my_made, their_made, theirs) = reverse_masks(self.mine, self.my_made, self.their_made, self.theirs);
+        Position { counts: reverse_slots(self.counts), mine, theirs, my_made, their_made }
     }
 
     /// Checkers in a slot (0 = opponent's bar, 1..=24 points, 25 = my bar),
