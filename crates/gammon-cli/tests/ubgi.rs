@@ -1,0 +1,409 @@
+//! `gammon ubgi`: scripted dialogues in both UBGI drafts.
+#![allow(clippy::unwrap_used)]
+
+use gammon_rules::{parse_move, Dice, DiceState, GameContext, MoveList, Position, Xgid, ALL_ROLLS};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `gammon ubgi <args>` with `input` on standard input.
+fn ubgi(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
+        .arg("ubgi")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    // The engine may quit before reading everything: a closed pipe is fine.
+    let _ = pipe.write_all(input);
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+/// The reply lines of a v0.2 session (default protocol).
+fn v02(input: &str) -> Vec<String> {
+    let out = ubgi(&[], input.as_bytes());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+}
+
+/// The reply lines of a draft 0.01 session.
+fn v001(input: &str) -> Vec<String> {
+    let out = ubgi(&["--protocol", "0.01"], input.as_bytes());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+}
+
+/// The `bestmove` payloads of a v0.2 session.
+fn bestmoves(lines: &[String]) -> Vec<String> {
+    lines.iter().filter_map(|l| l.strip_prefix("bestmove ")).map(str::to_string).collect()
+}
+
+fn dice(a: u8, b: u8) -> Dice {
+    Dice::new(a, b).unwrap()
+}
+
+/// Checks that `text` is written as single-die steps (`from/to` pairs, no
+/// `*`, no `(n)`) and is a legal move; returns the result.
+fn check_ubgi_move(pos: &Position, d: Dice, text: &str, words: bool) -> Position {
+    assert!(!text.contains('*') && !text.contains('('), "{text:?}");
+    let mut list = MoveList::new();
+    list.generate(pos, d);
+    let pairs: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(pairs.len(), usize::from(list.dice_used()), "{text:?} for {d}");
+    for pair in &pairs {
+        let (from, to) = pair.split_once('/').unwrap();
+        if words {
+            assert!(from != "25" && to != "0", "{text:?}: v0.2 writes bar and off as words");
+        } else {
+            assert!(from != "bar" && to != "off", "{text:?}: 0.01 writes bar = 25, off = 0");
+        }
+        let point = |p: &str| match p {
+            "bar" => 25,
+            "off" => 0,
+            n => n.parse::<u8>().unwrap(),
+        };
+        let (from, to) = (point(from), point(to));
+        let pips = from - to;
+        let fits = |die: u8| pips == die || (to == 0 && pips < die);
+        assert!(fits(d.high()) || fits(d.low()), "{pair} is not one die of {d}");
+    }
+    let (_, after) = parse_move(pos, d, text).unwrap_or_else(|e| panic!("{text:?} for {d}: {e}"));
+    assert!(list.positions().contains(&after));
+    after
+}
+
+fn xgid(pos: Position, dice: DiceState) -> String {
+    Xgid { position: pos, context: GameContext { dice, ..GameContext::money() } }.to_string()
+}
+
+/// My checkers: 1 on the bar, the rest spread; the opponent's home board
+/// has two open points.
+fn on_the_bar() -> Position {
+    let mut me = [0u8; 25];
+    me[24] = 1; // bar
+    me[5] = 5;
+    me[7] = 3;
+    me[12] = 4;
+    me[23] = 2;
+    let mut him = [0u8; 25];
+    him[5] = 5;
+    him[4] = 2;
+    him[3] = 2;
+    him[2] = 2;
+    him[12] = 4;
+    Position::from_boards(&me, &him).unwrap()
+}
+
+/// Bearing off: all my checkers home.
+fn bearing_off() -> Position {
+    let mut me = [0u8; 25];
+    me[0] = 3;
+    me[1] = 3;
+    me[2] = 3;
+    me[4] = 3;
+    me[5] = 3;
+    let mut him = [0u8; 25];
+    him[0] = 5;
+    him[1] = 5;
+    him[2] = 5;
+    Position::from_boards(&me, &him).unwrap()
+}
+
+/// Two of mine on the bar against a closed board.
+const BLOCKED: &str = "27YBAAA8Dz4ADA";
+
+// ------------------------------------------------------------------ v0.2
+
+#[test]
+fn v02_handshake_and_isready() {
+    let lines = v02("ubgi\nisready\nquit\n");
+    assert!(lines[0].starts_with("id name gammon "), "{lines:?}");
+    assert!(lines.contains(&"id author gammon developers".to_string()));
+    assert!(lines.contains(&"proto 0.2".to_string()));
+    for key in ["engine.ply", "engine.threads", "engine.seed"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("key {key} int "))), "{key}: {lines:?}");
+    }
+    let ok = lines.iter().position(|l| l == "ubgiok").unwrap();
+    assert_eq!(&lines[ok + 1..], ["readyok"]);
+}
+
+#[test]
+fn v02_bestmove_for_the_start_position_with_31_is_legal() {
+    let lines = v02("ubgi\nisready\nnewgame\nposition gnubgid 4HPwATDgc/ABMA\ndice 3 1\ngo\nquit\n");
+    let moves = bestmoves(&lines);
+    assert_eq!(moves.len(), 1, "{lines:?}");
+    check_ubgi_move(&Position::STARTING, dice(3, 1), &moves[0], true);
+    // Only `info` lines may come between the handshake and `bestmove`.
+    let ready = lines.iter().position(|l| l == "readyok").unwrap();
+    let best = lines.iter().position(|l| l.starts_with("bestmove ")).unwrap();
+    assert!(lines[ready + 1..best].iter().all(|l| l.starts_with("info ")), "{lines:?}");
+}
+
+#[test]
+fn v02_go_chequer_answers_every_roll_legally() {
+    let mut script = String::from("ubgi\nposition gnubgid 4HPwATDgc/ABMA\n");
+    for d in ALL_ROLLS {
+        script.push_str(&format!("dice {} {}\ngo chequer\n", d.high(), d.low()));
+    }
+    let moves = bestmoves(&v02(&script));
+    assert_eq!(moves.len(), ALL_ROLLS.len());
+    for (d, m) in ALL_ROLLS.iter().zip(&moves) {
+        check_ubgi_move(&Position::STARTING, *d, m, true);
+    }
+}
+
+#[test]
+fn v02_writes_bar_and_off_as_words() {
+    let bar = on_the_bar();
+    let off = bearing_off();
+    let script = format!(
+        "position gnubgid {}\ndice 4 1\ngo\nposition gnubgid {}\ndice 6 5\ngo\n",
+        bar.to_position_id(),
+        off.to_position_id()
+    );
+    let moves = bestmoves(&v02(&script));
+    assert_eq!(moves.len(), 2);
+    check_ubgi_move(&bar, dice(4, 1), &moves[0], true);
+    assert!(moves[0].starts_with("bar/"), "{moves:?}");
+    check_ubgi_move(&off, dice(6, 5), &moves[1], true);
+    assert!(moves[1].contains("/off"), "{moves:?}");
+}
+
+#[test]
+fn v02_pass_when_no_checker_can_move() {
+    let pos = Position::from_position_id(BLOCKED).unwrap();
+    assert!(pos.legal_moves(dice(6, 5)).is_empty());
+    let lines = v02(&format!("position gnubgid {BLOCKED}\ndice 6 5\ngo\n"));
+    assert_eq!(lines, ["bestmove pass"]);
+}
+
+#[test]
+fn v02_errors_are_reported_and_the_engine_keeps_running() {
+    let script = "\
+ubgi
+go
+position gnubgid 4HPwATDgc/ABMA
+go
+dice 7 1
+dice
+position gnubgid not-an-id
+position fen xyz
+go cube
+go turn
+go sideways
+frobnicate
+Position gnubgid 4HPwATDgc/ABMA
+set engine.ply 2
+set engine.ply 0
+set engine.ply deep
+set engine.threads 0
+set no.such.key 1
+set engine.ply
+get no.such.key
+position xgid XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10
+position xgid XGID=nonsense
+dice 3 1
+go
+isready
+quit
+";
+    let lines = v02(script);
+    let ok = lines.iter().position(|l| l == "ubgiok").unwrap();
+    let replies: Vec<&str> = lines[ok + 1..].iter().map(String::as_str).filter(|l| !l.starts_with("info ")).collect();
+    let expected_prefixes = [
+        "error bad_state missing position",
+        "error bad_state missing dice",
+        "error bad_value dice",
+        "error bad_command",
+        "error bad_value Position ID",
+        "error bad_command",
+        "error unsupported go cube",
+        "error unsupported go turn",
+        "error bad_command",
+        "error bad_command",
+        "error bad_command",
+        "error unsupported engine.ply 2",
+        "error bad_value engine.ply",
+        "error bad_value engine.ply",
+        "error bad_value engine.threads",
+        "error unsupported key no.such.key",
+        "error bad_command expected: set <key> <value>",
+        "error unsupported key no.such.key",
+        "error unsupported XGID with a pending cube action",
+        "error bad_value XGID",
+        "bestmove ",
+        "readyok",
+    ];
+    assert_eq!(replies.len(), expected_prefixes.len(), "{replies:#?}");
+    for (reply, prefix) in replies.iter().zip(expected_prefixes) {
+        assert!(reply.starts_with(prefix), "expected {prefix:?}, got {reply:?}");
+    }
+    check_ubgi_move(&Position::STARTING, dice(3, 1), replies[20].strip_prefix("bestmove ").unwrap(), true);
+}
+
+#[test]
+fn v02_keys_get_and_set() {
+    let lines = v02(
+        "keys\nget engine.ply\nset engine.ply 1\nset engine.threads 4\nget engine.threads\nset engine.seed 42\nget engine.seed\nset game.variant backgammon\nget game.variant\n",
+    );
+    let keys: Vec<&String> = lines.iter().filter(|l| l.starts_with("key ")).collect();
+    assert!(keys.len() >= 3, "{lines:?}");
+    let values: Vec<&String> = lines.iter().filter(|l| !l.starts_with("key ")).collect();
+    assert_eq!(
+        values,
+        ["value engine.ply 1", "value engine.threads 4", "value engine.seed 42", "value game.variant backgammon"]
+    );
+}
+
+#[test]
+fn v02_xgid_positions_carry_their_dice() {
+    let start31 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10";
+    // The XGID's dice replace earlier ones; `00` clears them.
+    let lines = v02(&format!(
+        "dice 6 6\nposition xgid {start31}\ngo\nposition xgid -b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10\ngo\n"
+    ));
+    let replies: Vec<&String> = lines.iter().filter(|l| !l.starts_with("info ")).collect();
+    assert_eq!(replies.len(), 2, "{lines:?}");
+    check_ubgi_move(&Position::STARTING, dice(3, 1), replies[0].strip_prefix("bestmove ").unwrap(), true);
+    assert!(replies[1].starts_with("error bad_state missing dice"), "{lines:?}");
+}
+
+#[test]
+fn v02_newgame_forgets_the_position() {
+    let lines = v02("position gnubgid 4HPwATDgc/ABMA\ndice 3 1\nnewgame\ngo\n");
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0].starts_with("error bad_state missing position"), "{lines:?}");
+}
+
+#[test]
+fn v02_quit_and_end_of_input_stop_the_engine() {
+    assert_eq!(v02("quit\nisready\n"), Vec::<String>::new());
+    assert_eq!(v02("isready\n"), ["readyok"]);
+    assert_eq!(v02(""), Vec::<String>::new());
+}
+
+#[test]
+fn v02_survives_binary_garbage() {
+    let out = ubgi(&[], b"\xff\xfe\x00garbage\n\n   \nisready\n");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("error bad_command"));
+    assert_eq!(lines[1], "readyok");
+}
+
+#[test]
+fn v02_other_evaluators() {
+    let lines = String::from_utf8(
+        ubgi(&["--engine", "pubeval"], b"position gnubgid 4HPwATDgc/ABMA\ndice 3 1\ngo\n").stdout,
+    )
+    .unwrap();
+    // pubeval makes its 5-point with 31.
+    assert!(lines.lines().any(|l| l == "bestmove 8/5 6/5" || l == "bestmove 6/5 8/5"), "{lines}");
+    let out = ubgi(&["--weights", "/no/such/file.bin"], b"ubgi\nisready\n");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().all(|l| l.starts_with("error bad_state cannot load the evaluator")), "{text}");
+    assert_eq!(text.lines().count(), 2);
+}
+
+// ----------------------------------------------------------------- 0.01
+
+#[test]
+fn v001_handshake() {
+    let lines = v001("ubgi\nquit\n");
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(lines[0].starts_with("id name "));
+    assert!(lines[1].starts_with("id author "));
+    assert!(lines[2].starts_with("id version "));
+    assert_eq!(lines[3], "readyok");
+}
+
+#[test]
+fn v001_answers_an_xgid_with_a_legal_move() {
+    let lines = v001("ubgi\nXGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10\n");
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    check_ubgi_move(&Position::STARTING, dice(3, 1), &lines[4], false);
+}
+
+#[test]
+fn v001_every_roll_and_both_perspectives() {
+    let mut script = String::new();
+    for d in ALL_ROLLS {
+        script.push_str(&xgid(Position::STARTING, DiceState::Rolled(d)));
+        script.push('\n');
+    }
+    let lines = v001(&script);
+    assert_eq!(lines.len(), ALL_ROLLS.len());
+    for (d, m) in ALL_ROLLS.iter().zip(&lines) {
+        check_ubgi_move(&Position::STARTING, *d, m, false);
+    }
+    // The mover as the top player (turn -1): the same position, the same numbering.
+    let lines = v001("XGID=-b----E-C---eE---c-e----B-:0:0:-1:31:0:0:0:0:10\n");
+    check_ubgi_move(&Position::STARTING, dice(3, 1), &lines[0], false);
+}
+
+#[test]
+fn v001_writes_bar_as_25_and_off_as_0() {
+    let bar = on_the_bar();
+    let off = bearing_off();
+    let script = format!(
+        "{}\n{}\n",
+        xgid(bar, DiceState::Rolled(dice(4, 1))),
+        xgid(off, DiceState::Rolled(dice(6, 5)))
+    );
+    let lines = v001(&script);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    check_ubgi_move(&bar, dice(4, 1), &lines[0], false);
+    assert!(lines[0].starts_with("25/"), "{lines:?}");
+    check_ubgi_move(&off, dice(6, 5), &lines[1], false);
+    assert!(lines[1].contains("/0"), "{lines:?}");
+}
+
+#[test]
+fn v001_blank_line_when_no_checker_can_move() {
+    let pos = Position::from_position_id(BLOCKED).unwrap();
+    let out = ubgi(&["--protocol", "0.01"], format!("{}\nquit\n", xgid(pos, DiceState::Rolled(dice(6, 5)))).as_bytes());
+    assert!(out.status.success());
+    assert_eq!(out.stdout, b"\n");
+}
+
+#[test]
+fn v001_sorry_for_cube_questions_and_garbage_and_keeps_running() {
+    let script = "\
+XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10
+XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10
+XGID=-b----E-C---eE---c-e----B-:1:1:1:B:0:0:2:0:10
+XGID=-b----E-C---eE---c-e----B-:0:0:1:R:0:0:2:0:10
+XGID=-b----E-C---eE---c-e----B-:0:0:1:71:0:0:0:0:10
+XGID=nonsense
+hello engine
+board:too:short
+stop
+XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10
+quit
+XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10
+";
+    let out = ubgi(&["--protocol", "0.01"], script.as_bytes());
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 9, "{lines:?}");
+    assert!(lines[..8].iter().all(|l| *l == "sorry"), "{lines:?}");
+    check_ubgi_move(&Position::STARTING, dice(3, 1), lines[8], false);
+    // The reasons go to standard error.
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("cube decisions are not implemented"), "{err}");
+}
+
+#[test]
+fn v001_reads_fibs_boards() {
+    let board = "board:arena:gnubg:0:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:3:1:3:1:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1";
+    let lines = v001(&format!("{board}\n"));
+    assert_eq!(lines.len(), 1);
+    check_ubgi_move(&Position::STARTING, dice(3, 1), &lines[0], false);
+}
