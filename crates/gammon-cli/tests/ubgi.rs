@@ -298,10 +298,9 @@ fn v02_survives_binary_garbage() {
 
 #[test]
 fn v02_other_evaluators() {
-    let lines = String::from_utf8(
-        ubgi(&["--engine", "pubeval"], b"position gnubgid 4HPwATDgc/ABMA\ndice 3 1\ngo\n").stdout,
-    )
-    .unwrap();
+    let lines =
+        String::from_utf8(ubgi(&["--engine", "pubeval"], b"position gnubgid 4HPwATDgc/ABMA\ndice 3 1\ngo\n").stdout)
+            .unwrap();
     // pubeval makes its 5-point with 31.
     assert!(lines.lines().any(|l| l == "bestmove 8/5 6/5" || l == "bestmove 6/5 8/5"), "{lines}");
     let out = ubgi(&["--weights", "/no/such/file.bin"], b"ubgi\nisready\n");
@@ -351,11 +350,8 @@ fn v001_every_roll_and_both_perspectives() {
 fn v001_writes_bar_as_25_and_off_as_0() {
     let bar = on_the_bar();
     let off = bearing_off();
-    let script = format!(
-        "{}\n{}\n",
-        xgid(bar, DiceState::Rolled(dice(4, 1))),
-        xgid(off, DiceState::Rolled(dice(6, 5)))
-    );
+    let script =
+        format!("{}\n{}\n", xgid(bar, DiceState::Rolled(dice(4, 1))), xgid(off, DiceState::Rolled(dice(6, 5))));
     let lines = v001(&script);
     assert_eq!(lines.len(), 2, "{lines:?}");
     check_ubgi_move(&bar, dice(4, 1), &lines[0], false);

@@ -266,14 +266,19 @@ pub fn hit_chances(pos: &Position) -> (f32, f32) {
     let open = !pos.blocked_points() & POINTS;
     let bar = pos.my_bar();
     let sources = if bar > 0 { 1 << 25 } else { pos.my_occupied() & POINTS };
+    // Per die: blots hit directly, and points reached (open) as a first step.
+    let mut direct = [0u32; 7];
+    let mut via = [0u32; 7];
+    for d in 1..=6 {
+        direct[d] = (sources >> d) & blots;
+        via[d] = (sources >> d) & open;
+    }
     let mut any = 0u32;
     let mut two = 0u32;
     for dice in ALL_ROLLS {
-        let (a, b) = (u32::from(dice.high()), u32::from(dice.low()));
+        let (a, b) = (usize::from(dice.high()), usize::from(dice.low()));
         let w = dice.weight();
-        let direct_a = sources & (blots << a);
-        let direct_b = sources & (blots << b);
-        let mut hits = direct_a != 0 || direct_b != 0;
+        let mut hits = direct[a] != 0 || direct[b] != 0;
         let double_hit;
         if dice.is_double() {
             // The same checker (or others) stepping up to four times.
@@ -287,15 +292,11 @@ pub fn hit_chances(pos: &Position) -> (f32, f32) {
             }
             double_hit = hit_count >= 2;
         } else {
-            let can_combine = bar <= 1;
-            if can_combine && !hits {
-                let via_a = (sources >> a) & open;
-                let via_b = (sources >> b) & open;
-                hits = ((via_a >> b) & blots) != 0 || ((via_b >> a) & blots) != 0;
+            if bar <= 1 && !hits {
+                hits = ((via[a] >> b) & blots) != 0 || ((via[b] >> a) & blots) != 0;
             }
             // Two different blots, one hit with each die.
-            let (targets_a, targets_b) = ((direct_a >> a) & blots, (direct_b >> b) & blots);
-            double_hit = targets_a != 0 && targets_b != 0 && (targets_a | targets_b).count_ones() >= 2;
+            double_hit = direct[a] != 0 && direct[b] != 0 && (direct[a] | direct[b]).count_ones() >= 2;
         }
         if hits {
             any += w;
@@ -326,9 +327,14 @@ pub fn escape_chance(pos: &Position) -> f32 {
     let target = (1u32 << lowest) - 1;
     let open = !blocks & POINTS;
     let start = 1u32 << back;
+    // Points reached (open) with one die.
+    let mut step = [0u32; 7];
+    for d in 1..=6 {
+        step[d] = (start >> d) & open;
+    }
     let mut escapes = 0;
     for dice in ALL_ROLLS {
-        let (a, b) = (dice.high(), dice.low());
+        let (a, b) = (usize::from(dice.high()), usize::from(dice.low()));
         let ok = if dice.is_double() {
             let mut reach = start;
             let mut got = false;
@@ -338,8 +344,8 @@ pub fn escape_chance(pos: &Position) -> f32 {
             }
             got
         } else {
-            let one = ((start >> a) | (start >> b)) & open;
-            let two = (((start >> a) & open) >> b | ((start >> b) & open) >> a) & open;
+            let one = step[a] | step[b];
+            let two = ((step[a] >> b) | (step[b] >> a)) & open;
             (one | two) & target != 0
         };
         if ok {
