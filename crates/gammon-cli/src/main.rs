@@ -1,5 +1,6 @@
 //! `gammon`: the command-line front end of the gammon backgammon engine.
 
+mod distill_cmd;
 mod duel_cmd;
 mod eval_cmd;
 mod evaluators;
@@ -32,6 +33,8 @@ enum Command {
     Train(train_cmd::TrainArgs),
     /// Play two evaluators against each other with duplicate dice.
     Duel(duel_cmd::DuelArgs),
+    /// Improve a net by training it toward its own 1- or 2-ply search values.
+    Distill(distill_cmd::DistillArgs),
     /// Play a game against the engine in the terminal.
     Play(play_cmd::PlayArgs),
     /// Run as a UBGI engine on standard input and output.
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
         Command::Eval(args) => eval_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Train(args) => train_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Duel(args) => duel_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Distill(args) => distill_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Ubgi(args) => ubgi_cmd::run(&args).map(|()| ExitCode::SUCCESS),
     };

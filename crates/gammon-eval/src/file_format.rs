@@ -35,6 +35,8 @@ pub enum FileKind {
     Weights,
     /// A training checkpoint (`GAMMONCK`).
     Checkpoint,
+    /// Labelled training positions (`GAMMONDS`).
+    Dataset,
 }
 
 impl FileKind {
@@ -42,6 +44,7 @@ impl FileKind {
         match self {
             FileKind::Weights => *b"NN",
             FileKind::Checkpoint => *b"CK",
+            FileKind::Dataset => *b"DS",
         }
     }
 
@@ -49,6 +52,7 @@ impl FileKind {
         match self {
             FileKind::Weights => "a gammon weights file",
             FileKind::Checkpoint => "a gammon training checkpoint",
+            FileKind::Dataset => "a gammon training dataset",
         }
     }
 }

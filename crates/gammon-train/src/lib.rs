@@ -4,6 +4,7 @@
 
 pub mod checkpoint;
 pub mod config;
+pub mod distill;
 pub mod plot;
 pub mod selfplay;
 pub mod trainer;

@@ -1,0 +1,314 @@
+//! Learning from search: positions from self-play, labelled with the
+//! current nets' 1-ply or 2-ply lookahead value, and supervised training of
+//! the nets toward those labels.
+//!
+//! Pure TD learns from one sampled roll; a lookahead label averages all 21
+//! rolls and sees one or two moves deeper, so it is a better target than the
+//! net's own 0-ply value. Every published net past +0.57 against pubeval
+//! learned from such search or rollout targets (`shared/notes/td-training.md`).
+//!
+//! - `1-ply`: for each roll, the best result by 0-ply; the label is the
+//!   average over the rolls of its (inverted) 0-ply value.
+//! - `2-ply`: for each roll, the `candidates` best results by 0-ply are
+//!   valued at 1-ply, the best of them is played; the label is the average
+//!   of its (inverted) 1-ply value.
+//!
+//! Finished games and bearoff positions are exact at every ply.
+
+use gammon_eval::file_format::{self, FileError, FileKind};
+use gammon_eval::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
+use gammon_eval::net::{evaluate_position, Scratch};
+use gammon_eval::play::{DiceSource, RandomDice};
+use gammon_eval::{NetWeights, PositionClass, Probabilities};
+use gammon_rules::{MoveList, Position, ALL_ROLLS};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+const DATASET_VERSION: u32 = 1;
+const MAX_DATASET_BYTES: u64 = 1 << 30;
+
+/// Buffers for lookahead on one thread.
+struct Lookahead<'a> {
+    weights: &'a NetWeights,
+    scratch: Scratch,
+    lists: Vec<MoveList>,
+}
+
+impl<'a> Lookahead<'a> {
+    fn new(weights: &'a NetWeights) -> Self {
+        Lookahead { weights, scratch: Scratch::new(weights), lists: (0..3).map(|_| MoveList::new()).collect() }
+    }
+
+    fn static_value(&mut self, pos: &Position) -> (Probabilities, PositionClass) {
+        evaluate_position(self.weights, pos, &mut self.scratch)
+    }
+
+    /// Value of `pos` (side on roll) at `ply` plies; `candidates` moves per
+    /// roll are searched deeper at 2 plies.
+    fn value(&mut self, pos: &Position, ply: u8, candidates: usize, depth: usize) -> Probabilities {
+        let (v0, class) = self.static_value(pos);
+        if ply == 0 || matches!(class, PositionClass::Finished | PositionClass::Bearoff) {
+            return v0;
+        }
+        let mut sum = [0.0f32; 5];
+        let mut list = std::mem::take(&mut self.lists[depth]);
+        for dice in ALL_ROLLS {
+            list.generate(pos, dice);
+            let after = if list.is_empty() {
+                // No move: the opponent is on roll in the same position.
+                let next = pos.switched();
+                if ply == 1 {
+                    self.static_value(&next).0
+                } else {
+                    self.value(&next, ply - 1, candidates, depth + 1)
+                }
+            } else {
+                // The opponent's value of each result, 0-ply; keep the best for us.
+                let mut scored: Vec<(f32, usize, Probabilities)> = list
+                    .positions()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        let v = self.static_value(r).0;
+                        (v.equity(), i, v)
+                    })
+                    .collect();
+                scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                if ply == 1 {
+                    scored[0].2
+                } else {
+                    let mut best: Option<(f32, Probabilities)> = None;
+                    for &(_, i, _) in scored.iter().take(candidates.max(1)) {
+                        let r = list.positions()[i];
+                        let v = self.value(&r, ply - 1, candidates, depth + 1);
+                        if best.is_none_or(|b| v.equity() < b.0) {
+                            best = Some((v.equity(), v));
+                        }
+                    }
+                    best.map_or(scored[0].2, |b| b.1)
+                }
+            };
+            let w = dice.weight() as f32 / 36.0;
+            for (s, x) in sum.iter_mut().zip(after.inverted().to_array()) {
+                *s += w * x;
+            }
+        }
+        self.lists[depth] = list;
+        Probabilities::from_array(sum)
+    }
+}
+
+/// The lookahead value of `pos` for the side on roll with `weights`.
+pub fn lookahead_value(weights: &NetWeights, pos: &Position, ply: u8, candidates: usize) -> Probabilities {
+    Lookahead::new(weights).value(pos, ply, candidates, 0)
+}
+
+/// Positions (side on roll, before rolling) from self-play games of
+/// `weights` at 0-ply, each move replaced by a random legal one with
+/// probability `explore` for variety. Keeps contact and race positions only.
+/// Game `g` uses dice stream `g` of `seed`; the result depends only on the
+/// arguments.
+pub fn sample_positions(weights: &NetWeights, count: usize, seed: u64, explore: f32) -> Vec<Position> {
+    let mut out = Vec::with_capacity(count);
+    let mut next_game = 0u64;
+    while out.len() < count {
+        let batch = 64u64;
+        let games: Vec<Vec<Position>> = (next_game..next_game + batch)
+            .into_par_iter()
+            .map_init(
+                || (Scratch::new(weights), MoveList::new()),
+                |(scratch, list), g| {
+                    let mut dice = RandomDice::new(seed, g);
+                    let mut explore_rng = ChaCha8Rng::seed_from_u64(seed ^ 0xE4F1_0BE5);
+                    explore_rng.set_stream(g);
+                    let mut pos = Position::STARTING;
+                    let mut seen = Vec::new();
+                    for turn in 0..2000 {
+                        if matches!(PositionClass::of(&pos), PositionClass::Contact | PositionClass::Race) {
+                            seen.push(pos);
+                        }
+                        let roll = if turn == 0 { dice.opening() } else { dice.roll() };
+                        list.generate(&pos, roll);
+                        pos = if list.is_empty() {
+                            pos.switched()
+                        } else if explore_rng.random::<f32>() < explore {
+                            list.positions()[explore_rng.random_range(0..list.len())]
+                        } else {
+                            let mut best = (f32::INFINITY, 0);
+                            for (i, r) in list.positions().iter().enumerate() {
+                                let e = evaluate_position(weights, r, scratch).0.equity();
+                                if e < best.0 {
+                                    best = (e, i);
+                                }
+                            }
+                            list.positions()[best.1]
+                        };
+                        if pos.game_result().is_some() {
+                            break;
+                        }
+                    }
+                    seen
+                },
+            )
+            .collect();
+        next_game += batch;
+        for g in games {
+            out.extend(g);
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+/// Labels `positions` at `ply` in parallel (each label depends only on its
+/// position and the weights).
+pub fn label(weights: &NetWeights, positions: &[Position], ply: u8, candidates: usize) -> Vec<[f32; 5]> {
+    positions
+        .par_iter()
+        .map_init(|| Lookahead::new(weights), |la, p| la.value(p, ply, candidates, 0).to_array())
+        .collect()
+}
+
+/// Supervised training toward the labels: `epochs` passes in an order
+/// shuffled by `seed`, learning rate falling linearly from `rate` to
+/// `rate / 10`. Returns the mean squared error of the last epoch.
+pub fn fit(weights: &mut NetWeights, positions: &[Position], labels: &[[f32; 5]], epochs: u32, rate: f32, seed: u64) -> f32 {
+    let mut order: Vec<usize> = (0..positions.len()).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut inputs = SparseInputs::with_capacity(ContactEncoding::LEN.max(RaceEncoding::LEN));
+    let total = (epochs as usize * positions.len()).max(1) as f32;
+    let mut step = 0usize;
+    let mut last_error = 0.0;
+    for _ in 0..epochs {
+        // Fisher-Yates with the seeded generator.
+        for i in (1..order.len()).rev() {
+            let j = rng.random_range(0..=i);
+            order.swap(i, j);
+        }
+        let mut error = 0.0f64;
+        for &i in &order {
+            let pos = &positions[i];
+            let net = match PositionClass::of(pos) {
+                PositionClass::Contact => {
+                    ContactEncoding::encode(pos, &mut inputs);
+                    &mut weights.contact
+                }
+                PositionClass::Race => {
+                    RaceEncoding::encode(pos, &mut inputs);
+                    &mut weights.race
+                }
+                _ => continue,
+            };
+            let act = net.activations(&inputs);
+            error += act.output.iter().zip(&labels[i]).map(|(a, b)| f64::from((a - b) * (a - b))).sum::<f64>();
+            let r = rate * (1.0 - 0.9 * step as f32 / total);
+            net.train_toward(&inputs, &act, &labels[i], r);
+            step += 1;
+        }
+        last_error = (error / positions.len().max(1) as f64) as f32;
+    }
+    last_error
+}
+
+/// Labelled positions, saved as they are made so that a long labelling job
+/// can stop and resume.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Dataset {
+    /// Lookahead depth of the labels.
+    pub ply: u8,
+    /// Moves per roll searched deeper (2-ply).
+    pub candidates: u32,
+    /// Position IDs, side on roll.
+    pub positions: Vec<String>,
+    /// Labels: the five probabilities for the side on roll.
+    pub labels: Vec<[f32; 5]>,
+}
+
+impl Dataset {
+    /// Writes the dataset atomically.
+    ///
+    /// # Errors
+    /// Encoding or the file system failed.
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
+        file_format::write_file_atomic(path, FileKind::Dataset, DATASET_VERSION, self)
+    }
+
+    /// Reads and checks a dataset.
+    ///
+    /// # Errors
+    /// Unreadable, corrupt, or inconsistent.
+    pub fn load(path: &Path) -> Result<Self, FileError> {
+        let d: Dataset = file_format::read_file(path, FileKind::Dataset, DATASET_VERSION, MAX_DATASET_BYTES)?;
+        if d.positions.len() != d.labels.len() {
+            return Err(FileError::Invalid("dataset: positions and labels differ in number".into()));
+        }
+        if d.labels.iter().flatten().any(|x| !x.is_finite() || !(0.0..=1.0).contains(x)) {
+            return Err(FileError::Invalid("dataset: a label is not a probability".into()));
+        }
+        Ok(d)
+    }
+
+    /// The positions, decoded.
+    ///
+    /// # Errors
+    /// A stored Position ID is invalid.
+    pub fn decoded_positions(&self) -> Result<Vec<Position>, FileError> {
+        self.positions
+            .iter()
+            .map(|id| Position::from_position_id(id).map_err(|e| FileError::Invalid(format!("dataset position {id}: {e}"))))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_ply_of_a_bearoff_is_exact_and_lookahead_agrees_with_the_database() {
+        let w = NetWeights::random(8, 8, 1);
+        // Both sides bearing off: every ply gives the database value.
+        let p = Position::from_position_id("AwAAEAEAAAAAAA").unwrap();
+        let v0 = lookahead_value(&w, &p, 0, 1);
+        let v1 = lookahead_value(&w, &p, 1, 1);
+        assert_eq!(v0, v1);
+    }
+
+    #[test]
+    fn one_ply_averages_the_rolls() {
+        // A race where I have one checker on my 1-point: I win with any roll.
+        let mut me = [0u8; 25];
+        let mut him = [0u8; 25];
+        me[0] = 1;
+        him[12] = 15; // all his checkers on his 13-point: a gammon for me
+        let p = Position::from_boards(&me, &him).unwrap();
+        let w = NetWeights::random(8, 8, 2);
+        let v = lookahead_value(&w, &p, 1, 1);
+        assert!((v.win - 1.0).abs() < 1e-6 && (v.win_gammon - 1.0).abs() < 1e-6, "{v:?}");
+    }
+
+    #[test]
+    fn sampling_and_labels_are_reproducible() {
+        let w = NetWeights::random(8, 8, 3);
+        let a = sample_positions(&w, 50, 9, 0.1);
+        let b = sample_positions(&w, 50, 9, 0.1);
+        assert_eq!(a, b);
+        let la = label(&w, &a[..5], 1, 1);
+        let lb = label(&w, &b[..5], 1, 1);
+        assert_eq!(la, lb);
+        assert!(la.iter().flatten().all(|x| (0.0..=1.0).contains(x)));
+    }
+
+    #[test]
+    fn fitting_lowers_the_error() {
+        let mut w = NetWeights::random(16, 8, 4);
+        let positions = sample_positions(&w, 200, 5, 0.2);
+        let labels: Vec<[f32; 5]> = positions.iter().map(|p| if p.pip_count().0 < p.pip_count().1 { [0.9, 0.2, 0.0, 0.05, 0.0] } else { [0.2, 0.02, 0.0, 0.3, 0.01] }).collect();
+        let first = fit(&mut w, &positions, &labels, 1, 0.1, 1);
+        let later = fit(&mut w, &positions, &labels, 20, 0.1, 2);
+        assert!(later < first, "{first} -> {later}");
+    }
+}
