@@ -59,7 +59,12 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     let mut data = if data_path.exists() {
         let d = Dataset::load(&data_path)?;
         if d.ply != args.ply || d.candidates as usize != args.candidates {
-            bail!("{} holds {}-ply labels with {} candidates; use another --out", data_path.display(), d.ply, d.candidates);
+            bail!(
+                "{} holds {}-ply labels with {} candidates; use another --out",
+                data_path.display(),
+                d.ply,
+                d.candidates
+            );
         }
         eprintln!("resuming: {} positions already labelled", d.positions.len());
         d
@@ -68,6 +73,7 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     };
     let positions = pool.install(|| sample_positions(&weights, args.positions, args.seed, 0.1));
     let start = std::time::Instant::now();
+    let already = data.positions.len();
     let chunk = 2000;
     while data.positions.len() < positions.len() {
         let from = data.positions.len();
@@ -77,22 +83,28 @@ pub fn run(args: &DistillArgs) -> Result<()> {
         data.labels.extend(labels);
         data.save(&data_path)?;
         let secs = start.elapsed().as_secs_f64();
-        eprintln!("labelled {}/{} ({:.0} positions/s)", to, positions.len(), (to - from.min(to)) as f64 / secs.max(1e-9));
+        eprintln!("labelled {}/{} ({:.0} positions/s)", to, positions.len(), (to - already) as f64 / secs.max(1e-9));
     }
     let decoded = data.decoded_positions()?;
     let mut trained = weights.clone();
     let error = fit(&mut trained, &decoded, &data.labels, args.epochs, args.rate, args.seed);
     eprintln!("trained {} epochs; mean squared error of the last: {error:.5}", args.epochs);
-    trained.meta.notes = format!("{} + {}-ply distillation ({} positions)", weights.meta.notes, args.ply, decoded.len());
+    trained.meta.notes =
+        format!("{} + {}-ply distillation ({} positions)", weights.meta.notes, args.ply, decoded.len());
     trained.meta.date = gammon_train::trainer::utc_now();
     let out = args.out.join("weights.gnn");
     trained.save(&out)?;
     eprintln!("weights in {}", out.display());
     if args.benchmark_pairs > 0 {
         let seed = gammon_train::trainer::BENCHMARK_SEED;
-        let before = pool.install(|| gammon_eval::play::duel(&NetEvaluator::new(weights), &PubEval, args.benchmark_pairs, seed));
-        let after = pool.install(|| gammon_eval::play::duel(&NetEvaluator::new(trained), &PubEval, args.benchmark_pairs, seed));
-        println!("vs pubeval, {} games: before {:+.3} ± {:.3}, after {:+.3} ± {:.3}", after.games, before.ppg, before.standard_error, after.ppg, after.standard_error);
+        let before =
+            pool.install(|| gammon_eval::play::duel(&NetEvaluator::new(weights), &PubEval, args.benchmark_pairs, seed));
+        let after =
+            pool.install(|| gammon_eval::play::duel(&NetEvaluator::new(trained), &PubEval, args.benchmark_pairs, seed));
+        println!(
+            "vs pubeval, {} games: before {:+.3} ± {:.3}, after {:+.3} ± {:.3}",
+            after.games, before.ppg, before.standard_error, after.ppg, after.standard_error
+        );
     }
     Ok(())
 }

@@ -269,9 +269,9 @@ pub fn hit_chances(pos: &Position) -> (f32, f32) {
     // Per die: blots hit directly, and points reached (open) as a first step.
     let mut direct = [0u32; 7];
     let mut via = [0u32; 7];
-    for d in 1..=6 {
-        direct[d] = (sources >> d) & blots;
-        via[d] = (sources >> d) & open;
+    for (d, (hit, reach)) in direct.iter_mut().zip(via.iter_mut()).enumerate().skip(1) {
+        *hit = (sources >> d) & blots;
+        *reach = (sources >> d) & open;
     }
     let mut any = 0u32;
     let mut two = 0u32;
@@ -329,8 +329,8 @@ pub fn escape_chance(pos: &Position) -> f32 {
     let start = 1u32 << back;
     // Points reached (open) with one die.
     let mut step = [0u32; 7];
-    for d in 1..=6 {
-        step[d] = (start >> d) & open;
+    for (d, s) in step.iter_mut().enumerate().skip(1) {
+        *s = (start >> d) & open;
     }
     let mut escapes = 0;
     for dice in ALL_ROLLS {

@@ -175,7 +175,14 @@ pub fn label(weights: &NetWeights, positions: &[Position], ply: u8, candidates: 
 /// Supervised training toward the labels: `epochs` passes in an order
 /// shuffled by `seed`, learning rate falling linearly from `rate` to
 /// `rate / 10`. Returns the mean squared error of the last epoch.
-pub fn fit(weights: &mut NetWeights, positions: &[Position], labels: &[[f32; 5]], epochs: u32, rate: f32, seed: u64) -> f32 {
+pub fn fit(
+    weights: &mut NetWeights,
+    positions: &[Position],
+    labels: &[[f32; 5]],
+    epochs: u32,
+    rate: f32,
+    seed: u64,
+) -> f32 {
     let mut order: Vec<usize> = (0..positions.len()).collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut inputs = SparseInputs::with_capacity(ContactEncoding::LEN.max(RaceEncoding::LEN));
@@ -258,7 +265,9 @@ impl Dataset {
     pub fn decoded_positions(&self) -> Result<Vec<Position>, FileError> {
         self.positions
             .iter()
-            .map(|id| Position::from_position_id(id).map_err(|e| FileError::Invalid(format!("dataset position {id}: {e}"))))
+            .map(|id| {
+                Position::from_position_id(id).map_err(|e| FileError::Invalid(format!("dataset position {id}: {e}")))
+            })
             .collect()
     }
 }
@@ -306,7 +315,16 @@ mod tests {
     fn fitting_lowers_the_error() {
         let mut w = NetWeights::random(16, 8, 4);
         let positions = sample_positions(&w, 200, 5, 0.2);
-        let labels: Vec<[f32; 5]> = positions.iter().map(|p| if p.pip_count().0 < p.pip_count().1 { [0.9, 0.2, 0.0, 0.05, 0.0] } else { [0.2, 0.02, 0.0, 0.3, 0.01] }).collect();
+        let labels: Vec<[f32; 5]> = positions
+            .iter()
+            .map(|p| {
+                if p.pip_count().0 < p.pip_count().1 {
+                    [0.9, 0.2, 0.0, 0.05, 0.0]
+                } else {
+                    [0.2, 0.02, 0.0, 0.3, 0.01]
+                }
+            })
+            .collect();
         let first = fit(&mut w, &positions, &labels, 1, 0.1, 1);
         let later = fit(&mut w, &positions, &labels, 20, 0.1, 2);
         assert!(later < first, "{first} -> {later}");
