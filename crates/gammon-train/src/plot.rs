@@ -41,6 +41,9 @@ pub fn write_svg(path: &Path, title: &str, rows: &[BenchmarkRow]) -> Result<(), 
         .map_err(|e| e.to_string())?;
     chart
         .configure_mesh()
+        .light_line_style(WHITE)
+        .x_label_formatter(&|x| format!("{:.0}k", x / 1000.0))
+        .y_label_formatter(&|y| format!("{y:+.1}"))
         .x_desc("training games")
         .y_desc("points per game vs pubeval")
         .draw()

@@ -1,0 +1,72 @@
+//! The shipped evaluator on gnubg's evaluation positions: consistent
+//! probabilities, exact finished games, and how far it is from gnubg.
+#![allow(clippy::unwrap_used)]
+
+use gammon_eval::{Evaluator, NetEvaluator, PositionClass, Probabilities};
+use gammon_rules::Position;
+
+fn oracle(name: &str) -> Vec<serde_json::Value> {
+    let dir = std::env::var("GAMMON_ORACLE")
+        .map_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle"), Into::into);
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn check_consistent(p: Probabilities) {
+    for x in p.to_array() {
+        assert!((0.0..=1.0).contains(&x), "{p:?}");
+    }
+    assert!(p.win_backgammon <= p.win_gammon && p.win_gammon <= p.win, "{p:?}");
+    assert!(p.lose_backgammon <= p.lose_gammon && p.lose_gammon <= 1.0 - p.win + 1e-6, "{p:?}");
+    assert!((-3.0..=3.0).contains(&p.equity()));
+}
+
+#[test]
+fn shipped_net_is_consistent_on_gnubg_positions_and_close_to_gnubg() {
+    let net = NetEvaluator::shipped().unwrap();
+    let records = oracle("eval.jsonl");
+    let mut diffs = Vec::new();
+    for r in &records {
+        let pos = Position::from_position_id(r["pos"].as_str().unwrap()).unwrap();
+        let p = net.evaluate(&pos);
+        check_consistent(p);
+        let gnubg = r["ply0"].as_array().unwrap()[5].as_f64().unwrap();
+        diffs.push((f64::from(p.equity()) - gnubg).abs());
+    }
+    let mean = diffs.iter().sum::<f64>() / diffs.len() as f64;
+    eprintln!("mean |equity - gnubg 0-ply| over {} positions: {mean:.4}", diffs.len());
+    // A trained net is far closer to gnubg than a coin (about 0.6).
+    assert!(mean < 0.25, "{mean}");
+}
+
+#[test]
+fn bearoff_positions_agree_with_gnubg_closely() {
+    let net = NetEvaluator::shipped().unwrap();
+    for r in oracle("eval.jsonl").iter().filter(|r| r["class"] == "bearoff1") {
+        let pos = Position::from_position_id(r["pos"].as_str().unwrap()).unwrap();
+        let (p, class) = net.evaluate_with(&pos, &mut net.scratch());
+        assert_eq!(class, PositionClass::Bearoff);
+        let win = r["ply0"].as_array().unwrap()[0].as_f64().unwrap();
+        assert!((f64::from(p.win) - win).abs() < 1e-3, "{}", r["pos"]);
+    }
+}
+
+#[test]
+fn finished_games_are_exact_and_symmetric() {
+    let net = NetEvaluator::shipped().unwrap();
+    // The side not on roll has borne off everything; the loser's checkers
+    // decide single, gammon or backgammon.
+    let mut cases = Vec::new();
+    for (point, n) in [(6usize, 14u8), (6, 15), (20, 15), (25, 15)] {
+        let mut me = [0u8; 25];
+        me[point - 1] = n;
+        cases.push(Position::from_boards(&me, &[0; 25]).unwrap());
+    }
+    for pos in cases {
+        let p = net.evaluate(&pos);
+        let q = net.evaluate(&pos.switched());
+        assert_eq!(p, Probabilities::of_finished(&pos).unwrap());
+        assert_eq!(p, q.inverted(), "{pos:?}");
+        assert!(p.equity() <= -1.0);
+    }
+}
