@@ -1,27 +1,16 @@
 //! The `gammon` binary end to end.
 #![allow(clippy::unwrap_used)]
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 fn gammon(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    if let Some(text) = stdin {
-        pipe.write_all(text.as_bytes()).unwrap();
-    }
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    common::run(args, stdin.unwrap_or("").as_bytes())
 }
 
 fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
+    common::text(bytes)
 }
 
 fn oracle(name: &str) -> Vec<serde_json::Value> {

@@ -1,15 +1,15 @@
 //! `gammon eval`, `duel` and `train` end to end, and their errors.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::process::{Command, Output};
 
 fn gammon(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gammon")).args(args).output().unwrap()
+    common::run(args, b"")
 }
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::text;
 
 fn temp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("gammon-cli-{name}-{}", std::process::id()));

@@ -2,24 +2,15 @@
 #![allow(clippy::unwrap_used)]
 
 use gammon_rules::{parse_move, Dice, Position};
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 /// Runs `gammon play <args>` with `input` on standard input.
 fn play(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    // The game may end before reading everything: a closed pipe is fine.
-    let _ = pipe.write_all(input);
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    common::run(&all, input)
 }
 
 /// Standard output of a game that must end with exit status 0.

@@ -2,24 +2,15 @@
 #![allow(clippy::unwrap_used)]
 
 use gammon_rules::{parse_move, Dice, DiceState, GameContext, MoveList, Position, Xgid, ALL_ROLLS};
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 /// Runs `gammon ubgi <args>` with `input` on standard input.
 fn ubgi(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
-        .arg("ubgi")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    // The engine may quit before reading everything: a closed pipe is fine.
-    let _ = pipe.write_all(input);
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    let mut all = vec!["ubgi"];
+    all.extend_from_slice(args);
+    common::run(&all, input)
 }
 
 /// The reply lines of a v0.2 session (default protocol).
