@@ -1,5 +1,7 @@
 //! `gammon`: the command-line front end of the gammon backgammon engine.
 
+mod analyse_cmd;
+mod cube_cmd;
 mod distill_cmd;
 mod duel_cmd;
 mod eval_cmd;
@@ -27,6 +29,10 @@ struct Cli {
 enum Command {
     /// List every legal move of a position for a roll.
     Moves(moves::MovesArgs),
+    /// Rank the legal moves of a roll (or evaluate a position) with n-ply search.
+    Analyse(analyse_cmd::AnalyseArgs),
+    /// The doubling-cube decision for a position, money or match play.
+    Cube(cube_cmd::CubeArgs),
     /// Evaluate a position: win, gammon and backgammon chances, cubeless equity.
     Eval(eval_cmd::EvalArgs),
     /// Train the networks by self-play TD(λ).
@@ -45,6 +51,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Moves(args) => moves::run(&args),
+        Command::Analyse(args) => analyse_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Cube(args) => cube_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Eval(args) => eval_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Train(args) => train_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Duel(args) => duel_cmd::run(&args).map(|()| ExitCode::SUCCESS),

@@ -1,0 +1,8 @@
+//! The engine: n-ply search with move filters, cube decisions for money and
+//! match play, and Monte Carlo rollouts, each built around an
+//! [`Evaluator`](gammon_eval::Evaluator).
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
+pub mod cube;
+pub mod met;
+pub mod search;
