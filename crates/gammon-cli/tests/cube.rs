@@ -1,0 +1,197 @@
+//! `gammon cube` end to end.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use gammon_engine::cube::{analyse_position, CubeAction};
+use gammon_engine::met::Met;
+use gammon_eval::NetEvaluator;
+use gammon_rules::{CubeOwner, GameContext, Position};
+use serde_json::Value;
+use std::process::Output;
+
+fn gammon(args: &[&str]) -> Output {
+    common::run(args, b"")
+}
+
+fn ok_json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let out = gammon(&all);
+    assert!(out.status.success(), "{}", common::text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn fails(args: &[&str], wanted: &str) {
+    let out = gammon(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = common::text(&out.stderr);
+    assert!(err.contains(wanted), "{args:?}: {err}");
+}
+
+/// A race: X (on roll) 70 pips, O 78: a clear double.
+const RACE: &str = "XGID=-----CCCB--------c-cccc---:0:0:1:00:0:0:0:0:10";
+
+#[test]
+fn prints_the_decision_table_like_gnubg() {
+    let out = gammon(&["cube", "start"]);
+    assert!(out.status.success(), "{}", common::text(&out.stderr));
+    let text = common::text(&out.stdout);
+    for wanted in [
+        "Money game, cube 1 centred",
+        "Cubeful equities:",
+        "1. No double",
+        "Double, pass        +1.000",
+        "Proper cube action: No double, take",
+        "Take point:",
+        "Position ID: 4HPwATDgc/ABMA",
+    ] {
+        assert!(text.contains(wanted), "{wanted:?} missing from\n{text}");
+    }
+}
+
+#[test]
+fn json_agrees_with_the_engine() {
+    let json = ok_json(&["cube", RACE]);
+    let xgid = gammon_rules::Xgid::parse(RACE).unwrap();
+    let net = NetEvaluator::shipped().unwrap();
+    let a = analyse_position(&net, &xgid.position, &xgid.context, Met::kazaross_xg2()).unwrap();
+    assert_eq!(json["action"], a.action.as_str());
+    assert_eq!(json["action_code"], u64::from(a.action.code()));
+    assert!((json["no_double"].as_f64().unwrap() - a.no_double).abs() < 1e-12);
+    assert!((json["double_take"].as_f64().unwrap() - a.double_take).abs() < 1e-12);
+    assert_eq!(json["double_pass"], 1.0);
+    assert_eq!(json["evaluator"], "race net");
+    assert!(json["take_point"]["model"].as_f64().unwrap() > 0.15);
+    assert!(json["explanation"].as_str().unwrap().contains("Take point"));
+    assert!(a.action.doubles(), "a big race lead is a double: {}", a.action);
+}
+
+#[test]
+fn match_play_shows_match_winning_chances() {
+    let json = ok_json(&["cube", RACE, "--match", "5", "--score", "3-1"]);
+    assert_eq!(json["settings"]["match_length"], 5);
+    assert_eq!(json["settings"]["away"], serde_json::json!([2, 4]));
+    let mwc = &json["mwc"];
+    // Double/pass: X wins 1 point, 1-away vs 4-away (the Crawford game).
+    assert_eq!(mwc["double_pass"].as_f64().unwrap(), Met::kazaross_xg2().mwc(1, 4));
+    assert!(json["gammon_prices"]["my_gammon"].as_f64().unwrap() > 1.0);
+    let out = gammon(&["cube", RACE, "--match", "5", "--score", "3-1"]);
+    let text = common::text(&out.stdout);
+    assert!(text.contains("5-point match, score X 3 - O 1 (X 2-away, O 4-away)"), "{text}");
+    assert!(text.contains('%'));
+}
+
+#[test]
+fn an_xgid_carries_cube_score_and_rules_and_flags_override_it() {
+    // 5-point match, X (bottom, on roll) 3, O 1, cube 2 owned by X.
+    let xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:1:0:5:10";
+    let json = ok_json(&["cube", xgid]);
+    let s = &json["settings"];
+    assert_eq!((s["match_length"].as_u64(), s["cube"].as_u64(), s["owner"].as_str()), (Some(5), Some(2), Some("me")));
+    assert_eq!(s["away"], serde_json::json!([2, 4]));
+    // X needs 2 with the cube on 2: his cube is dead.
+    assert_eq!(json["action"], "Never redouble, take (dead cube)");
+    assert_eq!(json["can_double"], false);
+    // Flags win over the XGID.
+    let json = ok_json(&["cube", xgid, "--match", "7", "--score", "2-4", "--cube", "1", "--owner", "centre"]);
+    let s = &json["settings"];
+    assert_eq!((s["match_length"].as_u64(), s["cube"].as_u64()), (Some(7), Some(1)));
+    assert_eq!(s["away"], serde_json::json!([5, 3]));
+    assert_eq!(json["can_double"], true);
+    // Money rules from an XGID: Jacoby and beavers (rules field 3).
+    let json = ok_json(&["cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10"]);
+    assert_eq!((json["settings"]["jacoby"].as_bool(), json["settings"]["beaver"].as_bool()), (Some(true), Some(true)));
+    let json = ok_json(&["cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10", "--no-jacoby"]);
+    assert_eq!(json["settings"]["jacoby"], false);
+}
+
+#[test]
+fn crawford_and_post_crawford() {
+    let crawford = ok_json(&["cube", RACE, "--match", "5", "--score", "4-2", "--crawford"]);
+    assert_eq!(crawford["action"], CubeAction::NeverDoubleDeadCube.as_str());
+    assert_eq!(crawford["action_code"], 13);
+    assert!(crawford["explanation"].as_str().unwrap().contains("Crawford game"));
+    // The same score from an XGID (rules field 1 = Crawford).
+    let x = ok_json(&["cube", "XGID=-----CCCB--------c-cccc---:0:0:1:00:4:2:1:5:10"]);
+    assert_eq!(x["action"], crawford["action"]);
+    // After the Crawford game the trailer may double, the leader may not.
+    let trailer = ok_json(&["cube", RACE, "--match", "5", "--score", "2-4"]);
+    assert_eq!(trailer["settings"]["post_crawford"], true);
+    assert_eq!(trailer["can_double"], true);
+    let leader = ok_json(&["cube", RACE, "--match", "5", "--score", "4-2"]);
+    assert_eq!(leader["can_double"], false);
+    assert_eq!(leader["action"], "Never double, take (dead cube)");
+}
+
+#[test]
+fn jacoby_and_beaver_options() {
+    let plain = ok_json(&["cube", "start"]);
+    let jacoby = ok_json(&["cube", "start", "--jacoby"]);
+    assert_eq!(jacoby["settings"]["jacoby"], true);
+    assert_eq!(jacoby["gammon_prices"]["my_gammon"], 0.0);
+    assert!(jacoby["no_double"].as_f64().unwrap() != plain["no_double"].as_f64().unwrap());
+    assert_eq!(jacoby["double_take"], plain["double_take"]);
+    let beaver = ok_json(&["cube", "start", "--beaver"]);
+    assert_eq!(beaver["response"], "beaver");
+    assert_eq!(beaver["action"], "No double, beaver");
+    let dt = beaver["double_take"].as_f64().unwrap();
+    assert_eq!(beaver["beaver_equity"].as_f64().unwrap(), 2.0 * dt);
+}
+
+#[test]
+fn owned_cubes_redouble() {
+    let me = ok_json(&["cube", RACE, "--cube", "2", "--owner", "me"]);
+    assert!(me["action"].as_str().unwrap().contains("edouble"), "{}", me["action"]);
+    assert_eq!(me["best_points"].as_f64().unwrap(), 2.0 * me["best"].as_f64().unwrap());
+}
+
+#[test]
+fn errors_are_clear() {
+    fails(&["cube", "start", "--match", "5", "--score", "5-2"], "below the match length");
+    fails(&["cube", "start", "--match", "5", "--score", "2-2", "--crawford"], "Crawford");
+    fails(&["cube", "start", "--cube", "2", "--owner", "opponent"], "cannot double: O owns the 2-cube");
+    fails(&["cube", "start", "--ply", "2"], "only --ply 0");
+    fails(&["cube", "start", "--match", "31"], "match equity table");
+    fails(&["cube", "start", "--cube", "3", "--owner", "me"], "power of two");
+    fails(&["cube", "start", "--cube", "2"], "--owner");
+    fails(&["cube", "start", "--owner", "bob"], "`me`, `opponent` or `centre`");
+    fails(&["cube", "start", "--score", "2:4", "--match", "5"], "2-4");
+    fails(&["cube", "start", "--match", "5", "--jacoby"], "Jacoby");
+    fails(&["cube", "nonsense"], "Position ID");
+    fails(&["cube", "AAAAAAAA/38AAA"], "game is over");
+}
+
+#[test]
+fn ply_zero_is_accepted_and_dice_are_noted() {
+    let json = ok_json(&["cube", "start", "--ply", "0"]);
+    assert_eq!(json["ply"], 0);
+    let json = ok_json(&["cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"]);
+    assert!(json["notes"][0].as_str().unwrap().contains("dice"), "{}", json["notes"]);
+}
+
+#[test]
+fn oracle_positions_run_in_every_setting() {
+    // Every oracle cube position at every oracle score: the command answers
+    // and its verdict is the engine's.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle/cube_match.jsonl");
+    let path = std::env::var("GAMMON_ORACLE").map_or(path, |d| std::path::Path::new(&d).join("cube_match.jsonl"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let net = NetEvaluator::shipped().unwrap();
+    for line in text.lines().step_by(37) {
+        let r: Value = serde_json::from_str(line).unwrap();
+        let pos = r["pos"].as_str().unwrap();
+        let score = format!("{}-{}", r["score"][0], r["score"][1]);
+        let mut args = vec!["cube", pos, "--match", "5", "--score", &score];
+        if r["crawford"].as_bool().unwrap() {
+            args.push("--crawford");
+        }
+        let json = ok_json(&args);
+        let mut ctx = GameContext::new_match(5);
+        ctx.score = (r["score"][0].as_u64().unwrap() as u32, r["score"][1].as_u64().unwrap() as u32);
+        ctx.crawford = r["crawford"].as_bool().unwrap();
+        ctx.cube_owner = CubeOwner::Centered;
+        let a = analyse_position(&net, &Position::from_position_id(pos).unwrap(), &ctx, Met::kazaross_xg2()).unwrap();
+        assert_eq!(json["action"], a.action.as_str(), "{pos} {score}");
+    }
+}
