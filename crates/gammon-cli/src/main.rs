@@ -9,6 +9,7 @@ mod evaluators;
 mod moves;
 mod play_cmd;
 mod position_arg;
+mod rollout_cmd;
 mod train_cmd;
 mod ubgi_cmd;
 
@@ -41,6 +42,8 @@ enum Command {
     Duel(duel_cmd::DuelArgs),
     /// Improve a net by training it toward its own 1- or 2-ply search values.
     Distill(distill_cmd::DistillArgs),
+    /// Settle a position (or a roll's moves) by Monte Carlo rollouts.
+    Rollout(rollout_cmd::RolloutArgs),
     /// Play a game against the engine in the terminal.
     Play(play_cmd::PlayArgs),
     /// Run as a UBGI engine on standard input and output.
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Command::Train(args) => train_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Duel(args) => duel_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Distill(args) => distill_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Rollout(args) => rollout_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Ubgi(args) => ubgi_cmd::run(&args).map(|()| ExitCode::SUCCESS),
     };

@@ -5,4 +5,5 @@
 
 pub mod cube;
 pub mod met;
+pub mod rollout;
 pub mod search;
