@@ -1,12 +1,264 @@
-//! Placeholder, being written.
-use anyhow::Result;
+//! `gammon analyse`: the legal moves of a roll ranked by n-ply search, or the
+//! n-ply evaluation of a position before the roll.
+
+use crate::evaluators;
+use crate::position_arg::parse_position;
+use anyhow::{Context, Result};
 use clap::Args;
+use gammon_engine::search::{RankedMove, Search};
+use gammon_eval::{Evaluator, NetEvaluator, PositionClass, Probabilities};
+use gammon_rules::{Dice, Position};
+use serde::Serialize;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::time::Instant;
 
-/// Arguments (placeholder).
+/// Arguments of `gammon analyse`.
 #[derive(Debug, Args)]
-pub struct AnalyseArgs {}
+#[command(after_help = "Plies are counted as gnubg counts them: 0 = the static evaluation of the net, \
+1 = every roll of the side to move next and its best reply, 2 = every roll of both sides.\n\
+With dice, every legal move is ranked: all at 0 ply, then gnubg's \"normal\" move filter keeps \
+up to 8 moves within 0.16 equity for the full depth (at 3 plies the best 2 of those within 0.04 \
+after 2 plies). Moves the filter dropped are shown at the depth they reached.")]
+pub struct AnalyseArgs {
+    /// The position, player on roll to move: Position ID, XGID or `start`.
+    position: String,
+    /// The roll to analyse, like `31` (an XGID may carry it instead). Without
+    /// dice: the evaluation of the position before the roll.
+    #[arg(long)]
+    dice: Option<String>,
+    /// Search depth in plies, 0 to 3, counted as gnubg does (0 = static
+    /// evaluation, no lookahead).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=3))]
+    ply: u8,
+    /// Weights file to use instead of the built-in net.
+    #[arg(long)]
+    weights: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
 
-/// Runs the command (placeholder).
-pub fn run(_args: &AnalyseArgs) -> Result<()> {
-    anyhow::bail!("not available yet")
+/// The five cumulative probabilities and the equity, for one side.
+#[derive(Serialize)]
+struct ProbabilitiesJson {
+    win: f32,
+    win_gammon: f32,
+    win_backgammon: f32,
+    lose: f32,
+    lose_gammon: f32,
+    lose_backgammon: f32,
+    equity: f32,
+}
+
+impl From<Probabilities> for ProbabilitiesJson {
+    fn from(p: Probabilities) -> Self {
+        ProbabilitiesJson {
+            win: p.win,
+            win_gammon: p.win_gammon,
+            win_backgammon: p.win_backgammon,
+            lose: 1.0 - p.win,
+            lose_gammon: p.lose_gammon,
+            lose_backgammon: p.lose_backgammon,
+            equity: p.equity(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct MoveJson {
+    rank: usize,
+    /// gnubg notation.
+    #[serde(rename = "move")]
+    notation: String,
+    /// Position ID after the move, seen by the opponent (now on roll).
+    result: String,
+    /// The depth this move was evaluated at.
+    plies: u8,
+    /// Cubeless equity for the mover.
+    equity: f32,
+    /// Equity lost against the best move (0 for the best, else positive).
+    loss: f32,
+    probabilities: ProbabilitiesJson,
+}
+
+#[derive(Serialize)]
+struct RollJson {
+    position: String,
+    dice: String,
+    plies: u8,
+    evaluator: String,
+    moves: Vec<MoveJson>,
+}
+
+#[derive(Serialize)]
+struct PositionJson {
+    position: String,
+    plies: u8,
+    evaluator: String,
+    /// Which part of the evaluator answers (exact ones are not searched).
+    class: String,
+    probabilities: ProbabilitiesJson,
+}
+
+/// Runs `gammon analyse`.
+pub fn run(args: &AnalyseArgs) -> Result<()> {
+    let arg = parse_position(&args.position)?;
+    let dice = match &args.dice {
+        Some(d) => Some(d.parse::<Dice>().with_context(|| format!("cannot read dice {d:?} (write them like 31)"))?),
+        None => arg.dice,
+    };
+    let pos = arg.position;
+    let net = evaluators::net(args.weights.as_deref())?;
+    let evaluator = net.name();
+    let search = Search::new(net);
+    let out = std::io::stdout();
+    let mut out = BufWriter::new(out.lock());
+    match dice {
+        Some(dice) => analyse_roll(&mut out, &search, &pos, dice, args, &evaluator)?,
+        None => analyse_position(&mut out, &search, &pos, args, &evaluator)?,
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// gnubg's line of probabilities: `0.545 0.162 0.008 - 0.455 0.121 0.005`.
+fn gnubg_line(p: Probabilities) -> String {
+    format!(
+        "{:.3} {:.3} {:.3} - {:.3} {:.3} {:.3}",
+        p.win,
+        p.win_gammon,
+        p.win_backgammon,
+        1.0 - p.win,
+        p.lose_gammon,
+        p.lose_backgammon
+    )
+}
+
+fn analyse_roll(
+    out: &mut impl Write,
+    search: &Search<NetEvaluator>,
+    pos: &Position,
+    dice: Dice,
+    args: &AnalyseArgs,
+    evaluator: &str,
+) -> Result<()> {
+    if pos.game_result().is_some() {
+        anyhow::bail!("the game in this position is over: there is no move to analyse");
+    }
+    let start = Instant::now();
+    let ranked: Vec<RankedMove> = search.analyse_roll(pos, dice, args.ply)?;
+    let elapsed = start.elapsed();
+    if args.json {
+        let json = RollJson {
+            position: pos.to_position_id(),
+            dice: dice.to_string(),
+            plies: args.ply,
+            evaluator: evaluator.to_string(),
+            moves: ranked
+                .iter()
+                .enumerate()
+                .map(|(i, m)| MoveJson {
+                    rank: i + 1,
+                    notation: pos.format_move(&m.move_),
+                    result: m.result.to_position_id(),
+                    plies: m.plies,
+                    equity: m.equity,
+                    loss: m.loss,
+                    probabilities: m.probabilities.into(),
+                })
+                .collect(),
+        };
+        serde_json::to_writer_pretty(&mut *out, &json)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    write!(out, "{pos}")?;
+    writeln!(out, " Dice: {dice}")?;
+    writeln!(out)?;
+    if ranked.is_empty() {
+        writeln!(out, "No legal move for {dice}: the turn passes.")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        " {} legal move{}, ranked at {}-ply by {evaluator} (0-ply = static evaluation).",
+        ranked.len(),
+        if ranked.len() == 1 { "" } else { "s" },
+        args.ply
+    )?;
+    let notations: Vec<String> = ranked.iter().map(|m| pos.format_move(&m.move_)).collect();
+    let width = notations.iter().map(String::len).max().unwrap_or(4).max(4);
+    writeln!(
+        out,
+        "{:>3}  {:<width$}  {:>3}  {:>7}  {:>6}  {:>5} {:>5} {:>5}   {:>5} {:>5} {:>5}",
+        "#", "move", "ply", "equity", "loss", "win", "gam", "bg", "lose", "gam", "bg"
+    )?;
+    for (i, (m, notation)) in ranked.iter().zip(&notations).enumerate() {
+        let loss = if i == 0 { String::new() } else { format!("{:+.3}", -m.loss) };
+        writeln!(
+            out,
+            "{:>3}  {notation:<width$}  {:>3}  {:+7.3}  {loss:>6}  {}",
+            i + 1,
+            m.plies,
+            m.equity,
+            gnubg_line(m.probabilities)
+        )?;
+    }
+    let stats = search.stats();
+    writeln!(out)?;
+    writeln!(
+        out,
+        " {} positions evaluated in {:.2} s ({} cache hits).",
+        stats.evaluations,
+        elapsed.as_secs_f64(),
+        stats.cache_hits
+    )?;
+    Ok(())
+}
+
+fn analyse_position(
+    out: &mut impl Write,
+    search: &Search<NetEvaluator>,
+    pos: &Position,
+    args: &AnalyseArgs,
+    evaluator: &str,
+) -> Result<()> {
+    let p = search.value(pos, args.ply);
+    let class = PositionClass::of(pos);
+    let exact = matches!(class, PositionClass::Finished | PositionClass::Bearoff);
+    if args.json {
+        let json = PositionJson {
+            position: pos.to_position_id(),
+            plies: args.ply,
+            evaluator: evaluator.to_string(),
+            class: class.to_string(),
+            probabilities: p.into(),
+        };
+        serde_json::to_writer_pretty(&mut *out, &json)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    write!(out, "{pos}")?;
+    writeln!(out)?;
+    if exact {
+        writeln!(out, " Evaluated by: {class} (exact, the same at every depth)")?;
+    } else {
+        writeln!(out, " Evaluated at {}-ply by {evaluator} ({class}; 0-ply = static evaluation)", args.ply)?;
+    }
+    writeln!(out, "          win   gammon  backgammon")?;
+    writeln!(out, " X (me)  {:6.2}%  {:6.2}%  {:6.2}%", 100.0 * p.win, 100.0 * p.win_gammon, 100.0 * p.win_backgammon)?;
+    writeln!(
+        out,
+        " O       {:6.2}%  {:6.2}%  {:6.2}%",
+        100.0 * (1.0 - p.win),
+        100.0 * p.lose_gammon,
+        100.0 * p.lose_backgammon
+    )?;
+    writeln!(out, " {}", gnubg_line(p))?;
+    writeln!(out, " Cubeless equity: {:+.3}", p.equity())?;
+    // Cube decision: to be added here (issue 4, by the cube work): print the
+    // no double / double-take / double-pass equities after the evaluation,
+    // and add a `cube` field to `PositionJson`.
+    Ok(())
 }
