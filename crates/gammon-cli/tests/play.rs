@@ -105,12 +105,12 @@ fn first_option_chooses_who_starts() {
 fn a_whole_game_to_the_end_is_reproducible_from_its_seed() {
     // Always the first legal move; empty lines for forced moves would also do.
     let input = "1\n".repeat(2000);
-    let a = transcript(&["--seed", "7", "--engine", "pubeval"], &input);
+    let a = transcript(&["--seed", "7", "--engine", "pubeval", "--no-cube"], &input);
     assert!(a.contains("Dice seed: 7"), "{a}");
     let last = a.lines().last().unwrap();
     assert!(last.starts_with("You win ") || last.starts_with("The engine wins "), "{last}");
     assert!(last.contains("point"), "{last}");
-    let b = transcript(&["--seed", "7", "--engine", "pubeval"], &input);
+    let b = transcript(&["--seed", "7", "--engine", "pubeval", "--no-cube"], &input);
     assert_eq!(a, b);
 }
 
@@ -130,4 +130,309 @@ fn a_missing_weights_file_is_a_clear_error() {
     assert!(!out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("/no/such/weights.bin"), "{err}");
+}
+
+/// The Position ID of a position with the human on roll: `(point, checkers)`
+/// for each side, each in its own numbering (1..=24; 25 is the bar).
+fn position_id(human: &[(usize, u8)], engine: &[(usize, u8)]) -> String {
+    let board = |list: &[(usize, u8)]| {
+        let mut b = [0u8; 25];
+        for &(point, n) in list {
+            b[point - 1] = n;
+        }
+        b
+    };
+    Position::from_boards(&board(human), &board(engine)).unwrap().to_position_id()
+}
+
+/// The human bears off 3 checkers from his 2-point; the engine has all 15 in
+/// its home board: the engine must drop a double.
+fn human_far_ahead() -> String {
+    position_id(&[(2, 3)], &[(4, 5), (5, 5), (6, 5)])
+}
+
+/// The human has 5 checkers on his 6-point (10 off); the engine has 2 on its
+/// 1-point: after the human's roll the engine doubles (double, pass).
+fn engine_wins_next_roll() -> String {
+    position_id(&[(6, 5)], &[(1, 2)])
+}
+
+/// The human's last checker is on his 1-point; the engine's 15 are on its
+/// midpoint: any roll wins a gammon.
+fn gammon_next_roll() -> String {
+    position_id(&[(1, 1)], &[(13, 15)])
+}
+
+/// The text after the first line containing `marker`.
+fn after<'a>(out: &'a str, marker: &str) -> &'a str {
+    let at = out.find(marker).unwrap_or_else(|| panic!("no {marker:?} in\n{out}"));
+    &out[at..]
+}
+
+#[test]
+fn the_human_doubles_at_the_start_and_the_engine_takes_and_owns_the_cube() {
+    // The engine wins the opening roll (1 against 3) and plays 31; then I
+    // double, the engine takes, I roll 21 and play the first move; the
+    // engine rolls 42 and moves; I own no cube, so no double is offered.
+    let out = transcript(&["--manual-dice"], "13\nd\n21\n1\n42\n21\nquit\n");
+    assert!(out.contains("a money game with the doubling cube"), "{out}");
+    assert!(out.contains("Cube: 1, centred."), "{out}");
+    assert!(out.contains("Roll or double? [r/d]: d"), "{out}");
+    assert!(out.contains("You double to 2."), "{out}");
+    assert!(out.contains("The engine takes: the cube is at 2, owned by the engine."), "{out}");
+    let rest = after(&out, "The engine takes");
+    assert!(rest.contains("Cube: 2, owned by the engine."), "{out}");
+    // The engine owns the cube: my next turn starts with the roll.
+    assert_eq!(out.matches("Roll or double?").count(), 1, "{out}");
+    assert!(!out.contains("The engine doubles"), "{out}");
+    assert!(rest.contains("Roll for you (e.g. 31): 21"), "{out}");
+}
+
+#[test]
+fn the_engine_drops_when_the_human_is_far_ahead() {
+    let id = human_far_ahead();
+    let out = transcript(&["--manual-dice", "--position", &id], "d\n");
+    assert!(out.contains(&format!("Starting from position {id}: you are on roll.")), "{out}");
+    assert!(out.contains("You double to 2."), "{out}");
+    assert_eq!(out.lines().last().unwrap(), "The engine drops: you win 1 point.", "{out}");
+}
+
+#[test]
+fn the_engine_doubles_and_the_human_drops() {
+    let id = engine_wins_next_roll();
+    // I roll 21 (after `r`) and play the first move; the engine doubles.
+    let out = transcript(&["--manual-dice", "--position", &id], "r\n21\n1\nd\n");
+    assert!(out.contains("The engine doubles to 2. Take or drop? [t/d]: d"), "{out}");
+    assert_eq!(out.lines().last().unwrap(), "You drop: the engine wins 1 point.", "{out}");
+}
+
+#[test]
+fn cube_prompts_take_commands_and_refuse_garbage() {
+    let out = transcript(&["--manual-dice", "--position", "start"], "xyz\nhint\nhelp\nboard\nr\n31\nquit\n");
+    assert!(out.contains("Type r to roll or d to double"), "{out}");
+    assert!(out.contains("Proper cube action for you: No double"), "{out}");
+    assert!(out.contains("offer the engine the cube"), "{out}");
+    assert!(out.contains("Roll for you (e.g. 31): 31"), "{out}");
+    assert!(out.contains("Your move (31):"), "{out}");
+
+    let id = engine_wins_next_roll();
+    let out = transcript(&["--manual-dice", "--position", &id], "r\n21\n1\nhint\nxyz\nb\nhelp\nt\nquit\n");
+    assert!(out.contains("your correct answer: drop"), "{out}");
+    assert!(out.contains("Type t to take or d to drop"), "{out}");
+    assert!(out.contains("Beavers are not allowed here"), "{out}");
+    assert!(out.contains("lose the game at the cube value"), "{out}");
+    assert!(out.contains("You take: the cube is at 2, owned by you."), "{out}");
+    assert!(out.contains("Roll for the engine (e.g. 31): quit"), "{out}");
+}
+
+#[test]
+fn the_crawford_game_has_no_doubles() {
+    // A 2-point match: the engine wins the first game by my drop (0-1), so
+    // the second game is the Crawford game.
+    let id = engine_wins_next_roll();
+    let input = "r\n21\n1\nd\n31\n8/5 6/5\n64\n42\n1\n53\nquit\n";
+    let out = transcript(&["--manual-dice", "--match", "2", "--position", &id], input);
+    assert!(out.contains("a 2-point match against"), "{out}");
+    assert!(out.contains("Game 1 of the 2-point match: you 0, the engine 0."), "{out}");
+    assert!(out.contains("Score: you 0, the engine 1 (match to 2)."), "{out}");
+    let crawford = after(&out, "Game 2 of the 2-point match: you 0, the engine 1. This is the Crawford game");
+    assert!(crawford.contains("Cube: 1, centred (Crawford game: nobody may double)."), "{out}");
+    assert!(crawford.contains("Match to 2: you 0, the engine 1."), "{out}");
+    // Nobody is offered a double: my rolls are asked for at once.
+    assert!(!crawford.contains("Roll or double?"), "{out}");
+    assert!(!crawford.contains("doubles"), "{out}");
+    assert!(crawford.contains("Roll for you (e.g. 31): 42"), "{out}");
+    assert!(crawford.contains("The engine rolls 64 and plays"), "{out}");
+    assert!(crawford.contains("The engine rolls 53 and plays"), "{out}");
+    assert!(
+        out.ends_with("You leave the match at you 0, the engine 1; the game in progress is not scored.\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn match_score_counts_drops_and_gammons() {
+    // The engine drops my double: 1-0; the next game starts at 1-0 with the
+    // cube centred at 1.
+    let id = human_far_ahead();
+    let out = transcript(&["--manual-dice", "--match", "3", "--position", &id], "d\n13\nd\nquit\n");
+    assert!(out.contains("The engine drops: you win 1 point."), "{out}");
+    assert!(out.contains("Score: you 1, the engine 0 (match to 3)."), "{out}");
+    let game2 = after(&out, "Game 2 of the 3-point match: you 1, the engine 0.");
+    assert!(!game2.contains("Crawford"), "{out}");
+    assert!(game2.contains("Cube: 1, centred."), "{out}");
+    assert!(game2.contains("Match to 3: you 1, the engine 0."), "{out}");
+    // In game 2 I may double (2-away, cube 1).
+    assert!(game2.contains("You double to 2."), "{out}");
+
+    // A gammon played out: 2 points.
+    let id = gammon_next_roll();
+    let out = transcript(&["--manual-dice", "--match", "5", "--position", &id], "r\n21\n1\n");
+    assert!(out.contains("You win a gammon (2 points)."), "{out}");
+    assert!(out.contains("Score: you 2, the engine 0 (match to 5)."), "{out}");
+    assert!(out.contains("Game 2 of the 5-point match: you 2, the engine 0."), "{out}");
+    assert!(out.contains("End of input: the match is abandoned."), "{out}");
+
+    // Winning the match: a 1-point match won by a drop.
+    let id = human_far_ahead();
+    let out = transcript(&["--manual-dice", "--match", "2", "--position", &id], "d\n");
+    assert!(out.contains("Score: you 1, the engine 0 (match to 2)."), "{out}");
+    let id = engine_wins_next_roll();
+    let out = transcript(&["--manual-dice", "--match", "1", "--position", &id], "21\n1\n21\n");
+    // 1-point match: the cube is dead, nobody doubles; the engine bears off.
+    assert!(!out.contains("Roll or double?") && !out.contains("doubles"), "{out}");
+    assert!(out.contains("The engine wins a single game (1 point)."), "{out}");
+    assert!(out.ends_with("The engine wins the match, 1-0.\n"), "{out}");
+}
+
+#[test]
+fn jacoby_counts_an_unturned_gammon_single() {
+    let id = gammon_next_roll();
+    let out = transcript(&["--manual-dice", "--jacoby", "--position", &id], "r\n21\n1\n");
+    assert!(out.contains("Rules: the Jacoby rule"), "{out}");
+    assert_eq!(
+        out.lines().last().unwrap(),
+        "You win a gammon, counted as a single game under the Jacoby rule (the cube was not turned): 1 point.",
+        "{out}"
+    );
+    let out = transcript(&["--manual-dice", "--position", &id], "r\n21\n1\n");
+    assert_eq!(out.lines().last().unwrap(), "You win a gammon (2 points).", "{out}");
+    // Jacoby does not apply in a match.
+    let out = transcript(&["--manual-dice", "--jacoby", "--match", "3", "--position", &id], "21\n1\n");
+    assert!(out.contains("--jacoby applies only to money play"), "{out}");
+    assert!(out.contains("You win a gammon (2 points)."), "{out}");
+}
+
+#[test]
+fn beavers_by_the_engine_and_by_the_human() {
+    // At the start the side on roll should not double: with beavers the
+    // engine beavers.
+    let out = transcript(&["--manual-dice", "--beaver", "--position", "start"], "d\nquit\n");
+    assert!(out.contains("Rules: beavers."), "{out}");
+    assert!(out.contains("The engine beavers: it takes and redoubles at once; the cube is at 4, owned by the engine."));
+
+    // The engine doubles, I beaver, the engine bears off: 4 points.
+    let id = engine_wins_next_roll();
+    let out = transcript(&["--manual-dice", "--beaver", "--position", &id], "r\n21\n1\nb\n21\n");
+    assert!(out.contains("Take or drop (or beaver)? [t/d/b]: b"), "{out}");
+    assert!(out.contains("You beaver: the cube is at 4, owned by you."), "{out}");
+    assert!(out.contains("Cube: 4, owned by you."), "{out}");
+    assert_eq!(
+        out.lines().last().unwrap(),
+        "The engine wins a single game (1 point) with the cube at 4: 4 points.",
+        "{out}"
+    );
+}
+
+#[test]
+fn murphy_turns_the_cube_on_equal_opening_dice() {
+    let out = transcript(&["--manual-dice", "--murphy", "2"], "44\n55\n66\n31\n8/5 6/5\nquit\n");
+    assert!(out.contains("automatic doubles (Murphy rule, up to 2 doubles)"), "{out}");
+    assert!(out.contains("Both dice show 4: automatic double (Murphy rule), the cube is now at 2, centred."), "{out}");
+    assert!(out.contains("Both dice show 5: automatic double (Murphy rule), the cube is now at 4, centred."), "{out}");
+    // Two automatic doubles at most.
+    assert!(out.contains("Both dice show 6: roll again."), "{out}");
+    assert!(out.contains("You play 8/5 6/5."), "{out}");
+    assert!(after(&out, "You play").contains("Cube: 4, centred."), "{out}");
+
+    let out = transcript(&["--manual-dice", "--murphy", "1"], "22\n31\n8/5 6/5\nquit\n");
+    assert!(after(&out, "You play").contains("Cube: 2, centred."), "{out}");
+    // Only in money play.
+    let out = transcript(&["--manual-dice", "--murphy", "2", "--match", "3"], "44\n31\nquit\n");
+    assert!(out.contains("--murphy applies only to money play"), "{out}");
+    assert!(out.contains("Both dice show 4: roll again."), "{out}");
+    // Seeded dice: the same game twice.
+    let a = transcript(&["--seed", "1", "--murphy", "3"], "quit\n");
+    let b = transcript(&["--seed", "1", "--murphy", "3"], "quit\n");
+    assert_eq!(a, b);
+}
+
+#[test]
+fn no_cube_plays_the_cubeless_game() {
+    let out = transcript(&["--manual-dice", "--no-cube"], "13\n31\nquit\n");
+    assert!(out.contains("a cubeless money game"), "{out}");
+    assert!(!out.contains("Cube:"), "{out}");
+    assert!(!out.contains("Roll or double?"), "{out}");
+    assert!(out.contains("Roll for you (e.g. 31): 31"), "{out}");
+    assert!(out.contains("Your move (31):"), "{out}");
+}
+
+#[test]
+fn a_whole_game_with_the_cube_is_reproducible() {
+    // Roll, the first legal move, take every double; stray answers are
+    // refused and asked again.
+    let input = "r\n1\nt\n".repeat(1500);
+    let a = transcript(&["--seed", "7"], &input);
+    let last = a.lines().last().unwrap();
+    assert!(
+        last.starts_with("You win ")
+            || last.starts_with("The engine wins ")
+            || last.starts_with("The engine drops")
+            || last.starts_with("You drop"),
+        "{last}"
+    );
+    assert!(last.contains("point"), "{last}");
+    let b = transcript(&["--seed", "7"], &input);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn bad_options_are_clear_errors() {
+    let out = play(&["--match", "99"], b"");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("99-point match"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = play(&["--position", "nonsense"], b"");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nonsense"));
+    let out = play(&["--no-cube", "--jacoby"], b"");
+    assert!(!out.status.success());
+}
+
+#[test]
+fn pubeval_moves_but_the_net_takes_the_cube_decisions() {
+    let out = transcript(&["--seed", "3", "--engine", "pubeval"], "quit\n");
+    assert!(out.contains("Cube decisions: "), "{out}");
+    let out = transcript(&["--seed", "3", "--engine", "pubeval", "--no-cube"], "quit\n");
+    assert!(!out.contains("Cube decisions: "), "{out}");
+}
+
+#[test]
+fn after_the_crawford_game_only_the_trailer_doubles() {
+    // I trail 0-2 in a 3-point match after the Crawford game: I may double,
+    // and the engine drops in a position it cannot save.
+    let id = human_far_ahead();
+    let args = ["--manual-dice", "--match", "3", "--score", "0-2", "--post-crawford", "--position", &id];
+    let out = transcript(&args, "d\n");
+    assert!(out.contains("Game 1 of the 3-point match: you 0, the engine 2. After the Crawford game"), "{out}");
+    assert!(out.contains("The engine drops: you win 1 point."), "{out}");
+    assert!(out.contains("Score: you 1, the engine 2 (match to 3)."), "{out}");
+    assert!(out.contains("Game 2 of the 3-point match: you 1, the engine 2. After the Crawford game"), "{out}");
+
+    // I lead 2-0: I am never offered the cube; the engine (trailer) doubles
+    // when it is about to win, I take, and it wins 2 points: 2-2, where
+    // the cube is dead.
+    let id = engine_wins_next_roll();
+    let args = ["--manual-dice", "--match", "3", "--score", "2-0", "--post-crawford", "--position", &id];
+    let out = transcript(&args, "21\n1\nt\n21\n");
+    assert!(!out.contains("Roll or double?"), "{out}");
+    assert!(out.contains("The engine doubles to 2. Take or drop? [t/d]: t"), "{out}");
+    assert!(out.contains("The engine wins a single game (1 point) with the cube at 2: 2 points."), "{out}");
+    assert!(out.contains("Game 2 of the 3-point match: you 2, the engine 2. Both sides need one point"), "{out}");
+
+    // Without --post-crawford, a player one point away plays the Crawford game first.
+    let out = transcript(&["--manual-dice", "--match", "3", "--score", "2-0"], "");
+    assert!(out.contains("This is the Crawford game"), "{out}");
+    // Scores that do not fit are refused.
+    for bad in [
+        &["--match", "3", "--score", "3-0"][..],
+        &["--score", "1-0"],
+        &["--match", "5", "--score", "1-1", "--post-crawford"],
+    ] {
+        let out = play(bad, b"");
+        assert!(!out.status.success(), "{bad:?}");
+    }
 }
