@@ -1,0 +1,129 @@
+//! `gammon rollout` end to end.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use gammon_engine::rollout::{rollout_position, RolloutSettings};
+use gammon_eval::NetEvaluator;
+use gammon_rules::Position;
+use serde_json::Value;
+use std::process::Output;
+
+fn gammon(args: &[&str]) -> Output {
+    common::run(args, b"")
+}
+
+fn ok_json(args: &[&str]) -> Value {
+    let mut all = vec!["rollout"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let out = gammon(&all);
+    assert!(out.status.success(), "{args:?}: {}", common::text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn fails(args: &[&str], wanted: &str) {
+    let mut all = vec!["rollout"];
+    all.extend_from_slice(args);
+    let out = gammon(&all);
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = common::text(&out.stderr);
+    assert!(err.contains(wanted), "{args:?}: {err}");
+}
+
+#[test]
+fn prints_probabilities_equity_and_intervals() {
+    let out = gammon(&["rollout", "start", "--games", "36", "--truncate", "4", "--cubeful"]);
+    assert!(out.status.success(), "{}", common::text(&out.stderr));
+    let text = common::text(&out.stdout);
+    for wanted in [
+        "Rollout of 4HPwATDgc/ABMA",
+        "win   win g  win bg    lose  lose g lose bg",
+        "mean",
+        "SE",
+        "Cubeless equity",
+        "Cubeful equity",
+        "95% CI [",
+        "Games: 36 of 36",
+        "games/s",
+        "truncated after 4 half-moves",
+    ] {
+        assert!(text.contains(wanted), "{wanted:?} missing from\n{text}");
+    }
+}
+
+#[test]
+fn json_agrees_with_the_engine_whatever_the_threads() {
+    let args = ["start", "--games", "40", "--truncate", "6", "--seed", "9"];
+    let one = ok_json(&[&args[..], &["--threads", "1"]].concat());
+    let two = ok_json(&[&args[..], &["--threads", "2"]].concat());
+    assert_eq!(one["rollout"], two["rollout"]);
+    assert_eq!(one["settings"]["threads"], 1);
+    let net = NetEvaluator::shipped().unwrap();
+    let s = RolloutSettings { trials: 40, truncate: Some(6), seed: 9, ..RolloutSettings::default() };
+    let r = rollout_position(&net, &Position::STARTING, &s, |_| {}).unwrap();
+    let j = &one["rollout"];
+    assert_eq!(j["trials"], 40);
+    assert_eq!(j["equity"]["mean"].as_f64().unwrap(), r.equity.mean);
+    assert_eq!(j["equity"]["standard_error"].as_f64().unwrap(), r.equity.standard_error);
+    assert_eq!(j["win"]["mean"].as_f64().unwrap(), r.probabilities[0].mean);
+    assert_eq!(j["lose_backgammon"]["high"].as_f64().unwrap(), r.probabilities[4].high);
+    assert!(j["cubeful_equity"].is_null());
+    assert!(one["games_per_second"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn ranks_the_moves_of_a_roll() {
+    let j = ok_json(&["start", "--dice", "31", "--games", "36", "--truncate", "4", "--moves", "3"]);
+    assert_eq!(j["legal_moves"], 16);
+    let moves = j["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3);
+    assert_eq!(moves[0]["rank"], 1);
+    assert_eq!(moves[0]["move"], "8/5 6/5");
+    assert_eq!(moves[0]["difference"]["mean"], 0.0);
+    let eq = |m: &Value| m["rollout"]["equity"]["mean"].as_f64().unwrap();
+    assert!(eq(&moves[0]) >= eq(&moves[1]) && eq(&moves[1]) >= eq(&moves[2]));
+    assert!(moves[1]["difference"]["mean"].as_f64().unwrap() < 0.0);
+
+    let out = gammon(&["rollout", "start", "--dice", "31", "--games", "12", "--truncate", "2", "--moves", "0"]);
+    assert!(out.status.success(), "{}", common::text(&out.stderr));
+    let text = common::text(&out.stdout);
+    assert!(text.contains("all 16 legal moves"), "{text}");
+    assert!(text.contains(" 1. 8/5 6/5"), "{text}");
+    assert!(text.contains("16. "), "{text}");
+    assert!(text.contains("Games: 12 of 12 per move"), "{text}");
+}
+
+#[test]
+fn an_xgid_with_dice_rolls_out_its_moves() {
+    let j = ok_json(&["XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", "--games", "6", "--truncate", "1"]);
+    assert_eq!(j["dice"], "52");
+    assert!(!j["moves"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn a_target_standard_error_stops_early() {
+    let j = ok_json(&["start", "--games", "5000", "--truncate", "1", "--no-vr", "--target-se", "0.5"]);
+    assert_eq!(j["rollout"]["trials"], 1296);
+    assert_eq!(j["rollout"]["target_reached"], true);
+}
+
+#[test]
+fn finished_games_are_exact() {
+    let j = ok_json(&["AAAAAAAA/38AAA", "--games", "5"]);
+    assert_eq!(j["rollout"]["win"]["mean"], 0.0);
+    assert_eq!(j["rollout"]["lose_gammon"]["mean"], 1.0);
+    assert_eq!(j["rollout"]["equity"]["standard_error"], 0.0);
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    fails(&["nonsense"], "cannot read Position ID");
+    fails(&["start", "--dice", "71"], "cannot read dice");
+    fails(&["start", "--games", "0"], "--games must be at least 1");
+    fails(&["start", "--threads", "0", "--games", "1"], "--threads must be at least 1");
+    fails(&["start", "--target-se=-1"], "--target-se must be a positive number");
+    fails(&["start", "--ply", "2"], "--ply");
+    fails(&["AAAAAAAA/38AAA", "--dice", "31"], "the game in this position is over");
+    fails(&["start", "--weights", "/nonexistent/weights.net"], "cannot load weights");
+}
