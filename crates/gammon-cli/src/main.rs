@@ -50,7 +50,26 @@ enum Command {
     Ubgi(ubgi_cmd::UbgiArgs),
 }
 
+/// A reader that goes away (`gammon … | head`) ends the program quietly, as
+/// it does for the classic Unix tools, instead of a "failed printing" panic.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Moves(args) => moves::run(&args),
