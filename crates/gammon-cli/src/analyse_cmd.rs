@@ -1,13 +1,19 @@
 //! `gammon analyse`: the legal moves of a roll ranked by n-ply search, or the
-//! n-ply evaluation of a position before the roll.
+//! n-ply evaluation of a position before the roll with its cube decision at
+//! the same depth (see `gammon cube`): money play with a centred cube, or
+//! the context an XGID carries (cube, owner, score, match length, Crawford,
+//! Jacoby, beavers).
 
+use crate::cube_cmd::{self, CubeJson};
 use crate::evaluators;
 use crate::position_arg::parse_position;
 use anyhow::{Context, Result};
 use clap::Args;
+use gammon_engine::cube::{analyse_position_nply, CubeAnalysis};
+use gammon_engine::met::Met;
 use gammon_engine::search::{RankedMove, Search};
 use gammon_eval::{Evaluator, NetEvaluator, PositionClass, Probabilities};
-use gammon_rules::{Dice, Position};
+use gammon_rules::{Dice, GameContext, Position};
 use serde::Serialize;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -19,7 +25,9 @@ use std::time::Instant;
 1 = every roll of the side to move next and its best reply, 2 = every roll of both sides.\n\
 With dice, every legal move is ranked: all at 0 ply, then gnubg's \"normal\" move filter keeps \
 up to 8 moves within 0.16 equity for the full depth (at 3 plies the best 2 of those within 0.04 \
-after 2 plies). Moves the filter dropped are shown at the depth they reached.")]
+after 2 plies). Moves the filter dropped are shown at the depth they reached.\n\
+Without dice, the cube decision of the player on roll follows at the same depth, as `gammon cube --ply` \
+gives it: money play with a centred cube, or the cube, score and rules of an XGID.")]
 pub struct AnalyseArgs {
     /// The position, player on roll to move: Position ID, XGID or `start`.
     position: String,
@@ -99,6 +107,13 @@ struct PositionJson {
     /// Which part of the evaluator answers (exact ones are not searched).
     class: String,
     probabilities: ProbabilitiesJson,
+    /// The cube decision of the player on roll at the same depth (`null`
+    /// when there is none, see `cube_error`).
+    cube: Option<CubeJson>,
+    /// Why there is no cube decision (a finished game, a score the match
+    /// equity table does not cover).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cube_error: Option<String>,
 }
 
 /// Runs `gammon analyse`.
@@ -227,13 +242,26 @@ fn analyse_position(
     let p = search.value(pos, args.ply);
     let class = PositionClass::of(pos);
     let exact = matches!(class, PositionClass::Finished | PositionClass::Bearoff);
+    let (ctx, notes) = cube_cmd::context_of(&args.position)?;
+    let cube: Result<CubeAnalysis, String> = if pos.game_result().is_some() {
+        Err("the game is over: there is no cube decision".to_string())
+    } else {
+        analyse_position_nply(search, pos, &ctx, Met::kazaross_xg2(), args.ply).map_err(|e| e.to_string())
+    };
     if args.json {
+        let net_part = search.evaluator().evaluate_with(pos, &mut search.evaluator().scratch()).1.to_string();
+        let (cube, cube_error) = match &cube {
+            Ok(a) => (Some(cube_cmd::to_json(pos, &ctx, net_part, args.ply, a, notes)), None),
+            Err(e) => (None, Some(e.clone())),
+        };
         let json = PositionJson {
             position: pos.to_position_id(),
             plies: args.ply,
             evaluator: evaluator.to_string(),
             class: class.to_string(),
             probabilities: p.into(),
+            cube,
+            cube_error,
         };
         serde_json::to_writer_pretty(&mut *out, &json)?;
         writeln!(out)?;
@@ -257,8 +285,34 @@ fn analyse_position(
     )?;
     writeln!(out, " {}", gnubg_line(p))?;
     writeln!(out, " Cubeless equity: {:+.3}", p.equity())?;
-    // Cube decision: to be added here (issue 4, by the cube work): print the
-    // no double / double-take / double-pass equities after the evaluation,
-    // and add a `cube` field to `PositionJson`.
+    writeln!(out)?;
+    match &cube {
+        Ok(a) => write_cube(out, &ctx, args.ply, a, &notes)?,
+        Err(e) => writeln!(out, " Cube decision: none ({e}).")?,
+    }
     Ok(())
+}
+
+/// The cube decision after the evaluation.
+fn write_cube(
+    out: &mut impl Write,
+    ctx: &GameContext,
+    ply: u8,
+    a: &CubeAnalysis,
+    notes: &[String],
+) -> std::io::Result<()> {
+    writeln!(out, " Cube decision at {ply}-ply: {}", cube_cmd::setting_line(ctx, &a.state))?;
+    for n in notes {
+        writeln!(out, " Note: {n}")?;
+    }
+    if let Some(m) = a.match_chances {
+        writeln!(
+            out,
+            " Cubeless equity at the score {:+.3} (match winning chances {:.2}%)",
+            a.cubeless_equity,
+            100.0 * m.cubeless
+        )?;
+    }
+    writeln!(out, " Cube efficiency x = {:.3}", a.efficiency)?;
+    cube_cmd::write_decision(out, ctx, ply, a, " ")
 }

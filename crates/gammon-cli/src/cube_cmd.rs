@@ -1,14 +1,26 @@
 //! `gammon cube`: the doubling-cube decision of a position, money or match
 //! play, as gnubg prints it, with an explanation.
+//!
+//! By default the decision is searched 2 plies deep, like gnubg's standard
+//! 2-ply cube analysis: cubeful equities are carried through the plies
+//! (Janowski's model at the leaves, both sides' best cube actions at every
+//! node below the root; [`analyse_state_nply`]). `--ply 0` is the static
+//! evaluation fed to Janowski's model. The n-ply search plays the moves
+//! inside the lookahead by the net's cubeless static evaluation where gnubg
+//! plays them by its cubeful 0-ply evaluation (and may pre-select them with
+//! its pruning nets), and it has no exact cubeful bearoff database; so it
+//! follows gnubg's method, not its numbers.
 
 use crate::evaluators;
 use crate::position_arg::parse_position;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use gammon_engine::cube::{analyse, cube_efficiency, CubeAnalysis, CubeState, Stakes, TakePoint};
+use gammon_engine::cube::{analyse_state_nply, CubeAnalysis, CubeState, Stakes, TakePoint};
 use gammon_engine::met::{GammonPrices, Met};
+use gammon_engine::search::Search;
 use gammon_rules::{CubeOwner, DiceState, GameContext, Position, Xgid};
 use serde::Serialize;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Arguments of `gammon cube`.
@@ -49,9 +61,11 @@ pub struct CubeArgs {
     /// Money play: no beavers (overrides an XGID).
     #[arg(long)]
     no_beaver: bool,
-    /// Lookahead in plies; only 0 (the static evaluation) for now.
-    #[arg(long, default_value_t = 0)]
-    ply: u32,
+    /// Lookahead in plies, counted as gnubg counts them: 0 = the static
+    /// evaluation fed to Janowski's cube model; 1 to 3 = cubeful equities
+    /// searched that deep (gnubg's method; 2 is gnubg's standard).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=3))]
+    ply: u8,
     /// Weights file to use instead of the built-in net.
     #[arg(long)]
     weights: Option<PathBuf>,
@@ -86,26 +100,8 @@ fn owner_name(owner: CubeOwner) -> &'static str {
 /// The position and its game context, with the options applied, and notes
 /// about what was ignored.
 fn read_input(args: &CubeArgs) -> Result<(Position, GameContext, Vec<String>)> {
-    let text = args.position.trim();
-    let mut notes = Vec::new();
-    let (position, mut ctx) = if text.starts_with("XGID=") || text.contains(':') {
-        let xgid = Xgid::parse(text).with_context(|| format!("cannot read XGID {text:?}"))?;
-        (xgid.position, xgid.context)
-    } else {
-        (parse_position(text)?.position, GameContext::money())
-    };
-    match ctx.dice {
-        DiceState::ToRoll => {}
-        DiceState::Rolled(d) => {
-            notes.push(format!("the dice ({d}) are ignored: the cube decision comes before the roll"));
-        }
-        DiceState::Doubled => notes.push("X has doubled: the analysis shows whether that was right and O's answer".into()),
-        DiceState::Beavered | DiceState::Raccooned => notes.push(
-            "a beaver (or raccoon) is pending: the analysis is of X's original double; see the beaver and raccoon equities"
-                .into(),
-        ),
-    }
-    ctx.dice = DiceState::ToRoll;
+    let position = parse_position(&args.position)?.position;
+    let (mut ctx, mut notes) = context_of(&args.position)?;
     if let Some(length) = args.match_length {
         ctx.match_length = length;
         if length > 0 {
@@ -141,7 +137,7 @@ fn read_input(args: &CubeArgs) -> Result<(Position, GameContext, Vec<String>)> {
 }
 
 #[derive(Serialize)]
-struct SettingsJson {
+pub(crate) struct SettingsJson {
     match_length: u32,
     score: [u32; 2],
     away: Option<[u32; 2]>,
@@ -193,8 +189,10 @@ impl From<TakePoint> for TakePointJson {
     }
 }
 
+/// A cube decision as JSON (`gammon cube --json`, and the `cube` object of
+/// `gammon analyse --json`).
 #[derive(Serialize)]
-struct CubeJson {
+pub(crate) struct CubeJson {
     position: String,
     evaluator: String,
     ply: u32,
@@ -224,13 +222,21 @@ struct CubeJson {
     explanation: String,
 }
 
-fn to_json(pos: &Position, ctx: &GameContext, evaluator: String, a: &CubeAnalysis, notes: Vec<String>) -> CubeJson {
+/// The JSON of a cube decision.
+pub(crate) fn to_json(
+    pos: &Position,
+    ctx: &GameContext,
+    evaluator: String,
+    ply: u8,
+    a: &CubeAnalysis,
+    notes: Vec<String>,
+) -> CubeJson {
     let p = a.probabilities;
     let away = ctx.away().map(|(x, y)| [x, y]);
     CubeJson {
         position: pos.to_position_id(),
         evaluator,
-        ply: 0,
+        ply: u32::from(ply),
         settings: SettingsJson {
             match_length: ctx.match_length,
             score: [ctx.score.0, ctx.score.1],
@@ -279,7 +285,8 @@ fn to_json(pos: &Position, ctx: &GameContext, evaluator: String, a: &CubeAnalysi
     }
 }
 
-fn setting_line(ctx: &GameContext, state: &CubeState) -> String {
+/// One line: money or match, score, cube and rules.
+pub(crate) fn setting_line(ctx: &GameContext, state: &CubeState) -> String {
     let owner = match ctx.cube_owner {
         CubeOwner::Centered => "centred",
         CubeOwner::OnRoll => "owned by X",
@@ -308,26 +315,36 @@ fn setting_line(ctx: &GameContext, state: &CubeState) -> String {
     }
 }
 
-fn print_text(pos: &Position, ctx: &GameContext, evaluator: &str, a: &CubeAnalysis, notes: &[String]) {
-    print!("{pos}");
-    println!();
-    println!(" {}", setting_line(ctx, &a.state));
+fn print_text(
+    out: &mut impl Write,
+    pos: &Position,
+    ctx: &GameContext,
+    evaluator: &str,
+    ply: u8,
+    a: &CubeAnalysis,
+    notes: &[String],
+) -> std::io::Result<()> {
+    write!(out, "{pos}")?;
+    writeln!(out)?;
+    writeln!(out, " {}", setting_line(ctx, &a.state))?;
     for n in notes {
-        println!(" Note: {n}");
+        writeln!(out, " Note: {n}")?;
     }
-    println!();
-    println!("Cube analysis (0 ply, {evaluator})");
+    writeln!(out)?;
+    writeln!(out, "Cube analysis ({ply} ply, {evaluator})")?;
     let p = a.probabilities;
     match a.match_chances {
-        Some(m) => println!(
-            "0-ply cubeless equity {:+.3} (match winning chances {:.2}%; money: {:+.3})",
+        Some(m) => writeln!(
+            out,
+            "{ply}-ply cubeless equity {:+.3} (match winning chances {:.2}%; money: {:+.3})",
             a.cubeless_equity,
             100.0 * m.cubeless,
             p.equity()
-        ),
-        None => println!("0-ply cubeless equity {:+.3}", a.cubeless_equity),
+        )?,
+        None => writeln!(out, "{ply}-ply cubeless equity {:+.3}", a.cubeless_equity)?,
     }
-    println!(
+    writeln!(
+        out,
         "  {:.3} {:.3} {:.3} - {:.3} {:.3} {:.3}",
         p.win,
         p.win_gammon,
@@ -335,36 +352,88 @@ fn print_text(pos: &Position, ctx: &GameContext, evaluator: &str, a: &CubeAnalys
         1.0 - p.win,
         p.lose_gammon,
         p.lose_backgammon
-    );
-    println!("Cube efficiency x = {:.3}", a.efficiency);
+    )?;
+    writeln!(out, "Cube efficiency x = {:.3}", a.efficiency)?;
+    write_decision(out, ctx, ply, a, "")
+}
+
+/// The cubeful equities, the proper action and the explanation, each line
+/// after `indent`.
+pub(crate) fn write_decision(
+    out: &mut impl Write,
+    ctx: &GameContext,
+    ply: u8,
+    a: &CubeAnalysis,
+    indent: &str,
+) -> std::io::Result<()> {
+    let searched = if ply > 0 { format!(", searched {ply} plies") } else { String::new() };
     if ctx.cube_value > 1 {
-        println!("Cubeful equities (normalised to the cube; times {} for points):", ctx.cube_value);
+        writeln!(
+            out,
+            "{indent}Cubeful equities (normalised to the cube; times {} for points{searched}):",
+            ctx.cube_value
+        )?;
+    } else if ply > 0 {
+        writeln!(out, "{indent}Cubeful equities (searched {ply} plies):")?;
     } else {
-        println!("Cubeful equities:");
+        writeln!(out, "{indent}Cubeful equities:")?;
     }
     for (i, (choice, eq, mwc, diff)) in a.ranked().into_iter().enumerate() {
         let mwc = mwc.map_or(String::new(), |m| format!("  {:>7.3}%", 100.0 * m));
         if i == 0 {
-            println!("{}. {:<20}{:+.3}{mwc}", i + 1, choice.as_str(), eq);
+            writeln!(out, "{indent}{}. {:<20}{:+.3}{mwc}", i + 1, choice.as_str(), eq)?;
         } else {
-            println!("{}. {:<20}{:+.3}{mwc}  ({:+.3})", i + 1, choice.as_str(), eq, diff);
+            writeln!(out, "{indent}{}. {:<20}{:+.3}{mwc}  ({:+.3})", i + 1, choice.as_str(), eq, diff)?;
         }
     }
-    println!("Proper cube action: {}", a.action);
+    writeln!(out, "{indent}Proper cube action: {}", a.action)?;
     if let Some(b) = a.beaver_equity() {
-        println!("If O beavers: {b:+.3} for X (cube at four times; a raccoon would make it {:+.3})", 2.0 * b);
+        writeln!(
+            out,
+            "{indent}If O beavers: {b:+.3} for X (cube at four times; a raccoon would make it {:+.3})",
+            2.0 * b
+        )?;
     }
-    println!();
+    writeln!(out)?;
     for line in a.explain().lines() {
-        println!(" {line}");
+        writeln!(out, "{indent} {line}")?;
     }
+    if ply > 0 && a.can_double() && a.take_point.is_none() {
+        writeln!(
+            out,
+            "{indent} (Janowski's take point at these {ply}-ply chances points the other way than the {ply}-ply search, which decides; so it is not shown.)"
+        )?;
+    }
+    Ok(())
+}
+
+/// The context a position argument carries: an XGID's (with the dice
+/// state set to "before the roll" and a note about it), money play with a
+/// centred cube for anything else.
+pub(crate) fn context_of(text: &str) -> Result<(GameContext, Vec<String>)> {
+    let text = text.trim();
+    let mut notes = Vec::new();
+    if !(text.starts_with("XGID=") || text.contains(':')) {
+        return Ok((GameContext::money(), notes));
+    }
+    let mut ctx = Xgid::parse(text).with_context(|| format!("cannot read XGID {text:?}"))?.context;
+    match ctx.dice {
+        DiceState::ToRoll => {}
+        DiceState::Rolled(d) => {
+            notes.push(format!("the dice ({d}) are ignored: the cube decision comes before the roll"));
+        }
+        DiceState::Doubled => notes.push("X has doubled: the analysis shows whether that was right and O's answer".into()),
+        DiceState::Beavered | DiceState::Raccooned => notes.push(
+            "a beaver (or raccoon) is pending: the analysis is of X's original double; see the beaver and raccoon equities"
+                .into(),
+        ),
+    }
+    ctx.dice = DiceState::ToRoll;
+    Ok((ctx, notes))
 }
 
 /// Runs `gammon cube`.
 pub fn run(args: &CubeArgs) -> Result<()> {
-    if args.ply != 0 {
-        bail!("only --ply 0 is available for now: n-ply cube analysis comes with the search");
-    }
     let (pos, ctx, notes) = read_input(args)?;
     if pos.game_result().is_some() {
         bail!("the game is over in this position: there is no cube decision");
@@ -372,8 +441,9 @@ pub fn run(args: &CubeArgs) -> Result<()> {
     let met = Met::kazaross_xg2();
     let state = CubeState::from_context(&ctx, met).context("cannot analyse the cube at this score and cube")?;
     let net = evaluators::net(args.weights.as_deref())?;
-    let (p, class) = net.evaluate_with(&pos, &mut net.scratch());
-    let analysis = analyse(&p.sanitized(), cube_efficiency(&pos), &state, met)?;
+    let class = net.evaluate_with(&pos, &mut net.scratch()).1;
+    let search = Search::new(net);
+    let analysis = analyse_state_nply(&search, &pos, &state, met, args.ply)?;
     if ctx.cube_owner == CubeOwner::Opponent {
         let mwc = analysis
             .match_chances
@@ -385,11 +455,14 @@ pub fn run(args: &CubeArgs) -> Result<()> {
             analysis.no_double
         );
     }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
     if args.json {
-        let json = to_json(&pos, &ctx, class.to_string(), &analysis, notes);
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        let json = to_json(&pos, &ctx, class.to_string(), args.ply, &analysis, notes);
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
-        print_text(&pos, &ctx, &class.to_string(), &analysis, &notes);
+        print_text(&mut out, &pos, &ctx, &class.to_string(), args.ply, &analysis, &notes)?;
     }
+    out.flush()?;
     Ok(())
 }

@@ -118,3 +118,64 @@ fn errors_are_clear_and_fail() {
     // The side not on roll has borne off everything.
     fails(&["analyse", "AAAAAAAA/38AAA", "--dice", "21"], "game in this position is over");
 }
+
+#[test]
+fn without_dice_the_cube_decision_follows_at_the_same_depth() {
+    let text = ok(&["analyse", "start"]);
+    for wanted in [
+        "Cube decision at 2-ply: Money game, cube 1 centred",
+        "Cubeful equities (searched 2 plies):",
+        "No double",
+        "Proper cube action: No double, take",
+        "Take point:",
+    ] {
+        assert!(text.contains(wanted), "{wanted:?} missing from\n{text}");
+    }
+    // The JSON `cube` object is `gammon cube --json` at the same depth.
+    for ply in ["0", "1", "2"] {
+        let v = json(&["analyse", "start", "--ply", ply, "--json"]);
+        let cube = json(&["cube", "start", "--ply", ply, "--json"]);
+        assert_eq!(v["cube"], cube, "{ply} ply");
+        assert_eq!(v["cube"]["ply"].as_u64().unwrap().to_string(), ply);
+    }
+}
+
+#[test]
+fn an_xgid_gives_the_cube_its_context() {
+    // 5-point match, X (on roll) 3, O 1, X owns the 2-cube: a dead cube.
+    let xgid = "XGID=-----CCCB--------c-cccc---:1:1:1:00:3:1:0:5:10";
+    let v = json(&["analyse", xgid, "--ply", "1", "--json"]);
+    let cube = &v["cube"];
+    assert_eq!(cube["settings"]["match_length"], 5);
+    assert_eq!(cube["settings"]["away"], serde_json::json!([2, 4]));
+    assert_eq!(cube["settings"]["owner"], "me");
+    assert_eq!(cube["action"], "Never redouble, take (dead cube)");
+    // Money, centred: a big race lead is a double and a pass.
+    let text = ok(&["analyse", "XGID=-----CCCB--------c-cccc---:0:0:1:00:0:0:0:0:10"]);
+    assert!(text.contains("Proper cube action: Double, pass"), "{text}");
+    // The Crawford game.
+    let text = ok(&["analyse", "XGID=-----CCCB--------c-cccc---:0:0:1:00:4:2:1:5:10", "--ply", "0"]);
+    assert!(text.contains("Crawford game"), "{text}");
+    assert!(text.contains("Proper cube action: Never double, take (dead cube)"), "{text}");
+    // O owns the cube: X cannot double, and playing on is shown.
+    let v = json(&["analyse", "XGID=-----CCCB--------c-cccc---:1:-1:1:00:0:0:0:0:10", "--ply", "0", "--json"]);
+    assert_eq!(v["cube"]["can_double"], false);
+    assert_eq!(v["cube"]["action"], "No double (cube not available)");
+    // A pending double is analysed as the doubler's decision, with a note.
+    let v = json(&["analyse", "XGID=-----CCCB--------c-cccc---:0:0:1:D:0:0:0:0:10", "--ply", "0", "--json"]);
+    assert_eq!(v["cube"]["response"], "pass");
+    assert!(v["cube"]["notes"][0].as_str().unwrap().contains("doubled"), "{}", v["cube"]["notes"]);
+}
+
+#[test]
+fn no_cube_decision_when_there_is_none() {
+    // The game is over; a match longer than the match equity table.
+    let v = json(&["analyse", "AAAAAAAA/38AAA", "--json"]);
+    assert!(v["cube"].is_null());
+    assert!(v["cube_error"].as_str().unwrap().contains("game is over"), "{v}");
+    let text = ok(&["analyse", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:31:10", "--ply", "0"]);
+    assert!(text.contains("Cube decision: none (a 31-point match is longer than the match equity table"), "{text}");
+    // With dice there is no cube section.
+    let v = json(&["analyse", "start", "--dice", "31", "--ply", "0", "--json"]);
+    assert!(v.get("cube").is_none());
+}

@@ -3,8 +3,9 @@
 
 mod common;
 
-use gammon_engine::cube::{analyse_position, CubeAction};
+use gammon_engine::cube::{analyse_position, analyse_position_nply, CubeAction};
 use gammon_engine::met::Met;
+use gammon_engine::search::Search;
 use gammon_eval::NetEvaluator;
 use gammon_rules::{CubeOwner, GameContext, Position};
 use serde_json::Value;
@@ -39,12 +40,14 @@ fn prints_the_decision_table_like_gnubg() {
     let text = common::text(&out.stdout);
     for wanted in [
         "Money game, cube 1 centred",
-        "Cubeful equities:",
+        "Cubeful equities (searched 2 plies):",
         "1. No double",
         "Double, pass        +1.000",
         "Proper cube action: No double, take",
         "Take point:",
         "Position ID: 4HPwATDgc/ABMA",
+        "Cube analysis (2 ply, contact net)",
+        "2-ply cubeless equity",
     ] {
         assert!(text.contains(wanted), "{wanted:?} missing from\n{text}");
     }
@@ -52,10 +55,12 @@ fn prints_the_decision_table_like_gnubg() {
 
 #[test]
 fn json_agrees_with_the_engine() {
+    // The default: gnubg's 2-ply cubeful search.
     let json = ok_json(&["cube", RACE]);
+    assert_eq!(json["ply"], 2);
     let xgid = gammon_rules::Xgid::parse(RACE).unwrap();
-    let net = NetEvaluator::shipped().unwrap();
-    let a = analyse_position(&net, &xgid.position, &xgid.context, Met::kazaross_xg2()).unwrap();
+    let search = Search::new(NetEvaluator::shipped().unwrap());
+    let a = analyse_position_nply(&search, &xgid.position, &xgid.context, Met::kazaross_xg2(), 2).unwrap();
     assert_eq!(json["action"], a.action.as_str());
     assert_eq!(json["action_code"], u64::from(a.action.code()));
     assert!((json["no_double"].as_f64().unwrap() - a.no_double).abs() < 1e-12);
@@ -151,7 +156,7 @@ fn errors_are_clear() {
     fails(&["cube", "start", "--match", "5", "--score", "5-2"], "below the match length");
     fails(&["cube", "start", "--match", "5", "--score", "2-2", "--crawford"], "Crawford");
     fails(&["cube", "start", "--cube", "2", "--owner", "opponent"], "cannot double: O owns the 2-cube");
-    fails(&["cube", "start", "--ply", "2"], "only --ply 0");
+    fails(&["cube", "start", "--ply", "4"], "--ply");
     fails(&["cube", "start", "--match", "31"], "match equity table");
     fails(&["cube", "start", "--cube", "3", "--owner", "me"], "power of two");
     fails(&["cube", "start", "--cube", "2"], "--owner");
@@ -166,6 +171,12 @@ fn errors_are_clear() {
 fn ply_zero_is_accepted_and_dice_are_noted() {
     let json = ok_json(&["cube", "start", "--ply", "0"]);
     assert_eq!(json["ply"], 0);
+    // 0 plies: the static evaluation fed to Janowski's model.
+    let net = NetEvaluator::shipped().unwrap();
+    let a = analyse_position(&net, &Position::STARTING, &GameContext::money(), Met::kazaross_xg2()).unwrap();
+    assert_eq!(json["no_double"].as_f64().unwrap(), a.no_double);
+    assert_eq!(json["double_take"].as_f64().unwrap(), a.double_take);
+    assert_eq!(json["action"], a.action.as_str());
     let json = ok_json(&["cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"]);
     assert!(json["notes"][0].as_str().unwrap().contains("dice"), "{}", json["notes"]);
 }
@@ -182,7 +193,7 @@ fn oracle_positions_run_in_every_setting() {
         let r: Value = serde_json::from_str(line).unwrap();
         let pos = r["pos"].as_str().unwrap();
         let score = format!("{}-{}", r["score"][0], r["score"][1]);
-        let mut args = vec!["cube", pos, "--match", "5", "--score", &score];
+        let mut args = vec!["cube", pos, "--match", "5", "--score", &score, "--ply", "0"];
         if r["crawford"].as_bool().unwrap() {
             args.push("--crawford");
         }
@@ -194,4 +205,43 @@ fn oracle_positions_run_in_every_setting() {
         let a = analyse_position(&net, &Position::from_position_id(pos).unwrap(), &ctx, Met::kazaross_xg2()).unwrap();
         assert_eq!(json["action"], a.action.as_str(), "{pos} {score}");
     }
+}
+
+#[test]
+fn every_depth_answers_and_deeper_is_not_the_same_as_0_ply() {
+    let mut equities = Vec::new();
+    for ply in ["0", "1", "2"] {
+        let json = ok_json(&["cube", "start", "--ply", ply]);
+        assert_eq!(json["ply"].as_u64().unwrap().to_string(), ply);
+        assert_eq!(json["action"], "No double, take", "{ply} ply");
+        equities.push(json["no_double"].as_f64().unwrap());
+        let text = common::text(&gammon(&["cube", "start", "--ply", ply]).stdout);
+        assert!(text.contains(&format!("Cube analysis ({ply} ply")), "{text}");
+        if ply != "0" {
+            assert!(text.contains(&format!("searched {ply} plies")), "{text}");
+        }
+    }
+    assert!(equities[0] != equities[1] && equities[1] != equities[2], "{equities:?}");
+}
+
+#[test]
+fn clear_decisions_at_2_ply() {
+    // A big race lead: double, pass.
+    assert_eq!(ok_json(&["cube", RACE])["action"], "Double, pass");
+    // Three O checkers on the bar against a closed board: too good.
+    let too_good = ok_json(&["cube", "XGID=cBBBBBB------------dd---d-:0:0:1:00:0:0:0:0:10"]);
+    assert_eq!(too_good["action"], "Too good to double, pass");
+    assert!(too_good["no_double"].as_f64().unwrap() > 1.0);
+    // Redouble, match play, Crawford, dead cubes at 2 plies too.
+    assert_eq!(ok_json(&["cube", RACE, "--cube", "2", "--owner", "me"])["action"], "Redouble, pass");
+    let crawford = ok_json(&["cube", RACE, "--match", "5", "--score", "4-2", "--crawford"]);
+    assert_eq!(crawford["action"], CubeAction::NeverDoubleDeadCube.as_str());
+    let trailer = ok_json(&["cube", RACE, "--match", "5", "--score", "2-4"]);
+    assert_eq!(trailer["doubles"], true);
+    // A Crawford game's cube is dead at every depth: no double is the match
+    // winning chances of the cubeless 2-ply evaluation.
+    let met = Met::kazaross_xg2();
+    let cubeless = crawford["mwc"]["cubeless"].as_f64().unwrap();
+    assert!((crawford["mwc"]["no_double"].as_f64().unwrap() - cubeless).abs() < 1e-5, "{crawford}");
+    assert!(cubeless > met.mwc_at((1, 3), true));
 }
