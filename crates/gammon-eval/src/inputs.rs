@@ -40,7 +40,7 @@
 //! (quadrant boundaries checkers must still cross) / 10; checkers outside the
 //! home board / 15; wastage proxy: checkers on points 1-2 / 15.
 
-use gammon_rules::{Position, ALL_ROLLS};
+use gammon_rules::Position;
 
 /// A sparse input vector: indices of non-zero units and their values.
 #[derive(Clone, Debug)]
@@ -164,22 +164,31 @@ fn contact_side(pos: &Position, base: usize, out: &mut SparseInputs) {
         out.push(b + 2, 1.0);
         out.push(b + 3, (f32::from(bar) - 3.0) / 2.0);
     }
-    let off = f32::from(pos.borne_off().0);
+    let (features, in_play) = features_and_count(pos);
+    let off = (15 - in_play) as f32;
     let o = b + 4;
     out.push(o, off.min(5.0) / 5.0);
     out.push(o + 1, (off - 5.0).clamp(0.0, 5.0) / 5.0);
     out.push(o + 2, (off - 10.0).clamp(0.0, 5.0) / 5.0);
     let f = o + 3;
-    for (i, v) in contact_features(pos).into_iter().enumerate() {
+    for (i, v) in features.into_iter().enumerate() {
         out.push(f + i, v);
     }
 }
 
 /// The 17 handcrafted features of the side on roll, in the table's order.
 pub fn contact_features(pos: &Position) -> [f32; CONTACT_FEATURES] {
+    features_and_count(pos).0
+}
+
+/// The features, and the checkers the side on roll still has in play: one
+/// pass over its checkers gathers the pip count, timing and the rest.
+fn features_and_count(pos: &Position) -> ([f32; CONTACT_FEATURES], u32) {
     let mine = pos.my_occupied();
     let made = pos.my_made_points();
-    let (pips, _) = pos.pip_count();
+    let mut pips = 0u32;
+    let mut in_play = 0u32;
+    let mut timing = 0u32;
     // The opponent's rearmost checker, in my numbering (his bar = 0).
     let his_back = pos.their_occupied().trailing_zeros() as usize;
     let mut break_contact = 0u32;
@@ -192,11 +201,20 @@ pub fn contact_features(pos: &Position) -> [f32; CONTACT_FEATURES] {
         let p = m.trailing_zeros() as usize;
         m &= m - 1;
         let n = u32::from(pos.my_checkers(p));
+        pips += n * p as u32;
+        in_play += n;
+        if p <= 24 {
+            // Timing: checkers beyond two on a made point, or not on one.
+            let spare = if n >= 2 { n - 2 } else { n };
+            timing += spare * (p as u32 - 1);
+        }
         if p > his_back {
             break_contact += n * (p - his_back) as u32;
         } else {
             free_pips += n * p as u32;
         }
+        // Points 19..=25, so bar checkers count here and again below (as the
+        // shipped nets were trained; encoding version 1).
         if p >= 19 {
             back_checkers += n;
         }
@@ -219,7 +237,7 @@ pub fn contact_features(pos: &Position) -> [f32; CONTACT_FEATURES] {
     } else {
         0.0
     };
-    [
+    let features = [
         pips as f32 / 167.0,
         break_contact as f32 / 167.0,
         free_pips as f32 / 100.0,
@@ -235,9 +253,10 @@ pub fn contact_features(pos: &Position) -> [f32; CONTACT_FEATURES] {
         blots as f32 / 5.0,
         anchors.count_ones().min(2) as f32 / 2.0,
         enter_fail,
-        timing(pos) as f32 / 100.0,
+        timing as f32 / 100.0,
         stripped as f32 / 10.0,
-    ]
+    ];
+    (features, in_play)
 }
 
 /// Longest run of consecutive set bits.
@@ -249,6 +268,25 @@ fn longest_run(mut m: u32) -> u32 {
     }
     n
 }
+
+/// The 15 rolls of two different dice, larger first.
+const NON_DOUBLES: [(usize, usize); 15] = [
+    (2, 1),
+    (3, 1),
+    (3, 2),
+    (4, 1),
+    (4, 2),
+    (4, 3),
+    (5, 1),
+    (5, 2),
+    (5, 3),
+    (5, 4),
+    (6, 1),
+    (6, 2),
+    (6, 3),
+    (6, 4),
+    (6, 5),
+];
 
 /// Points from which a checker can land with one die (`open` = points not
 /// blocked, bits 1..=24).
@@ -273,37 +311,36 @@ pub fn hit_chances(pos: &Position) -> (f32, f32) {
         *hit = (sources >> d) & blots;
         *reach = (sources >> d) & open;
     }
+    // Branch-free over the rolls (the outcomes are data-dependent and would
+    // mispredict), and without `count_ones` (no POPCNT in the baseline
+    // target): "two or more" is "a mask with two bits" or "a second step that hits".
+    let two_bits = |m: u32| m & m.wrapping_sub(1) != 0;
+    let can_combine = bar <= 1;
     let mut any = 0u32;
     let mut two = 0u32;
-    for dice in ALL_ROLLS {
-        let (a, b) = (usize::from(dice.high()), usize::from(dice.low()));
-        let w = dice.weight();
-        let mut hits = direct[a] != 0 || direct[b] != 0;
-        let double_hit;
-        if dice.is_double() {
-            // The same checker (or others) stepping up to four times.
-            let steps = if bar > 0 { 5u32.saturating_sub(u32::from(bar)) } else { 4 };
-            let mut reach = sources;
-            let mut hit_count = 0;
-            for _ in 0..steps {
-                reach = (reach >> a) & open;
-                hit_count += (reach & blots).count_ones();
-                hits |= reach & blots != 0;
-            }
-            double_hit = hit_count >= 2;
-        } else {
-            if bar <= 1 && !hits {
-                hits = ((via[a] >> b) & blots) != 0 || ((via[b] >> a) & blots) != 0;
-            }
-            // Two different blots, one hit with each die.
-            double_hit = direct[a] != 0 && direct[b] != 0 && (direct[a] | direct[b]).count_ones() >= 2;
+    for &(a, b) in &NON_DOUBLES {
+        let (da, db) = (direct[a], direct[b]);
+        let combo = ((via[a] >> b) | (via[b] >> a)) & blots != 0;
+        let hits = (da != 0) | (db != 0) | (combo & can_combine);
+        // Two different blots, one hit with each die.
+        let double_hit = (da != 0) & (db != 0) & two_bits(da | db);
+        any += 2 * u32::from(hits);
+        two += 2 * u32::from(double_hit);
+    }
+    // Doubles: the same checker (or others) stepping up to four times; two
+    // hits in all (the same blot reached at two steps counts twice).
+    let steps = if bar > 0 { 5u32.saturating_sub(u32::from(bar)) } else { 4 };
+    for d in 1..=6 {
+        let mut reach = sources;
+        let (mut once, mut twice) = (false, false);
+        for _ in 0..steps {
+            reach = (reach >> d) & open;
+            let h = reach & blots;
+            twice |= two_bits(h) | ((h != 0) & once);
+            once |= h != 0;
         }
-        if hits {
-            any += w;
-        }
-        if double_hit {
-            two += w;
-        }
+        any += u32::from(once);
+        two += u32::from(twice);
     }
     (any as f32 / 36.0, two as f32 / 36.0)
 }
@@ -332,44 +369,23 @@ pub fn escape_chance(pos: &Position) -> f32 {
     for (d, s) in step.iter_mut().enumerate().skip(1) {
         *s = (start >> d) & open;
     }
-    let mut escapes = 0;
-    for dice in ALL_ROLLS {
-        let (a, b) = (usize::from(dice.high()), usize::from(dice.low()));
-        let ok = if dice.is_double() {
-            let mut reach = start;
-            let mut got = false;
-            for _ in 0..4 {
-                reach = (reach >> a) & open;
-                got |= reach & target != 0;
-            }
-            got
-        } else {
-            let one = step[a] | step[b];
-            let two = ((step[a] >> b) | (step[b] >> a)) & open;
-            (one | two) & target != 0
-        };
-        if ok {
-            escapes += dice.weight();
+    // Branch-free over the rolls, as in `hit_chances`.
+    let mut escapes = 0u32;
+    for &(a, b) in &NON_DOUBLES {
+        let one = step[a] | step[b];
+        let two = ((step[a] >> b) | (step[b] >> a)) & open;
+        escapes += 2 * u32::from((one | two) & target != 0);
+    }
+    for d in 1..=6 {
+        let mut reach = start;
+        let mut got = false;
+        for _ in 0..4 {
+            reach = (reach >> d) & open;
+            got |= reach & target != 0;
         }
+        escapes += u32::from(got);
     }
     escapes as f32 / 36.0
-}
-
-/// Pips we can play without breaking the made points of our home board or
-/// the points outside it: checkers beyond two on each made point and
-/// checkers not on made points, each counted by its distance to the ace
-/// point; a rough timing measure.
-fn timing(pos: &Position) -> u32 {
-    let mut t = 0;
-    let mut m = pos.my_occupied() & POINTS;
-    while m != 0 {
-        let p = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let n = u32::from(pos.my_checkers(p));
-        let spare = if n >= 2 { n - 2 } else { n };
-        t += spare * (p as u32 - 1);
-    }
-    t
 }
 
 fn race_side(pos: &Position, base: usize, out: &mut SparseInputs) {
@@ -407,6 +423,7 @@ fn race_side(pos: &Position, base: usize, out: &mut SparseInputs) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gammon_rules::ALL_ROLLS;
 
     fn dense<E: Encoding>(pos: &Position) -> Vec<f32> {
         let mut s = SparseInputs::with_capacity(E::LEN);
@@ -450,6 +467,108 @@ mod tests {
         // 1-1 reaches only 4 pips. Total 11 + 4 + 1 + 1 = 17.
         let (any, _) = hit_chances(&p);
         assert!((any - 17.0 / 36.0).abs() < 1e-6, "{any}");
+    }
+
+    /// The straightforward version of `hit_chances`: every roll, every step,
+    /// hits counted with `count_ones`.
+    fn hit_chances_reference(pos: &Position) -> (f32, f32) {
+        let blots = pos.their_blots();
+        if blots == 0 {
+            return (0.0, 0.0);
+        }
+        let open = !pos.blocked_points() & POINTS;
+        let bar = pos.my_bar();
+        let sources = if bar > 0 { 1 << 25 } else { pos.my_occupied() & POINTS };
+        let (mut any, mut two) = (0, 0);
+        for dice in ALL_ROLLS {
+            let (a, b) = (u32::from(dice.high()), u32::from(dice.low()));
+            let (ta, tb) = ((sources >> a) & blots, (sources >> b) & blots);
+            let mut hits = ta != 0 || tb != 0;
+            let double_hit;
+            if dice.is_double() {
+                let steps = if bar > 0 { 5u32.saturating_sub(u32::from(bar)) } else { 4 };
+                let mut reach = sources;
+                let mut count = 0;
+                for _ in 0..steps {
+                    reach = (reach >> a) & open;
+                    count += (reach & blots).count_ones();
+                }
+                hits |= count > 0;
+                double_hit = count >= 2;
+            } else {
+                if bar <= 1 && !hits {
+                    let (va, vb) = ((sources >> a) & open, (sources >> b) & open);
+                    hits = ((va >> b) & blots) != 0 || ((vb >> a) & blots) != 0;
+                }
+                double_hit = ta != 0 && tb != 0 && (ta | tb).count_ones() >= 2;
+            }
+            any += dice.weight() * u32::from(hits);
+            two += dice.weight() * u32::from(double_hit);
+        }
+        (any as f32 / 36.0, two as f32 / 36.0)
+    }
+
+    /// The straightforward version of `escape_chance`'s count over the rolls.
+    fn escape_reference(pos: &Position) -> f32 {
+        let mine = pos.my_occupied();
+        if mine == 0 {
+            return 1.0;
+        }
+        let back = 31 - mine.leading_zeros();
+        let blocks = pos.blocked_points();
+        let window = if back > 13 { ((1u32 << back) - 1) & !((1u32 << (back - 12)) - 1) } else { (1u32 << back) - 1 };
+        let in_front = blocks & window;
+        if in_front == 0 {
+            return 1.0;
+        }
+        let target = (1u32 << in_front.trailing_zeros()) - 1;
+        let open = !blocks & POINTS;
+        let start = 1u32 << back;
+        let mut n = 0;
+        for dice in ALL_ROLLS {
+            let (a, b) = (dice.high(), dice.low());
+            let ok = if dice.is_double() {
+                let mut reach = start;
+                let mut got = false;
+                for _ in 0..4 {
+                    reach = (reach >> a) & open;
+                    got |= reach & target != 0;
+                }
+                got
+            } else {
+                let one = ((start >> a) | (start >> b)) & open;
+                let two = (((start >> a) & open) >> b | ((start >> b) & open) >> a) & open;
+                (one | two) & target != 0
+            };
+            n += dice.weight() * u32::from(ok);
+        }
+        n as f32 / 36.0
+    }
+
+    #[test]
+    fn shots_and_escapes_equal_the_references_on_many_positions() {
+        let mut list = gammon_rules::MoveList::new();
+        let mut frontier = vec![Position::STARTING];
+        let mut checked = 0;
+        // Positions two plies deep from the start, and their switches.
+        for _ in 0..2 {
+            let mut next = Vec::new();
+            for p in &frontier {
+                for d in ALL_ROLLS {
+                    list.generate(p, d);
+                    next.extend_from_slice(list.positions());
+                }
+            }
+            frontier = next;
+        }
+        for p in frontier.iter().step_by(7) {
+            for q in [*p, p.switched()] {
+                assert_eq!(hit_chances(&q), hit_chances_reference(&q), "{q:?}");
+                assert_eq!(escape_chance(&q), escape_reference(&q), "{q:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 10_000);
     }
 
     #[test]

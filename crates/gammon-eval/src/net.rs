@@ -42,7 +42,8 @@ impl fmt::Display for PositionClass {
 impl PositionClass {
     /// Classifies a position seen from the side on roll.
     pub fn of(pos: &Position) -> Self {
-        if pos.game_result().is_some() {
+        // A side with no checker left has won: the game is over.
+        if pos.my_occupied() == 0 || pos.their_occupied() == 0 {
             PositionClass::Finished
         } else if pos.has_contact() {
             PositionClass::Contact
@@ -100,8 +101,9 @@ pub fn apply_certainties(pos: &Position, p: Probabilities) -> Probabilities {
     if !pos.has_contact() {
         // Without contact nobody is hit again: a backgammon needs a checker
         // already in the winner's home board (or on the bar).
-        let his_in_my_home = (0..=6).any(|q| pos.their_checkers(q) > 0);
-        let mine_in_his_home = (19..=25).any(|q| pos.my_checkers(q) > 0);
+        // His bar (slot 0) and my points 1..=6; my points 19..=24 and my bar.
+        let his_in_my_home = pos.their_occupied() & 0x7F != 0;
+        let mine_in_his_home = pos.my_occupied() & (0x7F << 19) != 0;
         if !his_in_my_home {
             p.win_backgammon = 0.0;
         }
