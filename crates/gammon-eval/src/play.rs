@@ -90,9 +90,8 @@ pub struct GameOutcome {
 
 /// Plays a cubeless money game: `first` makes the opening move with
 /// `dice.opening()`, then the players alternate. A turn with no legal move
-/// passes. Games longer than `max_turns` are scored by the current pip
-/// count... never in practice; the limit only guards against a broken
-/// evaluator (the game is then scored 0).
+/// passes. A game still running after 10,000 half-moves (which only a
+/// broken evaluator could cause) is stopped and scored 0.
 pub fn play_game(first: &dyn Evaluator, second: &dyn Evaluator, dice: &mut dyn DiceSource) -> GameOutcome {
     const MAX_TURNS: u32 = 10_000;
     let mut list = MoveList::new();
