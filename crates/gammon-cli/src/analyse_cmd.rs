@@ -6,6 +6,7 @@
 
 use crate::cube_cmd::{self, CubeJson};
 use crate::evaluators;
+use crate::json::EvaluationJson;
 use crate::position_arg::parse_position;
 use anyhow::{Context, Result};
 use clap::Args;
@@ -47,32 +48,6 @@ pub struct AnalyseArgs {
     json: bool,
 }
 
-/// The five cumulative probabilities and the equity, for one side.
-#[derive(Serialize)]
-struct ProbabilitiesJson {
-    win: f32,
-    win_gammon: f32,
-    win_backgammon: f32,
-    lose: f32,
-    lose_gammon: f32,
-    lose_backgammon: f32,
-    equity: f32,
-}
-
-impl From<Probabilities> for ProbabilitiesJson {
-    fn from(p: Probabilities) -> Self {
-        ProbabilitiesJson {
-            win: p.win,
-            win_gammon: p.win_gammon,
-            win_backgammon: p.win_backgammon,
-            lose: 1.0 - p.win,
-            lose_gammon: p.lose_gammon,
-            lose_backgammon: p.lose_backgammon,
-            equity: p.equity(),
-        }
-    }
-}
-
 #[derive(Serialize)]
 struct MoveJson {
     rank: usize,
@@ -87,7 +62,7 @@ struct MoveJson {
     equity: f32,
     /// Equity lost against the best move (0 for the best, else positive).
     loss: f32,
-    probabilities: ProbabilitiesJson,
+    probabilities: EvaluationJson,
 }
 
 #[derive(Serialize)]
@@ -106,7 +81,7 @@ struct PositionJson {
     evaluator: String,
     /// Which part of the evaluator answers (exact ones are not searched).
     class: String,
-    probabilities: ProbabilitiesJson,
+    probabilities: EvaluationJson,
     /// The cube decision of the player on roll at the same depth (`null`
     /// when there is none, see `cube_error`).
     cube: Option<CubeJson>,

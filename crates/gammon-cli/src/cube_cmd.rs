@@ -12,6 +12,7 @@
 //! follows gnubg's method, not its numbers.
 
 use crate::evaluators;
+use crate::json::ProbabilitiesJson;
 use crate::position_arg::parse_position;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -150,16 +151,6 @@ pub(crate) struct SettingsJson {
 }
 
 #[derive(Serialize)]
-struct ProbabilitiesJson {
-    win: f32,
-    win_gammon: f32,
-    win_backgammon: f32,
-    lose: f32,
-    lose_gammon: f32,
-    lose_backgammon: f32,
-}
-
-#[derive(Serialize)]
 struct MwcJson {
     no_double: f64,
     double_take: f64,
@@ -248,14 +239,7 @@ pub(crate) fn to_json(
             jacoby: ctx.jacoby,
             beaver: ctx.beaver,
         },
-        probabilities: ProbabilitiesJson {
-            win: p.win,
-            win_gammon: p.win_gammon,
-            win_backgammon: p.win_backgammon,
-            lose: 1.0 - p.win,
-            lose_gammon: p.lose_gammon,
-            lose_backgammon: p.lose_backgammon,
-        },
+        probabilities: ProbabilitiesJson::from(p),
         efficiency: a.efficiency,
         gammon_prices: a.gammon_prices,
         cubeless_equity: a.cubeless_equity,

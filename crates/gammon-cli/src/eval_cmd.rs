@@ -1,6 +1,7 @@
 //! `gammon eval`: the evaluation of a position.
 
 use crate::evaluators;
+use crate::json::EvaluationJson;
 use crate::position_arg::parse_position;
 use anyhow::Result;
 use clap::Args;
@@ -24,13 +25,8 @@ pub struct EvalArgs {
 struct EvalJson {
     position: String,
     evaluator: String,
-    win: f32,
-    win_gammon: f32,
-    win_backgammon: f32,
-    lose: f32,
-    lose_gammon: f32,
-    lose_backgammon: f32,
-    equity: f32,
+    #[serde(flatten)]
+    evaluation: EvaluationJson,
 }
 
 /// Runs `gammon eval`.
@@ -39,17 +35,7 @@ pub fn run(args: &EvalArgs) -> Result<()> {
     let net = evaluators::net(args.weights.as_deref())?;
     let (p, class) = net.evaluate_with(&pos, &mut net.scratch());
     if args.json {
-        let j = EvalJson {
-            position: pos.to_position_id(),
-            evaluator: class.to_string(),
-            win: p.win,
-            win_gammon: p.win_gammon,
-            win_backgammon: p.win_backgammon,
-            lose: 1.0 - p.win,
-            lose_gammon: p.lose_gammon,
-            lose_backgammon: p.lose_backgammon,
-            equity: p.equity(),
-        };
+        let j = EvalJson { position: pos.to_position_id(), evaluator: class.to_string(), evaluation: p.into() };
         println!("{}", serde_json::to_string_pretty(&j)?);
         return Ok(());
     }

@@ -6,6 +6,7 @@ mod distill_cmd;
 mod duel_cmd;
 mod eval_cmd;
 mod evaluators;
+mod json;
 mod moves;
 mod play_cmd;
 mod position_arg;
