@@ -390,15 +390,7 @@ impl<E: Evaluator> Search<E> {
     /// the time by about 21 x the moves searched per roll, so more than 3 is
     /// impractical. From 2 plies on the 21 rolls are searched in parallel.
     pub fn value(&self, pos: &Position, plies: u8) -> Probabilities {
-        match node(pos) {
-            Node::Exact(p) => return p,
-            Node::Leaf => return self.static_value(pos),
-            Node::Search => {}
-        }
-        if plies == 0 {
-            return self.static_value(pos);
-        }
-        if let Some(p) = self.cache_get(pos, plies) {
+        if let Some(p) = self.without_search(pos, plies) {
             return p;
         }
         let after: Vec<Probabilities> = if plies >= 2 {
@@ -557,17 +549,20 @@ impl<E: Evaluator> Search<E> {
         }
     }
 
+    /// The value when no search is needed: exact (finished, bearoff), a leaf,
+    /// 0 plies, or already in the cache.
+    fn without_search(&self, pos: &Position, plies: u8) -> Option<Probabilities> {
+        match node(pos) {
+            Node::Exact(p) => Some(p),
+            Node::Leaf => Some(self.static_value(pos)),
+            Node::Search if plies == 0 => Some(self.static_value(pos)),
+            Node::Search => self.cache_get(pos, plies),
+        }
+    }
+
     /// `value` without the parallel top level, using `s`.
     fn value_in(&self, s: &mut Scratch, pos: &Position, plies: u8) -> Probabilities {
-        match node(pos) {
-            Node::Exact(p) => return p,
-            Node::Leaf => return self.static_value(pos),
-            Node::Search => {}
-        }
-        if plies == 0 {
-            return self.static_value(pos);
-        }
-        if let Some(p) = self.cache_get(pos, plies) {
+        if let Some(p) = self.without_search(pos, plies) {
             return p;
         }
         let mut after = [Probabilities::default(); 21];

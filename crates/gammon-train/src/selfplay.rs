@@ -183,9 +183,7 @@ fn update_with_traces(
     traces: Option<&mut [Vec<Mlp>; 2]>,
 ) {
     let Some(traces) = traces else { return };
-    for t in traces.iter_mut().flatten() {
-        t.scale(lambda);
-    }
+    decay(traces, lambda);
     let net = if net_index == 0 { &weights.contact } else { &weights.race };
     for k in 0..OUTPUTS {
         // Fixed-view output k depends on the mover's output INVERT[k].0.
@@ -206,10 +204,15 @@ fn apply_traces(
     traces: Option<&mut [Vec<Mlp>; 2]>,
 ) {
     let Some(traces) = traces else { return };
+    decay(traces, lambda);
+    step(weights, delta, rate, traces);
+}
+
+/// Every trace fades by λ before the next gradient is added.
+fn decay(traces: &mut [Vec<Mlp>; 2], lambda: f32) {
     for t in traces.iter_mut().flatten() {
         t.scale(lambda);
     }
-    step(weights, delta, rate, traces);
 }
 
 fn step(weights: &mut NetWeights, delta: &[f32; OUTPUTS], rate: f32, traces: &[Vec<Mlp>; 2]) {
