@@ -5,13 +5,15 @@
 //! "whose turn" unit is needed. Inputs are produced sparse: most units are
 //! zero, and the first layer only adds the rows of the units that are not.
 //!
-//! # Contact encoding ([`ContactEncoding`], version 1): 2 x 120 units
+//! # Contact encoding ([`ContactEncoding`], version 2): 2 x 130 units
 //!
 //! Per side, for each of its points 1..24, gnubg's four units: exactly 1,
 //! exactly 2, 3 or more, and (n - 3) / 2 above 3 checkers (96 units); the bar
 //! as a thermometer: 1+, 2+, 3+ and (n - 3) / 2 (4); checkers borne off in
-//! three ramps of five (3). Then 17 handcrafted features, each scaled to
-//! about 0..1:
+//! three ramps of five (3). Then 27 handcrafted features, each scaled to
+//! about 0..1 (the first 17 are version 1's; version 2 appended the last 10,
+//! modelled on gnubg's contact inputs, and a version 1 net loads as a version
+//! 2 net with zero weights on them):
 //!
 //! | unit | feature |
 //! |---|---|
@@ -32,6 +34,20 @@
 //! | `ENTER_FAIL` | with a checker on the bar: share of rolls that do not enter |
 //! | `TIMING` | pips we can play before breaking our home board or points, / 100 |
 //! | `STRIPPED` | checkers on our 1-3 points beyond the first on each / 10 (a crunched board) |
+//! | `PIP_LOSS` | pips the opponent loses to our best hit, averaged over the 36 rolls, / 24 |
+//! | `CONTAINED` | 1 - (fewest escaping rolls)/36 over the points from our rearmost checker to the opponent's 9-point: how well the opponent contains our back checkers |
+//! | `CONTAINED_SQ` | its square |
+//! | `CONTAINED_FAR` | the same over the points down to the opponent's 18-point (our 7) |
+//! | `CONTAINED_FAR_SQ` | its square |
+//! | `MOBILITY` | sum over our checkers outside our home board of (distance beyond our 6-point x escaping rolls) / 3600 |
+//! | `MOMENT2` | mean squared distance behind our mean point of the checkers behind it / 400 |
+//! | `BACKBONE` | 1 - connectivity of our made points (next made point within 6 pips counts 1, 7-11 pips partly) |
+//! | `BACK_GAME` | with two or more anchors in the opponent's home board: (our checkers there and on the bar - 3) / 4 |
+//! | `BACK_GAME1` | with exactly one anchor there: those checkers / 8 |
+//!
+//! "Escaping rolls" from a point count the rolls (of 36) that carry a checker
+//! there past the farthest opponent point among the 12 in front of it, every
+//! intermediate landing point open ([`escapes_from`]).
 //!
 //! # Race encoding ([`RaceEncoding`], version 1): 2 x 116 units
 //!
@@ -92,7 +108,7 @@ pub trait Encoding: Send + Sync {
     fn encode(pos: &Position, out: &mut SparseInputs);
 }
 
-/// Contact positions: raw board plus handcrafted features, 240 units.
+/// Contact positions: raw board plus handcrafted features, 260 units.
 #[derive(Debug, Clone, Copy)]
 pub struct ContactEncoding;
 
@@ -102,12 +118,14 @@ pub struct RaceEncoding;
 
 const POINT_UNITS: usize = 96;
 const CONTACT_SIDE: usize = POINT_UNITS + 4 + 3 + CONTACT_FEATURES;
-const CONTACT_FEATURES: usize = 17;
+const CONTACT_FEATURES: usize = 27;
+/// Features of contact encoding version 1 (the first ones of version 2).
+pub const CONTACT_FEATURES_V1: usize = 17;
 const RACE_SIDE: usize = POINT_UNITS + 14 + 5;
 
 impl Encoding for ContactEncoding {
     const LEN: usize = 2 * CONTACT_SIDE;
-    const VERSION: u32 = 1;
+    const VERSION: u32 = 2;
 
     fn encode(pos: &Position, out: &mut SparseInputs) {
         out.clear();
@@ -176,7 +194,7 @@ fn contact_side(pos: &Position, base: usize, out: &mut SparseInputs) {
     }
 }
 
-/// The 17 handcrafted features of the side on roll, in the table's order.
+/// The handcrafted features of the side on roll, in the table's order.
 pub fn contact_features(pos: &Position) -> [f32; CONTACT_FEATURES] {
     features_and_count(pos).0
 }
@@ -229,13 +247,36 @@ fn features_and_count(pos: &Position) -> ([f32; CONTACT_FEATURES], u32) {
     let back_anchor = if made == 0 { 0 } else { 31 - made.leading_zeros() };
     let anchors = made & (0x3F << 19);
     let forward_anchor = if anchors == 0 { 0.0 } else { (25 - anchors.trailing_zeros()) as f32 / 6.0 };
-    let (hit_any, hit_two) = hit_chances(pos);
+    let hits = hit_stats(pos);
     let enter_fail = if pos.my_bar() > 0 {
         // Entering points are my 19..24 = his home board, made points block.
         let closed = (pos.blocked_points() >> 19 & 0x3F).count_ones() as f32;
         (closed / 6.0) * (closed / 6.0)
     } else {
         0.0
+    };
+    let blocks = pos.blocked_points();
+    // Containment: fewest escaping rolls from the points our rearmost checker
+    // still has to pass (bar = 25), near (down to his 9-point, our 16) and far
+    // (down to our 7).
+    let (mut fewest_near, mut fewest_far) = (36u8, 36u8);
+    let mut mobility = 0u32;
+    for q in (7..=back_checker as usize).rev() {
+        let e = escapes_from(blocks, q);
+        fewest_far = fewest_far.min(e);
+        if q >= 16 {
+            fewest_near = fewest_near.min(e);
+        }
+        // Mobility: our checkers here, by distance beyond our 6-point.
+        mobility += u32::from(pos.my_checkers(q)) * (q as u32 - 6) * u32::from(e);
+    }
+    let contained = 1.0 - f32::from(fewest_near) / 36.0;
+    let contained_far = 1.0 - f32::from(fewest_far) / 36.0;
+    // `back_checkers` already counts the bar once.
+    let (back_game, back_game1) = match anchors.count_ones() {
+        0 => (0.0, 0.0),
+        1 => (0.0, back_checkers as f32 / 8.0),
+        _ => ((back_checkers as f32 - 3.0) / 4.0, 0.0),
     };
     let features = [
         pips as f32 / 167.0,
@@ -244,8 +285,8 @@ fn features_and_count(pos: &Position) -> ([f32; CONTACT_FEATURES], u32) {
         back_checker as f32 / 25.0,
         back_anchor as f32 / 24.0,
         forward_anchor,
-        hit_any,
-        hit_two,
+        hits.any,
+        hits.two,
         escape_chance(pos),
         longest_run(made) as f32 / 6.0,
         (made & 0x7E).count_ones() as f32 / 6.0,
@@ -255,6 +296,16 @@ fn features_and_count(pos: &Position) -> ([f32; CONTACT_FEATURES], u32) {
         enter_fail,
         timing as f32 / 100.0,
         stripped as f32 / 10.0,
+        hits.pip_loss,
+        contained,
+        contained * contained,
+        contained_far,
+        contained_far * contained_far,
+        mobility as f32 / 3600.0,
+        moment2(pos, pips, in_play) / 400.0,
+        backbone(made),
+        back_game,
+        back_game1,
     ];
     (features, in_play)
 }
@@ -292,14 +343,39 @@ const NON_DOUBLES: [(usize, usize); 15] = [
 /// blocked, bits 1..=24).
 const POINTS: u32 = 0x1FF_FFFE;
 
+/// What the side on roll's shots are worth: see [`hit_stats`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HitStats {
+    /// Share of the 36 rolls that hit at least one blot.
+    pub any: f32,
+    /// Share that can hit two (one with each die, or with a double).
+    pub two: f32,
+    /// Pips the opponent loses to the costliest hit, averaged over the 36
+    /// rolls, / 24 (a blot on our point `p` loses `p` pips when hit).
+    pub pip_loss: f32,
+}
+
 /// Share of the 36 rolls that can hit at least one blot, and that can hit
-/// two (one with each die, or with a double). An approximation of the legal
-/// plays: intermediate landing points must be open, checkers on the bar
-/// enter first, other rules are ignored.
+/// two (one with each die, or with a double).
 pub fn hit_chances(pos: &Position) -> (f32, f32) {
+    let h = hit_stats(pos);
+    (h.any, h.two)
+}
+
+/// Highest point in `m` (0 if empty): the pips a hit there costs.
+#[inline]
+fn top_point(m: u32) -> u32 {
+    (32 - m.leading_zeros()).saturating_sub(1)
+}
+
+/// The side on roll's shots: rolls that hit, that hit two, and the pips
+/// they cost. An approximation of the legal plays: intermediate landing
+/// points must be open, checkers on the bar enter first, other rules are
+/// ignored.
+pub fn hit_stats(pos: &Position) -> HitStats {
     let blots = pos.their_blots();
     if blots == 0 {
-        return (0.0, 0.0);
+        return HitStats::default();
     }
     let open = !pos.blocked_points() & POINTS;
     let bar = pos.my_bar();
@@ -315,17 +391,19 @@ pub fn hit_chances(pos: &Position) -> (f32, f32) {
     // mispredict), and without `count_ones` (no POPCNT in the baseline
     // target): "two or more" is "a mask with two bits" or "a second step that hits".
     let two_bits = |m: u32| m & m.wrapping_sub(1) != 0;
-    let can_combine = bar <= 1;
+    let combine_mask = if bar <= 1 { u32::MAX } else { 0 };
     let mut any = 0u32;
     let mut two = 0u32;
+    let mut loss = 0u32;
     for &(a, b) in &NON_DOUBLES {
         let (da, db) = (direct[a], direct[b]);
-        let combo = ((via[a] >> b) | (via[b] >> a)) & blots != 0;
-        let hits = (da != 0) | (db != 0) | (combo & can_combine);
+        let combo = ((via[a] >> b) | (via[b] >> a)) & blots & combine_mask;
+        let hit = da | db | combo;
         // Two different blots, one hit with each die.
         let double_hit = (da != 0) & (db != 0) & two_bits(da | db);
-        any += 2 * u32::from(hits);
+        any += 2 * u32::from(hit != 0);
         two += 2 * u32::from(double_hit);
+        loss += 2 * top_point(hit);
     }
     // Doubles: the same checker (or others) stepping up to four times; two
     // hits in all (the same blot reached at two steps counts twice).
@@ -333,16 +411,138 @@ pub fn hit_chances(pos: &Position) -> (f32, f32) {
     for d in 1..=6 {
         let mut reach = sources;
         let (mut once, mut twice) = (false, false);
+        let mut hit = 0u32;
         for _ in 0..steps {
             reach = (reach >> d) & open;
             let h = reach & blots;
             twice |= two_bits(h) | ((h != 0) & once);
             once |= h != 0;
+            hit |= h;
         }
         any += u32::from(once);
         two += u32::from(twice);
+        loss += top_point(hit);
     }
-    (any as f32 / 36.0, two as f32 / 36.0)
+    HitStats { any: any as f32 / 36.0, two: two as f32 / 36.0, pip_loss: loss as f32 / (36.0 * 24.0) }
+}
+
+/// Escaping rolls by blockade: entry `m` is for a checker with the points
+/// 12 .. 1 pips in front of it blocked where bits 0 .. 11 of `m` are set.
+static ESCAPES: [u8; 4096] = escape_table();
+
+const fn escape_table() -> [u8; 4096] {
+    let mut table = [0u8; 4096];
+    let mut m = 0;
+    while m < 4096 {
+        table[m] = escapes_past(m as u32);
+        m += 1;
+    }
+    table
+}
+
+/// Rolls (of 36) that carry a checker past the farthest blocked point of
+/// blockade `m` (bit `12 - d` set: the point `d` pips ahead is blocked),
+/// landing only on open points on the way.
+const fn escapes_past(m: u32) -> u8 {
+    if m == 0 {
+        return 36;
+    }
+    // Farthest blocked distance: the lowest set bit.
+    let far = 12 - m.trailing_zeros();
+    let mut count = 0u8;
+    let mut a = 1;
+    while a <= 6 {
+        let mut b = 1;
+        while b <= 6 {
+            let ok = if a == b {
+                // Up to four steps of a.
+                let mut step = 1;
+                let mut free = true;
+                let mut done = false;
+                while step <= 4 && free && !done {
+                    if blocked_at(m, step * a) {
+                        free = false;
+                    } else if step * a > far {
+                        done = true;
+                    }
+                    step += 1;
+                }
+                done
+            } else {
+                // One step of a + b, through either die's point.
+                a + b > far && !blocked_at(m, a + b) && (!blocked_at(m, a) || !blocked_at(m, b))
+            };
+            if ok {
+                count += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    count
+}
+
+/// Is the point `d` pips ahead blocked in blockade `m`? (Beyond 12: open.)
+const fn blocked_at(m: u32, d: u32) -> bool {
+    d <= 12 && (m >> (12 - d)) & 1 != 0
+}
+
+/// Rolls (of 36) with which a checker of the side on roll on point `q`
+/// (bar = 25) escapes past the opponent's points among the 12 in front of it.
+/// `blocks` is [`Position::blocked_points`].
+#[inline]
+pub fn escapes_from(blocks: u32, q: usize) -> u8 {
+    // Bits q-12 .. q-1 of `blocks` (points below 1 are never blocked).
+    let window = ((u64::from(blocks) << 12) >> q) & 0xFFF;
+    ESCAPES[window as usize]
+}
+
+/// Mean squared distance behind the mean point of the checkers behind it.
+fn moment2(pos: &Position, pips: u32, in_play: u32) -> f32 {
+    if in_play == 0 {
+        return 0.0;
+    }
+    let mean = pips as f32 / in_play as f32;
+    let (mut sum, mut count) = (0.0f32, 0u32);
+    let mut m = pos.my_occupied();
+    while m != 0 {
+        let p = m.trailing_zeros();
+        m &= m - 1;
+        let d = p as f32 - mean;
+        if d > 0.0 {
+            let n = u32::from(pos.my_checkers(p as usize));
+            sum += n as f32 * d * d;
+            count += n;
+        }
+    }
+    if count == 0 {
+        0.0
+    } else {
+        sum / count as f32
+    }
+}
+
+/// 1 - connectivity of the made points: each made point but the rearmost
+/// counts 1 if the next made point behind it is within 6 pips, (12 - gap) / 6
+/// for gaps of 7 to 11, else 0; averaged. Fewer than two made points: 1.
+fn backbone(made: u32) -> f32 {
+    if made.count_ones() < 2 {
+        return 1.0;
+    }
+    let (mut sum, mut links) = (0.0f32, 0u32);
+    let mut m = made;
+    while m & (m - 1) != 0 {
+        let p = m.trailing_zeros();
+        m &= m - 1;
+        let gap = m.trailing_zeros() - p;
+        sum += match gap {
+            0..=6 => 1.0,
+            7..=11 => (12 - gap) as f32 / 6.0,
+            _ => 0.0,
+        };
+        links += 1;
+    }
+    1.0 - sum / links as f32
 }
 
 /// Share of the 36 rolls with which our rearmost checker gets past the
@@ -451,6 +651,81 @@ mod tests {
         let half = a.len() / 2;
         assert_eq!(a[..half], b[half..]);
         assert_eq!(a[half..], b[..half]);
+    }
+
+    /// A blockade mask with the points `ds` pips ahead blocked.
+    fn blockade(ds: &[u32]) -> u32 {
+        ds.iter().map(|d| 1 << (12 - d)).sum()
+    }
+
+    #[test]
+    fn escaping_rolls_past_blockades() {
+        assert_eq!(escapes_past(0), 36);
+        // One point 6 ahead: every non-double summing to 7+ (9 rolls, twice),
+        // and 4-4 and 5-5; 2-2, 3-3 and 6-6 land on it, 1-1 falls short.
+        assert_eq!(escapes_past(blockade(&[6])), 20);
+        assert_eq!(escapes_past(blockade(&[1, 2, 3, 4, 5, 6])), 0, "a full prime");
+        // Only 5-5 gets past a point 12 ahead (4-4 and 6-6 land on it).
+        assert_eq!(escapes_past(blockade(&[12])), 1);
+        // Points 1 and 2 ahead: only 3-3 to 6-6 and the non-doubles but 2-1.
+        assert_eq!(escapes_past(blockade(&[1, 2])), 36 - 2 - 2);
+    }
+
+    #[test]
+    fn escapes_from_reads_the_points_in_front() {
+        // His anchor on my 18-point: from my 24-point it is 6 ahead.
+        let mut me = [0u8; 25];
+        let mut him = [0u8; 25];
+        me[23] = 1;
+        me[1] = 14;
+        him[25 - 18 - 1] = 2;
+        him[23] = 13; // on my 1-point, out of the way
+        let p = Position::from_boards(&me, &him).unwrap();
+        assert_eq!(escapes_from(p.blocked_points(), 24), 20);
+        assert_eq!(escapes_from(p.blocked_points(), 17), 36, "already past it");
+        assert_eq!(escapes_from(p.blocked_points(), 25), escapes_past(blockade(&[7])), "from the bar");
+    }
+
+    #[test]
+    fn pip_loss_of_a_direct_six() {
+        // As below: 17 rolls hit the blot on my 7-point, each costs him 7 pips.
+        let mut me = [0u8; 25];
+        let mut him = [0u8; 25];
+        me[12] = 1;
+        me[0] = 14;
+        him[25 - 7 - 1] = 1;
+        him[0] = 14;
+        let h = hit_stats(&Position::from_boards(&me, &him).unwrap());
+        assert!((h.pip_loss - 17.0 * 7.0 / (36.0 * 24.0)).abs() < 1e-6, "{h:?}");
+    }
+
+    #[test]
+    fn backbone_of_connected_and_split_points() {
+        assert_eq!(backbone(0b11 << 5), 0.0, "adjacent points");
+        assert_eq!(backbone(1 << 6 | 1 << 20), 1.0, "14 pips apart");
+        assert!((backbone(1 << 6 | 1 << 15) - 0.5).abs() < 1e-6, "9 pips apart: (12 - 9) / 6");
+        assert_eq!(backbone(1 << 6), 1.0, "one point");
+    }
+
+    #[test]
+    fn features_stay_in_range() {
+        let mut list = gammon_rules::MoveList::new();
+        let mut frontier = vec![Position::STARTING];
+        for _ in 0..2 {
+            let mut next = Vec::new();
+            for p in &frontier {
+                for d in ALL_ROLLS {
+                    list.generate(p, d);
+                    next.extend_from_slice(list.positions());
+                }
+            }
+            frontier = next;
+        }
+        for p in frontier.iter().step_by(13) {
+            for (i, f) in contact_features(p).into_iter().enumerate() {
+                assert!(f.is_finite() && (0.0..=4.0).contains(&f), "feature {i} = {f} in {p:?}");
+            }
+        }
     }
 
     #[test]

@@ -47,6 +47,39 @@ fn forward_avx2(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [
 fn forward_body(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
     let h = net.b1.len();
     let hidden = &mut hidden[..h];
+    // The shipped sizes get a fixed-size accumulator that stays in vector
+    // registers across the input rows; the same sums in the same order.
+    match h {
+        128 => first_layer_fixed::<128>(net, index, value, hidden),
+        64 => first_layer_fixed::<64>(net, index, value, hidden),
+        _ => first_layer(net, index, value, hidden),
+    }
+    output_layer(net, hidden)
+}
+
+#[inline(always)]
+fn first_layer_fixed<const H: usize>(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) {
+    let mut acc = [0.0f32; H];
+    acc.copy_from_slice(&net.b1[..H]);
+    for (&i, &v) in index.iter().zip(value) {
+        let start = usize::from(i) * H;
+        let Some(row) = net.w1.get(start..start + H) else { continue };
+        if v == 1.0 {
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        } else {
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += v * w;
+            }
+        }
+    }
+    hidden.copy_from_slice(&acc);
+}
+
+#[inline(always)]
+fn first_layer(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) {
+    let h = hidden.len();
     hidden.copy_from_slice(net.b1);
     for (&i, &v) in index.iter().zip(value) {
         let start = usize::from(i) * h;
@@ -61,6 +94,11 @@ fn forward_body(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [
             }
         }
     }
+}
+
+#[inline(always)]
+fn output_layer(net: NetSlices<'_>, hidden: &mut [f32]) -> [f32; OUTPUTS] {
+    let h = hidden.len();
     for a in hidden.iter_mut() {
         *a = sigmoid_approx(*a);
     }

@@ -117,6 +117,31 @@ fn net_from<E: Encoding>(name: &str, r: NetRecord) -> Result<Mlp, FileError> {
     Ok(net)
 }
 
+/// Contact encoding version 1 had 120 units per side; version 2 appended
+/// features to each side's block.
+const CONTACT_V1_SIDE: usize = 120;
+
+/// A version 1 contact net as a version 2 net: the same first-layer rows,
+/// moved to their units' new places, and zero rows for the new features, so
+/// it evaluates every position exactly as before.
+fn upgrade_contact_v1(r: NetRecord) -> NetRecord {
+    let v2_side = ContactEncoding::LEN / 2;
+    if r.encoding_version != 1
+        || r.inputs as usize != 2 * CONTACT_V1_SIDE
+        || r.w1.len() != r.inputs as usize * r.hidden as usize
+    {
+        return r; // not a v1 net of the right shape: `net_from` says what is wrong
+    }
+    let h = r.hidden as usize;
+    let mut w1 = vec![0.0; ContactEncoding::LEN * h];
+    for (row, values) in r.w1.chunks_exact(h).enumerate() {
+        let (side, unit) = (row / CONTACT_V1_SIDE, row % CONTACT_V1_SIDE);
+        let at = (side * v2_side + unit) * h;
+        w1[at..at + h].copy_from_slice(values);
+    }
+    NetRecord { encoding_version: ContactEncoding::VERSION, inputs: ContactEncoding::LEN as u32, w1, ..r }
+}
+
 impl NetWeights {
     /// Fresh random nets of the given hidden sizes (reproducible from `seed`).
     pub fn random(contact_hidden: usize, race_hidden: usize, seed: u64) -> Self {
@@ -144,6 +169,8 @@ impl NetWeights {
     }
 
     /// Reads a file image, checking the header, the shapes and the values.
+    /// Contact nets of input encoding version 1 load as version 2 nets that
+    /// give the same evaluations.
     ///
     /// # Errors
     /// Truncated, corrupt, of another version, absurdly large, or of a shape
@@ -151,7 +178,7 @@ impl NetWeights {
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, FileError> {
         let p: WeightsPayload = file_format::from_bytes(FileKind::Weights, WEIGHTS_VERSION, MAX_WEIGHTS_BYTES, bytes)?;
         Ok(NetWeights {
-            contact: net_from::<ContactEncoding>("contact", p.contact)?,
+            contact: net_from::<ContactEncoding>("contact", upgrade_contact_v1(p.contact))?,
             race: net_from::<RaceEncoding>("race", p.race)?,
             meta: p.meta,
         })
@@ -194,6 +221,40 @@ mod tests {
         let n = flipped.len();
         flipped[n - 3] ^= 1;
         assert!(matches!(NetWeights::from_bytes(&flipped), Err(FileError::Checksum)));
+    }
+
+    #[test]
+    fn version_1_contact_nets_evaluate_as_before() {
+        use crate::inputs::SparseInputs;
+        use gammon_rules::Position;
+        let w = NetWeights::random(8, 4, 7);
+        // A version 1 net: 120 units per side.
+        let v1 = Mlp::random(2 * CONTACT_V1_SIDE, 8, 0.1, 3);
+        let mut p = w.payload();
+        p.contact = NetRecord { encoding_version: 1, inputs: 240, ..record::<ContactEncoding>(&v1) };
+        let bytes = file_format::to_bytes(FileKind::Weights, WEIGHTS_VERSION, &p).unwrap();
+        let upgraded = NetWeights::from_bytes(&bytes).unwrap();
+        let side = ContactEncoding::LEN / 2;
+        let mut hidden = vec![0.0; 8];
+        let mut list = gammon_rules::MoveList::new();
+        list.generate(&Position::from_position_id("sGfwATDgc/ABMA").unwrap(), gammon_rules::Dice::new(6, 4).unwrap());
+        for (id, &pos) in list.positions().iter().enumerate() {
+            let mut s = SparseInputs::with_capacity(ContactEncoding::LEN);
+            ContactEncoding::encode(&pos, &mut s);
+            let new = upgraded.contact.forward(&s, &mut hidden);
+            // The version 1 inputs: drop the new features, close the gap.
+            let mut old = SparseInputs::with_capacity(240);
+            for (&i, &x) in s.index.iter().zip(&s.value) {
+                let (sd, unit) = (usize::from(i) / side, usize::from(i) % side);
+                if unit < CONTACT_V1_SIDE {
+                    old.index.push((sd * CONTACT_V1_SIDE + unit) as u16);
+                    old.value.push(x);
+                }
+            }
+            assert!(s.index.len() > old.index.len(), "{id}: new features present");
+            let want = v1.forward(&old, &mut hidden);
+            assert_eq!(new, want, "{id}");
+        }
     }
 
     #[test]
