@@ -21,7 +21,9 @@ pub struct TrainArgs {
     /// Continue the run in the run folder from its checkpoint.
     #[arg(long)]
     resume: bool,
-    /// Start from these weights instead of random ones.
+    /// Start from these weights instead of random ones. Hidden layers larger
+    /// in the settings than in these nets are grown: the new units start
+    /// with zero output weights, so the nets first play as before.
     #[arg(long, conflicts_with = "resume")]
     init: Option<PathBuf>,
     /// Total games (overrides the settings; with --resume, extends the run).
@@ -95,12 +97,22 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             Some(p) => Some(NetWeights::load(p).with_context(|| format!("cannot load {}", p.display()))?),
             None => None,
         };
-        if let Some(w) = &init {
-            if w.contact.hidden() != config.contact_hidden || w.race.hidden() != config.race_hidden {
-                config.contact_hidden = w.contact.hidden();
-                config.race_hidden = w.race.hidden();
+        let init = init.map(|mut w| {
+            // Larger hidden layers in the settings grow the given nets (the
+            // new units start silent); smaller ones give way to the nets'.
+            if config.contact_hidden > w.contact.hidden() || config.race_hidden > w.race.hidden() {
+                eprintln!(
+                    "growing the nets to {} (contact) and {} (race) hidden units",
+                    config.contact_hidden.max(w.contact.hidden()),
+                    config.race_hidden.max(w.race.hidden())
+                );
+                w.contact = w.contact.grown(config.contact_hidden, config.init_scale, config.seed);
+                w.race = w.race.grown(config.race_hidden, config.init_scale, config.seed ^ 1);
             }
-        }
+            config.contact_hidden = w.contact.hidden();
+            config.race_hidden = w.race.hidden();
+            w
+        });
         trainer::start(config, init)
     };
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("training/runs").join(&state.config.name));

@@ -51,6 +51,28 @@ impl Mlp {
         }
     }
 
+    /// This net with `hidden` hidden units (at least its own): the new units
+    /// get random input weights in ±`scale` (reproducible from `seed`) and
+    /// zero output weights, so the grown net computes exactly what this one
+    /// does until training gives the new units a say.
+    pub fn grown(&self, hidden: usize, scale: f32, seed: u64) -> Mlp {
+        let old = self.hidden();
+        let hidden = hidden.max(old);
+        let fresh = Mlp::random(self.inputs(), hidden, scale, seed);
+        Mlp {
+            w1: Array2::from_shape_fn((self.inputs(), hidden), |(i, j)| {
+                if j < old {
+                    self.w1[(i, j)]
+                } else {
+                    fresh.w1[(i, j)]
+                }
+            }),
+            b1: Array1::from_shape_fn(hidden, |j| if j < old { self.b1[j] } else { fresh.b1[j] }),
+            w2: Array2::from_shape_fn((OUTPUTS, hidden), |(k, j)| if j < old { self.w2[(k, j)] } else { 0.0 }),
+            b2: self.b2.clone(),
+        }
+    }
+
     /// Number of input units.
     pub fn inputs(&self) -> usize {
         self.w1.nrows()
@@ -236,6 +258,23 @@ mod tests {
             }
         }
         s
+    }
+
+    #[test]
+    fn a_grown_net_computes_the_same() {
+        let net = Mlp::random(20, 8, 0.5, 1);
+        let big = net.grown(72, 0.5, 2);
+        assert_eq!((big.inputs(), big.hidden()), (20, 72));
+        let x = sparse(&[
+            1.0, 0.0, 0.5, 1.0, 0.0, 0.0, 2.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.3, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0,
+        ]);
+        let (mut h, mut hb) = (vec![0.0; 8], vec![0.0; 72]);
+        let (a, b) = (net.forward(&x, &mut h), big.forward(&x, &mut hb));
+        for (u, v) in a.iter().zip(&b) {
+            assert!((u - v).abs() < 1e-6, "{a:?} {b:?}");
+        }
+        assert_eq!(hb[..8], h[..], "the old units are unchanged");
+        assert!(hb[8..].iter().any(|&v| (v - 0.5).abs() > 1e-3), "the new units are live");
     }
 
     #[test]

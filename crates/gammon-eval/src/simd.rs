@@ -47,34 +47,39 @@ fn forward_avx2(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [
 fn forward_body(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
     let h = net.b1.len();
     let hidden = &mut hidden[..h];
-    // The shipped sizes get a fixed-size accumulator that stays in vector
-    // registers across the input rows; the same sums in the same order.
-    match h {
-        128 => first_layer_fixed::<128>(net, index, value, hidden),
-        64 => first_layer_fixed::<64>(net, index, value, hidden),
-        _ => first_layer(net, index, value, hidden),
+    if h % CHUNK == 0 {
+        first_layer_chunked(net, index, value, hidden);
+    } else {
+        first_layer(net, index, value, hidden);
     }
     output_layer(net, hidden)
 }
 
+/// Hidden units per pass of [`first_layer_chunked`]: 64 floats are 8 AVX2
+/// registers, which stay in registers across all input rows.
+const CHUNK: usize = 64;
+
+/// The first layer, `CHUNK` hidden units at a time: for each chunk, the
+/// rows of the non-zero inputs are added into an accumulator held in
+/// registers (a whole-width accumulator would not fit and goes through
+/// memory on every row). Each unit sums the same terms in the same order as
+/// [`first_layer`], so the results are identical.
 #[inline(always)]
-fn first_layer_fixed<const H: usize>(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) {
-    let mut acc = [0.0f32; H];
-    acc.copy_from_slice(&net.b1[..H]);
-    for (&i, &v) in index.iter().zip(value) {
-        let start = usize::from(i) * H;
-        let Some(row) = net.w1.get(start..start + H) else { continue };
-        if v == 1.0 {
-            for (a, w) in acc.iter_mut().zip(row) {
-                *a += w;
-            }
-        } else {
+fn first_layer_chunked(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) {
+    let h = hidden.len();
+    for (c, (out, bias)) in hidden.chunks_exact_mut(CHUNK).zip(net.b1.chunks_exact(CHUNK)).enumerate() {
+        let mut acc = [0.0f32; CHUNK];
+        acc.copy_from_slice(bias);
+        for (&i, &v) in index.iter().zip(value) {
+            let start = usize::from(i) * h + c * CHUNK;
+            let Some(row) = net.w1.get(start..start + CHUNK) else { continue };
+            // v * w is exactly w for the (common) inputs of 1.0.
             for (a, w) in acc.iter_mut().zip(row) {
                 *a += v * w;
             }
         }
+        out.copy_from_slice(&acc);
     }
-    hidden.copy_from_slice(&acc);
 }
 
 #[inline(always)]
