@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_eval::pubeval::PubEval;
 use gammon_eval::{NetEvaluator, NetWeights};
-use gammon_train::distill::{fit, label, sample_positions, Dataset};
+use gammon_train::distill::{fit, label, sample_afterstates, sample_positions, Dataset};
 use std::path::PathBuf;
 
 /// Arguments of `gammon distill`.
@@ -27,6 +27,12 @@ pub struct DistillArgs {
     /// Moves per roll searched to the full depth (2-ply).
     #[arg(long, default_value_t = 2)]
     candidates: usize,
+    /// Label the N best results (by the net) of every move of the sampled
+    /// games, not only the positions played: the alternatives a 0-ply
+    /// player chooses among, which self-play never corrects when it
+    /// undervalues them (0: the played positions only).
+    #[arg(long, default_value_t = 0)]
+    afterstates: usize,
     /// Training passes over the labelled positions.
     #[arg(long, default_value_t = 4)]
     epochs: u32,
@@ -58,20 +64,32 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let mut data = if data_path.exists() {
         let d = Dataset::load(&data_path)?;
-        if d.ply != args.ply || d.candidates as usize != args.candidates {
+        if d.ply != args.ply || d.candidates as usize != args.candidates || d.afterstates as usize != args.afterstates {
             bail!(
-                "{} holds {}-ply labels with {} candidates; use another --out",
+                "{} holds {}-ply labels with {} candidates and {} afterstates; use another --out",
                 data_path.display(),
                 d.ply,
-                d.candidates
+                d.candidates,
+                d.afterstates
             );
         }
         eprintln!("resuming: {} positions already labelled", d.positions.len());
         d
     } else {
-        Dataset { ply: args.ply, candidates: args.candidates as u32, ..Dataset::default() }
+        Dataset {
+            ply: args.ply,
+            candidates: args.candidates as u32,
+            afterstates: args.afterstates as u32,
+            ..Dataset::default()
+        }
     };
-    let positions = pool.install(|| sample_positions(&weights, args.positions, args.seed, 0.1));
+    let positions = pool.install(|| {
+        if args.afterstates > 0 {
+            sample_afterstates(&weights, args.positions, args.seed, 0.1, args.afterstates)
+        } else {
+            sample_positions(&weights, args.positions, args.seed, 0.1)
+        }
+    });
     let start = std::time::Instant::now();
     let already = data.positions.len();
     let chunk = 2000;

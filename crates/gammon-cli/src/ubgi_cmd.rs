@@ -3,8 +3,9 @@
 //!
 //! One request per line; every reply line is flushed at once; logs go to
 //! standard error only. The engine plays cubeless chequer moves with the
-//! shipped net (or `--engine`/`--weights`) at UBGI 1 ply (gnubg 0-ply: every
-//! legal move is evaluated, no lookahead), and answers cube questions
+//! shipped net (or `--engine`/`--weights`) at UBGI 1 ply by default (gnubg
+//! 0-ply: every legal move is evaluated, no lookahead; `--ply 2` or `3`
+//! searches gnubg 1 or 2 plies deep through gnubg's move filter), and answers cube questions
 //! searched `--cube-ply` gnubg plies deep (default 2, gnubg's standard; see
 //! `gammon cube` and [`analyse_position_nply`]). Two drafts of UBGI exist
 //! and are incompatible; `--protocol` chooses one.
@@ -69,8 +70,8 @@
 //! for those dice (after a take). `go`, `go chequer` and `go turn` while a
 //! cube action is pending are `bad_state`.
 //!
-//! Keys: `engine.ply` (int, only 1 is implemented: UBGI counts plies from 1
-//! = gnubg's 0-ply; 0 or less is `bad_value`, 2 and more `unsupported`),
+//! Keys: `engine.ply` (int 1..3, default `--ply`: UBGI counts plies from 1
+//! = gnubg's 0-ply; 0 or less is `bad_value`, 4 and more `unsupported`),
 //! `engine.cubeply` (int 0..2, the depth of cube decisions in gnubg's
 //! numbering, the engine-specific native key the spec allows; default
 //! `--cube-ply`), `engine.threads` (1..256, accepted; a 1-ply decision runs
@@ -91,7 +92,7 @@
 //! (an unreadable Position ID, XGID, dice or key value), `bad_state` (`go`
 //! without a position or dice, a finished game, a pending cube action for a
 //! move, an evaluator that does not load) and `unsupported` (`engine.ply`
-//! above 1, unknown keys, v0.1's `setoption`, a cube question in a match
+//! above 3, unknown keys, v0.1's `setoption`, a cube question in a match
 //! longer than the match equity table). After an error the engine keeps
 //! running. Keywords are case-sensitive (spec §1).
 //!
@@ -168,7 +169,15 @@ pub struct UbgiArgs {
     /// `set engine.cubeply`.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=MAX_CUBE_PLY as i64))]
     cube_ply: u8,
+    /// Depth of chequer play in UBGI plies (1 = gnubg 0-ply: the net's best
+    /// move; 2 and 3 = gnubg 1- and 2-ply searches with gnubg's move
+    /// filter). UBGI 0.2 may change it with `set engine.ply`.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=MAX_PLY as i64))]
+    ply: u8,
 }
+
+/// The deepest chequer search offered, in UBGI plies (3 = gnubg 2-ply).
+const MAX_PLY: u8 = 3;
 
 /// The deepest cube search offered.
 const MAX_CUBE_PLY: u8 = 2;
@@ -281,6 +290,21 @@ fn answer_pending(a: &CubeAnalysis, pending: DiceState) -> Answer {
     }
 }
 
+/// The engine's choice for `pos` (player on roll to move) and `dice` at
+/// `ply` UBGI plies: the move, and its cubeless equity for the mover when
+/// there was a choice.
+fn choose_at(engine: &mut Engine<'_>, pos: &Position, dice: Dice, ply: u8) -> Result<(Move, Option<f32>)> {
+    if ply <= 1 {
+        return Ok(choose(engine.get()?, pos, dice));
+    }
+    let ranked = engine.search()?.analyse_roll(pos, dice, ply - 1)?;
+    Ok(match ranked.as_slice() {
+        [] => (Move::NONE, None),
+        [only] => (only.move_, None),
+        [best, ..] => (best.move_, Some(best.equity)),
+    })
+}
+
 /// The engine's choice for `pos` (player on roll to move) and `dice`: the
 /// move, and its cubeless equity for the mover when there was a choice.
 fn choose(evaluator: &dyn Evaluator, pos: &Position, dice: Dice) -> (Move, Option<f32>) {
@@ -308,7 +332,7 @@ enum Flow {
 /// of the input.
 fn serve(args: &UbgiArgs, mut input: impl BufRead, mut out: impl Write) -> Result<()> {
     let mut engine = Engine { args, search: None };
-    let mut session = Session::new(args.cube_ply);
+    let mut session = Session::new(args.cube_ply, args.ply);
     let mut buf = Vec::new();
     let mut replies: Vec<String> = Vec::new();
     loop {
@@ -347,22 +371,23 @@ struct Session {
     /// Position ID. Its dice state tells whether a cube action is pending.
     context: GameContext,
     cube_ply: u8,
+    /// Chequer-play depth in UBGI plies.
+    ply: u8,
     threads: u32,
     seed: u64,
 }
 
 impl Session {
-    fn new(cube_ply: u8) -> Self {
-        Session { position: None, dice: None, context: GameContext::money(), cube_ply, threads: 1, seed: 0 }
+    fn new(cube_ply: u8, ply: u8) -> Self {
+        Session { position: None, dice: None, context: GameContext::money(), cube_ply, ply, threads: 1, seed: 0 }
     }
 }
 
 /// The keys of `keys`, `get` and `set`, as `key` lines (`engine.cubeply`'s
 /// default is the `--cube-ply` option).
-fn key_lines(cube_ply: u8) -> Vec<String> {
+fn key_lines(cube_ply: u8, ply: u8) -> Vec<String> {
     vec![
-        "key engine.ply int 1..1 1 root-inclusive decision depth (1 = gnubg 0-ply; deeper searches are not implemented)"
-            .to_string(),
+        format!("key engine.ply int 1..{MAX_PLY} {ply} root-inclusive decision depth (1 = gnubg 0-ply, 3 = gnubg 2-ply)"),
         format!(
             "key engine.cubeply int 0..{MAX_CUBE_PLY} {cube_ply} cube decision depth in gnubg plies (0 = static evaluation and Janowski's model, 2 = gnubg's standard)"
         ),
@@ -401,7 +426,7 @@ impl Session {
                         out.push("id author gammon developers".to_string());
                         out.push(format!("id version {VERSION}"));
                         out.push("proto 0.2".to_string());
-                        out.extend(key_lines(engine.args.cube_ply));
+                        out.extend(key_lines(engine.args.cube_ply, engine.args.ply));
                         out.push("ubgiok".to_string());
                     }
                     Err(e) => out.push(error("bad_state", format!("cannot load the evaluator: {e:#}"))),
@@ -424,7 +449,7 @@ impl Session {
             }
             "keys" => {
                 if no_args(out) {
-                    out.extend(key_lines(engine.args.cube_ply));
+                    out.extend(key_lines(engine.args.cube_ply, engine.args.ply));
                 }
             }
             "get" => {
@@ -475,7 +500,7 @@ impl Session {
 
     fn get(&self, key: &str) -> Option<String> {
         match key {
-            "engine.ply" => Some("1".to_string()),
+            "engine.ply" => Some(self.ply.to_string()),
             "engine.cubeply" => Some(self.cube_ply.to_string()),
             "engine.threads" => Some(self.threads.to_string()),
             "engine.seed" => Some(self.seed.to_string()),
@@ -488,9 +513,12 @@ impl Session {
     fn set(&mut self, key: &str, value: &str) -> Option<String> {
         match key {
             "engine.ply" => match value.parse::<i64>() {
-                Ok(1) => None,
+                Ok(n @ 1..=3) => {
+                    self.ply = n as u8;
+                    None
+                }
                 Ok(n) if n < 1 => Some(error("bad_value", "engine.ply must be at least 1 (1 = gnubg 0-ply)")),
-                Ok(n) => Some(error("unsupported", format!("engine.ply {n}: only 1 (gnubg 0-ply) is implemented"))),
+                Ok(n) => Some(error("unsupported", format!("engine.ply {n}: at most {MAX_PLY} (gnubg 2-ply)"))),
                 Err(_) => Some(error("bad_value", format!("engine.ply {value:?} is not an integer"))),
             },
             "engine.cubeply" => match value.parse::<u8>() {
@@ -582,10 +610,10 @@ impl Session {
         let Some(dice) = self.dice else {
             return Err(error("bad_state", "missing dice (send: dice <d1> <d2>)"));
         };
-        let evaluator = engine.get().map_err(|e| error("bad_state", format!("cannot load the evaluator: {e:#}")))?;
-        let (m, equity) = choose(evaluator, pos, dice);
+        let (m, equity) = choose_at(engine, pos, dice, self.ply)
+            .map_err(|e| error("bad_state", format!("cannot choose a move: {e:#}")))?;
         let text = m.to_ubgi(true);
-        let info = equity.map(|eq| format!("info depth 1 score {eq:.4} pv {text}"));
+        let info = equity.map(|eq| format!("info depth {} score {eq:.4} pv {text}", self.ply));
         Ok((text, info))
     }
 
@@ -720,9 +748,10 @@ fn handle_v0_01(engine: &mut Engine<'_>, line: &str, cube_ply: u8, out: &mut Vec
                     return Flow::Continue;
                 }
             };
-            match engine.get() {
-                Ok(evaluator) => out.push(choose(evaluator, &pos, dice).0.to_ubgi(false)),
-                Err(e) => sorry(out, format!("cannot load the evaluator: {e:#}")),
+            let ply = engine.args.ply;
+            match choose_at(engine, &pos, dice, ply) {
+                Ok((m, _)) => out.push(m.to_ubgi(false)),
+                Err(e) => sorry(out, format!("cannot choose a move: {e:#}")),
             }
         }
     }

@@ -134,6 +134,20 @@ fn v02_bestmove_for_the_start_position_with_31_is_legal() {
 }
 
 #[test]
+fn v02_deeper_chequer_play_makes_the_five_point_with_31() {
+    let lines = v02("ubgi\nset engine.ply 2\nget engine.ply\nposition gnubgid 4HPwATDgc/ABMA\ndice 3 1\ngo\nquit\n");
+    assert!(lines.iter().any(|l| l == "value engine.ply 2"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 2 ")), "{lines:?}");
+    // 8/5 6/5 is the standard opening 31 (every strong engine plays it).
+    assert_eq!(bestmoves(&lines), ["8/5 6/5"], "{lines:?}");
+    // The same from the command line, with the first draft.
+    let out =
+        ubgi(&["--protocol", "0.01", "--ply", "3"], b"ubgi\nXGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().any(|l| l.trim() == "8/5 6/5"), "{text}");
+}
+
+#[test]
 fn v02_go_chequer_answers_every_roll_legally() {
     let mut script = String::from("ubgi\nposition gnubgid 4HPwATDgc/ABMA\n");
     for d in ALL_ROLLS {
@@ -186,7 +200,7 @@ go turn
 go sideways
 frobnicate
 Position gnubgid 4HPwATDgc/ABMA
-set engine.ply 2
+set engine.ply 4
 set engine.ply 0
 set engine.ply deep
 set engine.threads 0
@@ -215,7 +229,7 @@ quit
         "error bad_command",
         "error bad_command",
         "error bad_command",
-        "error unsupported engine.ply 2",
+        "error unsupported engine.ply 4",
         "error bad_value engine.ply",
         "error bad_value engine.ply",
         "error bad_value engine.threads",

@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-const DATASET_VERSION: u32 = 1;
+const DATASET_VERSION: u32 = 2;
 const MAX_DATASET_BYTES: u64 = 1 << 30;
 
 /// Buffers for lookahead on one thread.
@@ -112,6 +112,29 @@ pub fn lookahead_value(weights: &NetWeights, pos: &Position, ply: u8, candidates
 /// Game `g` uses dice stream `g` of `seed`; the result depends only on the
 /// arguments.
 pub fn sample_positions(weights: &NetWeights, count: usize, seed: u64, explore: f32) -> Vec<Position> {
+    sample(weights, count, seed, explore, 0)
+}
+
+/// Like [`sample_positions`], but from every move of the games the
+/// `afterstates` best results by the net (each a position before the
+/// opponent's roll), the played one first.
+///
+/// Self-play TD only ever trains on the positions it plays, so a result the
+/// net undervalues is never corrected: it is never chosen. Labelling the
+/// close alternatives too lets a lookahead label correct the net's ranking
+/// of moves, which is what a 0-ply player lives by.
+pub fn sample_afterstates(
+    weights: &NetWeights,
+    count: usize,
+    seed: u64,
+    explore: f32,
+    afterstates: usize,
+) -> Vec<Position> {
+    sample(weights, count, seed, explore, afterstates.max(1))
+}
+
+fn sample(weights: &NetWeights, count: usize, seed: u64, explore: f32, afterstates: usize) -> Vec<Position> {
+    let keep = |p: &Position| matches!(PositionClass::of(p), PositionClass::Contact | PositionClass::Race);
     let mut out = Vec::with_capacity(count);
     let mut next_game = 0u64;
     while out.len() < count {
@@ -119,33 +142,39 @@ pub fn sample_positions(weights: &NetWeights, count: usize, seed: u64, explore: 
         let games: Vec<Vec<Position>> = (next_game..next_game + batch)
             .into_par_iter()
             .map_init(
-                || (Scratch::new(weights), MoveList::new()),
-                |(scratch, list), g| {
+                || (Scratch::new(weights), MoveList::new(), Vec::new()),
+                |(scratch, list, scored), g| {
                     let mut dice = RandomDice::new(seed, g);
                     let mut explore_rng = ChaCha8Rng::seed_from_u64(seed ^ 0xE4F1_0BE5);
                     explore_rng.set_stream(g);
                     let mut pos = Position::STARTING;
                     let mut seen = Vec::new();
                     for turn in 0..2000 {
-                        if matches!(PositionClass::of(&pos), PositionClass::Contact | PositionClass::Race) {
+                        if afterstates == 0 && keep(&pos) {
                             seen.push(pos);
                         }
                         let roll = if turn == 0 { dice.opening() } else { dice.roll() };
                         list.generate(&pos, roll);
-                        pos = if list.is_empty() {
-                            pos.switched()
-                        } else if explore_rng.random::<f32>() < explore {
-                            list.positions()[explore_rng.random_range(0..list.len())]
+                        if list.is_empty() {
+                            pos = pos.switched();
+                            continue;
+                        }
+                        // The results by the opponent's value, lowest (best for us) first.
+                        scored.clear();
+                        scored.extend(
+                            list.positions()
+                                .iter()
+                                .enumerate()
+                                .map(|(i, r)| (evaluate_position(weights, r, scratch).0.equity(), i)),
+                        );
+                        scored.sort_by(|a: &(f32, usize), b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                        seen.extend(scored.iter().take(afterstates).map(|&(_, i)| list.positions()[i]).filter(keep));
+                        let chosen = if explore_rng.random::<f32>() < explore {
+                            explore_rng.random_range(0..list.len())
                         } else {
-                            let mut best = (f32::INFINITY, 0);
-                            for (i, r) in list.positions().iter().enumerate() {
-                                let e = evaluate_position(weights, r, scratch).0.equity();
-                                if e < best.0 {
-                                    best = (e, i);
-                                }
-                            }
-                            list.positions()[best.1]
+                            scored[0].1
                         };
+                        pos = list.positions()[chosen];
                         if pos.game_result().is_some() {
                             break;
                         }
@@ -168,7 +197,8 @@ pub fn sample_positions(weights: &NetWeights, count: usize, seed: u64, explore: 
 pub fn label(weights: &NetWeights, positions: &[Position], ply: u8, candidates: usize) -> Vec<[f32; 5]> {
     positions
         .par_iter()
-        .map_init(|| Lookahead::new(weights), |la, p| la.value(p, ply, candidates, 0).to_array())
+        // Sums of 21 weighted probabilities can stray past 1 by a rounding.
+        .map_init(|| Lookahead::new(weights), |la, p| la.value(p, ply, candidates, 0).sanitized().to_array())
         .collect()
 }
 
@@ -228,6 +258,8 @@ pub struct Dataset {
     pub ply: u8,
     /// Moves per roll searched deeper (2-ply).
     pub candidates: u32,
+    /// Results per move of the sampled games (0: the played positions only).
+    pub afterstates: u32,
     /// Position IDs, side on roll.
     pub positions: Vec<String>,
     /// Labels: the five probabilities for the side on roll.
@@ -309,6 +341,26 @@ mod tests {
         let lb = label(&w, &b[..5], 1, 1);
         assert_eq!(la, lb);
         assert!(la.iter().flatten().all(|x| (0.0..=1.0).contains(x)));
+    }
+
+    #[test]
+    fn afterstates_are_the_best_results_of_each_move() {
+        let w = NetWeights::random(8, 8, 3);
+        let played = sample_positions(&w, 30, 9, 0.0);
+        let after = sample_afterstates(&w, 90, 9, 0.0, 3);
+        assert_eq!(after, sample_afterstates(&w, 90, 9, 0.0, 3), "reproducible");
+        // The first move's results: the played result is the best one, and
+        // it is the second position the played game reaches.
+        assert_eq!(after[0], played[1]);
+        let mut list = MoveList::new();
+        list.generate(&Position::STARTING, RandomDice::new(9, 0).opening());
+        assert!(after[..3].iter().all(|p| list.positions().contains(p)));
+        let mut scratch = Scratch::new(&w);
+        let mut e = |p: &Position| evaluate_position(&w, p, &mut scratch).0.equity();
+        let (e0, e1, e2) = (e(&after[0]), e(&after[1]), e(&after[2]));
+        assert!(e0 <= e1 && e1 <= e2, "ranked: {e0} {e1} {e2}");
+        let worse = list.positions().iter().filter(|p| e(p) < e2).count();
+        assert_eq!(worse, 2, "nothing outside the three is better");
     }
 
     #[test]
