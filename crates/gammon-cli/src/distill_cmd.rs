@@ -1,13 +1,20 @@
 //! `gammon distill`: teach a net its own lookahead (1- or 2-ply search
-//! values) on positions from its self-play. Labelling is saved in chunks and
-//! resumes where it stopped.
+//! values) on positions from its self-play, for one or more rounds (each
+//! round starts from the previous round's net: expert iteration). Labelling
+//! is saved in chunks and resumes where it stopped; finished rounds are kept.
+//!
+//! Files in `--out`: `round-<k>/dataset.gds` and `round-<k>/weights.gnn` per
+//! round, `weights.gnn` (the last round's net), and with benchmarks
+//! `learning-curve.csv` / `.svg` (ppg against pubeval after each round,
+//! round 0 = the starting net; x = positions labelled so far).
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_eval::pubeval::PubEval;
 use gammon_eval::{NetEvaluator, NetWeights};
 use gammon_train::distill::{fit, label, sample_afterstates, sample_positions, Dataset};
-use std::path::PathBuf;
+use gammon_train::{plot, BenchmarkRow};
+use std::path::{Path, PathBuf};
 
 /// Arguments of `gammon distill`.
 #[derive(Debug, Args)]
@@ -33,13 +40,17 @@ pub struct DistillArgs {
     /// undervalues them (0: the played positions only).
     #[arg(long, default_value_t = 0)]
     afterstates: usize,
+    /// Rounds of labelling and training, each from the previous round's net.
+    #[arg(long, default_value_t = 1)]
+    rounds: u32,
     /// Training passes over the labelled positions.
     #[arg(long, default_value_t = 4)]
     epochs: u32,
     /// Initial learning rate (falls to a tenth over the passes).
     #[arg(long, default_value_t = 0.02)]
     rate: f32,
-    /// Seed of the self-play positions and of the training order.
+    /// Seed of the self-play positions and of the training order (round k
+    /// uses seed + k).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads.
@@ -55,13 +66,66 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     if !(1..=2).contains(&args.ply) {
         bail!("--ply must be 1 or 2");
     }
-    if args.threads == 0 || args.positions == 0 {
-        bail!("--threads and --positions must be at least 1");
+    if args.threads == 0 || args.positions == 0 || args.rounds == 0 {
+        bail!("--threads, --positions and --rounds must be at least 1");
     }
-    let weights = NetWeights::load(&args.from).with_context(|| format!("cannot load {}", args.from.display()))?;
+    let start = NetWeights::load(&args.from).with_context(|| format!("cannot load {}", args.from.display()))?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
-    let data_path = args.out.join("dataset.gds");
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
+    let benchmark = |w: &NetWeights| {
+        let seed = gammon_train::trainer::BENCHMARK_SEED;
+        pool.install(|| gammon_eval::play::duel(&NetEvaluator::new(w.clone()), &PubEval, args.benchmark_pairs, seed))
+    };
+    let mut curve = Vec::new();
+    let mut record = |round: u32, w: &NetWeights| -> Result<()> {
+        if args.benchmark_pairs == 0 {
+            return Ok(());
+        }
+        let r = benchmark(w);
+        println!("round {round}: vs pubeval, {} games: {:+.3} ± {:.3}", r.games, r.ppg, r.standard_error);
+        curve.push(BenchmarkRow {
+            games: u64::from(round) * args.positions as u64,
+            ppg: r.ppg,
+            standard_error: r.standard_error,
+            win_rate: r.win_rate,
+            elapsed_s: 0.0,
+        });
+        let (csv, svg) = (args.out.join("learning-curve.csv"), args.out.join("learning-curve.svg"));
+        plot::write_csv(&csv, &curve).with_context(|| format!("cannot write {}", csv.display()))?;
+        plot::write_svg(&svg, "gammon distill: ppg vs pubeval after each round", "positions labelled", &curve)
+            .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", svg.display()))
+    };
+    record(0, &start)?;
+    let mut weights = start;
+    for round in 1..=args.rounds {
+        let dir = args.out.join(format!("round-{round}"));
+        let done = dir.join("weights.gnn");
+        weights = if done.exists() {
+            eprintln!("round {round}: already done ({})", done.display());
+            NetWeights::load(&done)?
+        } else {
+            std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            let trained = distill_round(args, &pool, &weights, &dir, args.seed + u64::from(round))?;
+            trained.save(&done)?;
+            trained
+        };
+        record(round, &weights)?;
+    }
+    let out = args.out.join("weights.gnn");
+    weights.save(&out)?;
+    eprintln!("weights in {}", out.display());
+    Ok(())
+}
+
+/// One round: sample, label (resumably, in `dir`) and fit.
+fn distill_round(
+    args: &DistillArgs,
+    pool: &rayon::ThreadPool,
+    weights: &NetWeights,
+    dir: &Path,
+    seed: u64,
+) -> Result<NetWeights> {
+    let data_path = dir.join("dataset.gds");
     let mut data = if data_path.exists() {
         let d = Dataset::load(&data_path)?;
         if d.ply != args.ply || d.candidates as usize != args.candidates || d.afterstates as usize != args.afterstates {
@@ -85,18 +149,18 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     };
     let positions = pool.install(|| {
         if args.afterstates > 0 {
-            sample_afterstates(&weights, args.positions, args.seed, 0.1, args.afterstates)
+            sample_afterstates(weights, args.positions, seed, 0.1, args.afterstates)
         } else {
-            sample_positions(&weights, args.positions, args.seed, 0.1)
+            sample_positions(weights, args.positions, seed, 0.1)
         }
     });
     let start = std::time::Instant::now();
     let already = data.positions.len();
-    let chunk = 2000;
+    let chunk = 20_000;
     while data.positions.len() < positions.len() {
         let from = data.positions.len();
         let to = (from + chunk).min(positions.len());
-        let labels = pool.install(|| label(&weights, &positions[from..to], args.ply, args.candidates));
+        let labels = pool.install(|| label(weights, &positions[from..to], args.ply, args.candidates));
         data.positions.extend(positions[from..to].iter().map(|p| p.to_position_id()));
         data.labels.extend(labels);
         data.save(&data_path)?;
@@ -105,24 +169,10 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     }
     let decoded = data.decoded_positions()?;
     let mut trained = weights.clone();
-    let error = fit(&mut trained, &decoded, &data.labels, args.epochs, args.rate, args.seed);
+    let error = fit(&mut trained, &decoded, &data.labels, args.epochs, args.rate, seed);
     eprintln!("trained {} epochs; mean squared error of the last: {error:.5}", args.epochs);
     trained.meta.notes =
         format!("{} + {}-ply distillation ({} positions)", weights.meta.notes, args.ply, decoded.len());
     trained.meta.date = gammon_train::trainer::utc_now();
-    let out = args.out.join("weights.gnn");
-    trained.save(&out)?;
-    eprintln!("weights in {}", out.display());
-    if args.benchmark_pairs > 0 {
-        let seed = gammon_train::trainer::BENCHMARK_SEED;
-        let before =
-            pool.install(|| gammon_eval::play::duel(&NetEvaluator::new(weights), &PubEval, args.benchmark_pairs, seed));
-        let after =
-            pool.install(|| gammon_eval::play::duel(&NetEvaluator::new(trained), &PubEval, args.benchmark_pairs, seed));
-        println!(
-            "vs pubeval, {} games: before {:+.3} ± {:.3}, after {:+.3} ± {:.3}",
-            after.games, before.ppg, before.standard_error, after.ppg, after.standard_error
-        );
-    }
-    Ok(())
+    Ok(trained)
 }

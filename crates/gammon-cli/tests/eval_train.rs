@@ -120,3 +120,48 @@ fn interrupting_training_leaves_a_checkpoint_to_resume() {
     assert!(out_dir.join("checkpoint.gck").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn distill_rounds_write_a_curve_and_resume() {
+    let dir = temp("distill-rounds");
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../weights/gammon.net");
+    let out = dir.join("run");
+    let args = [
+        "distill",
+        "--from",
+        shipped.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--rounds",
+        "2",
+        "--positions",
+        "300",
+        "--ply",
+        "1",
+        "--afterstates",
+        "3",
+        "--epochs",
+        "1",
+        "--benchmark-pairs",
+        "5",
+        "--seed",
+        "9",
+    ];
+    let first = gammon(&args);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    for f in ["round-1/weights.gnn", "round-2/weights.gnn", "round-2/dataset.gds", "weights.gnn", "learning-curve.svg"]
+    {
+        assert!(out.join(f).exists(), "{f}");
+    }
+    let csv = std::fs::read_to_string(out.join("learning-curve.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4, "header and rounds 0, 1, 2: {csv}");
+    assert!(csv.lines().nth(3).unwrap().starts_with("600,"), "x = positions labelled: {csv}");
+    let weights = |p: &std::path::Path| gammon_eval::NetWeights::load(p).unwrap();
+    let trained = weights(&out.join("weights.gnn"));
+    assert_ne!(trained.contact, weights(&shipped).contact, "the net changed");
+    // Finished rounds are kept: a second call only reloads them.
+    let again = gammon(&args);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("round 2: already done"));
+    assert_eq!(weights(&out.join("weights.gnn")).contact, trained.contact);
+    let _ = std::fs::remove_dir_all(&dir);
+}

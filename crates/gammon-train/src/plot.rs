@@ -26,7 +26,7 @@ pub fn write_csv(path: &Path, rows: &[BenchmarkRow]) -> std::io::Result<()> {
 ///
 /// # Errors
 /// Drawing or writing failed (the message says which).
-pub fn write_svg(path: &Path, title: &str, rows: &[BenchmarkRow]) -> Result<(), String> {
+pub fn write_svg(path: &Path, title: &str, x_desc: &str, rows: &[BenchmarkRow]) -> Result<(), String> {
     let max_games = rows.iter().map(|r| r.games).max().unwrap_or(1).max(1) as f64;
     let lo = rows.iter().map(|r| r.ppg - r.standard_error).fold(-0.2f64, f64::min).min(0.0) - 0.05;
     let hi = rows.iter().map(|r| r.ppg + r.standard_error).fold(0.7f64, f64::max) + 0.05;
@@ -44,7 +44,7 @@ pub fn write_svg(path: &Path, title: &str, rows: &[BenchmarkRow]) -> Result<(), 
         .light_line_style(WHITE)
         .x_label_formatter(&|x| format!("{:.0}k", x / 1000.0))
         .y_label_formatter(&|y| format!("{y:+.1}"))
-        .x_desc("training games")
+        .x_desc(x_desc)
         .y_desc("points per game vs pubeval")
         .draw()
         .map_err(|e| e.to_string())?;

@@ -240,6 +240,11 @@ pub fn train(
 fn write_curve(state: &Checkpoint, files: &RunFiles) -> Result<(), TrainError> {
     plot::write_csv(&files.csv(), &state.log).map_err(io(&files.csv()))?;
     // The plot is a convenience: a drawing failure does not stop training.
-    let _ = plot::write_svg(&files.svg(), &format!("gammon training run {}", state.config.name), &state.log);
+    let _ = plot::write_svg(
+        &files.svg(),
+        &format!("gammon training run {}", state.config.name),
+        "training games",
+        &state.log,
+    );
     Ok(())
 }
