@@ -96,6 +96,7 @@ pub fn run(args: &DistillArgs) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", svg.display()))
     };
     record(0, &start)?;
+    let start_notes = start.meta.notes.clone();
     let mut weights = start;
     for round in 1..=args.rounds {
         let dir = args.out.join(format!("round-{round}"));
@@ -105,7 +106,13 @@ pub fn run(args: &DistillArgs) -> Result<()> {
             NetWeights::load(&done)?
         } else {
             std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-            let trained = distill_round(args, &pool, &weights, &dir, args.seed + u64::from(round))?;
+            let mut trained = distill_round(args, &pool, &weights, &dir, args.seed + u64::from(round))?;
+            trained.meta.notes = format!(
+                "{} + {round} round{} of {}-ply distillation",
+                start_notes,
+                if round == 1 { "" } else { "s" },
+                args.ply
+            );
             trained.save(&done)?;
             trained
         };
