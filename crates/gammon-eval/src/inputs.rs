@@ -707,8 +707,8 @@ mod tests {
         assert_eq!(backbone(1 << 6), 1.0, "one point");
     }
 
-    #[test]
-    fn features_stay_in_range() {
+    /// Every result of two moves from the start (all rolls, with repeats).
+    fn two_plies_deep() -> Vec<Position> {
         let mut list = gammon_rules::MoveList::new();
         let mut frontier = vec![Position::STARTING];
         for _ in 0..2 {
@@ -721,7 +721,12 @@ mod tests {
             }
             frontier = next;
         }
-        for p in frontier.iter().step_by(13) {
+        frontier
+    }
+
+    #[test]
+    fn features_stay_in_range() {
+        for p in two_plies_deep().iter().step_by(13) {
             for (i, f) in contact_features(p).into_iter().enumerate() {
                 assert!(f.is_finite() && (0.0..=4.0).contains(&f), "feature {i} = {f} in {p:?}");
             }
@@ -822,21 +827,9 @@ mod tests {
 
     #[test]
     fn shots_and_escapes_equal_the_references_on_many_positions() {
-        let mut list = gammon_rules::MoveList::new();
-        let mut frontier = vec![Position::STARTING];
         let mut checked = 0;
         // Positions two plies deep from the start, and their switches.
-        for _ in 0..2 {
-            let mut next = Vec::new();
-            for p in &frontier {
-                for d in ALL_ROLLS {
-                    list.generate(p, d);
-                    next.extend_from_slice(list.positions());
-                }
-            }
-            frontier = next;
-        }
-        for p in frontier.iter().step_by(7) {
+        for p in two_plies_deep().iter().step_by(7) {
             for q in [*p, p.switched()] {
                 assert_eq!(hit_chances(&q), hit_chances_reference(&q), "{q:?}");
                 assert_eq!(escape_chance(&q), escape_reference(&q), "{q:?}");
