@@ -355,13 +355,6 @@ pub struct HitStats {
     pub pip_loss: f32,
 }
 
-/// Share of the 36 rolls that can hit at least one blot, and that can hit
-/// two (one with each die, or with a double).
-pub fn hit_chances(pos: &Position) -> (f32, f32) {
-    let h = hit_stats(pos);
-    (h.any, h.two)
-}
-
 /// Highest point in `m` (0 if empty): the pips a hit there costs.
 #[inline]
 fn top_point(m: u32) -> u32 {
@@ -569,7 +562,7 @@ pub fn escape_chance(pos: &Position) -> f32 {
     for (d, s) in step.iter_mut().enumerate().skip(1) {
         *s = (start >> d) & open;
     }
-    // Branch-free over the rolls, as in `hit_chances`.
+    // Branch-free over the rolls, as in `hit_stats`.
     let mut escapes = 0u32;
     for &(a, b) in &NON_DOUBLES {
         let one = step[a] | step[b];
@@ -745,11 +738,11 @@ mod tests {
         let p = Position::from_boards(&me, &him).unwrap();
         // Hits with any 6 (11 rolls), 5-1, 4-2 (4 rolls), 3-3 (3+3), 2-2 (2+2+2): 17 rolls.
         // 1-1 reaches only 4 pips. Total 11 + 4 + 1 + 1 = 17.
-        let (any, _) = hit_chances(&p);
+        let any = hit_stats(&p).any;
         assert!((any - 17.0 / 36.0).abs() < 1e-6, "{any}");
     }
 
-    /// The straightforward version of `hit_chances`: every roll, every step,
+    /// The straightforward version of `hit_stats`' two shares: every roll, every step,
     /// hits counted with `count_ones`.
     fn hit_chances_reference(pos: &Position) -> (f32, f32) {
         let blots = pos.their_blots();
@@ -831,7 +824,8 @@ mod tests {
         // Positions two plies deep from the start, and their switches.
         for p in two_plies_deep().iter().step_by(7) {
             for q in [*p, p.switched()] {
-                assert_eq!(hit_chances(&q), hit_chances_reference(&q), "{q:?}");
+                let h = hit_stats(&q);
+                assert_eq!((h.any, h.two), hit_chances_reference(&q), "{q:?}");
                 assert_eq!(escape_chance(&q), escape_reference(&q), "{q:?}");
                 checked += 1;
             }
