@@ -13,7 +13,7 @@ use clap::Args;
 use gammon_engine::cube::{analyse_position_nply, CubeAnalysis};
 use gammon_engine::met::Met;
 use gammon_engine::search::{RankedMove, Search};
-use gammon_eval::{Evaluator, NetEvaluator, PositionClass, Probabilities};
+use gammon_eval::{evaluated_by, Evaluator, NetEvaluator, PositionClass, Probabilities};
 use gammon_rules::{Dice, GameContext, Position};
 use serde::Serialize;
 use std::io::{BufWriter, Write};
@@ -216,6 +216,7 @@ fn analyse_position(
 ) -> Result<()> {
     let p = search.value(pos, args.ply);
     let class = PositionClass::of(pos);
+    let by = evaluated_by(class);
     let exact = matches!(class, PositionClass::Finished | PositionClass::Bearoff);
     let (ctx, notes) = cube_cmd::context_of(&args.position)?;
     let cube: Result<CubeAnalysis, String> = if pos.game_result().is_some() {
@@ -233,7 +234,7 @@ fn analyse_position(
             position: pos.to_position_id(),
             plies: args.ply,
             evaluator: evaluator.to_string(),
-            class: class.to_string(),
+            class: by.to_string(),
             probabilities: p.into(),
             cube,
             cube_error,
@@ -245,9 +246,9 @@ fn analyse_position(
     write!(out, "{pos}")?;
     writeln!(out)?;
     if exact {
-        writeln!(out, " Evaluated by: {class} (exact, the same at every depth)")?;
+        writeln!(out, " Evaluated by: {by} (exact, the same at every depth)")?;
     } else {
-        writeln!(out, " Evaluated at {}-ply by {evaluator} ({class}; 0-ply = static evaluation)", args.ply)?;
+        writeln!(out, " Evaluated at {}-ply by {evaluator} ({by}; 0-ply = static evaluation)", args.ply)?;
     }
     writeln!(out, "          win   gammon  backgammon")?;
     writeln!(out, " X (me)  {:6.2}%  {:6.2}%  {:6.2}%", 100.0 * p.win, 100.0 * p.win_gammon, 100.0 * p.win_backgammon)?;

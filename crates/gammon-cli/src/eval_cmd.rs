@@ -5,6 +5,7 @@ use crate::json::EvaluationJson;
 use crate::position_arg::parse_position;
 use anyhow::Result;
 use clap::Args;
+use gammon_eval::evaluated_by;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -35,13 +36,17 @@ pub fn run(args: &EvalArgs) -> Result<()> {
     let net = evaluators::net(args.weights.as_deref())?;
     let (p, class) = net.evaluate_with(&pos, &mut net.scratch());
     if args.json {
-        let j = EvalJson { position: pos.to_position_id(), evaluator: class.to_string(), evaluation: p.into() };
+        let j = EvalJson {
+            position: pos.to_position_id(),
+            evaluator: evaluated_by(class).to_string(),
+            evaluation: p.into(),
+        };
         println!("{}", serde_json::to_string_pretty(&j)?);
         return Ok(());
     }
     print!("{pos}");
     println!();
-    println!(" Evaluated by: {class}");
+    println!(" Evaluated by: {}", evaluated_by(class));
     println!("          win   gammon  backgammon");
     println!(" X (me)  {:6.2}%  {:6.2}%  {:6.2}%", 100.0 * p.win, 100.0 * p.win_gammon, 100.0 * p.win_backgammon);
     println!(

@@ -79,9 +79,9 @@ use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use gammon_engine::cube::{analyse_position, CubeAnalysis, CubeState, Response};
 use gammon_engine::met::Met;
-use gammon_eval::play::{DiceSource, RandomDice};
 use gammon_eval::{Evaluator, Probabilities};
 use gammon_rules::{parse_move_in, CubeOwner, Dice, GameContext, GameResult, Move, MoveList, Position};
+use gammon_rules::{DiceSource, RandomDice};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 

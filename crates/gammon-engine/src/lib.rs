@@ -4,6 +4,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod cube;
+pub mod duel;
 pub mod met;
 pub mod rollout;
 pub mod search;

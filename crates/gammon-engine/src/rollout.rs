@@ -90,9 +90,9 @@
 use crate::cube::{cube_efficiency, cubeful_equity, CubeError, CubeState};
 use crate::met::Met;
 use gammon_eval::bearoff::bearoff_db;
-use gammon_eval::play::{DiceSource, RandomDice};
 use gammon_eval::{Evaluator, Probabilities};
 use gammon_rules::{CubeOwner, Dice, Move, MoveList, Position, ALL_ROLLS};
+use gammon_rules::{DiceSource, RandomDice};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
