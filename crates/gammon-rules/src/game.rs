@@ -89,7 +89,8 @@ impl CubePolicy for NoCube {
 /// is required; the other methods default to "roll the dice source", "go
 /// on", "never double" and "watch nothing".
 pub trait Table {
-    /// `seat` chooses among two or more legal moves (see [`Player`]).
+    /// `seat` chooses among the legal moves (one or more; see [`Player`]).
+    /// [`Seats`] plays a forced move without asking its player.
     fn choose_move(&mut self, seat: Seat, pos: &Position, dice: Dice, moves: &MoveList) -> Decision<usize>;
 
     /// Before `seat`'s turn (`turn` half-moves played so far, the position
@@ -128,21 +129,36 @@ pub trait Table {
         Ok(RaccoonAnswer::Accept)
     }
 
-    /// After `seat`'s turn: `before` (seen by him), the roll, `after` (seen
-    /// by the opponent, now on roll; `before.switched()` when no checker
-    /// could move) and the index of the move played in the legal moves
-    /// (`None` when no checker could move).
-    fn after_turn(
-        &mut self,
-        seat: Seat,
-        before: &Position,
-        dice: Dice,
-        after: &Position,
-        played: Option<usize>,
-    ) -> Decision<()> {
-        let _ = (seat, before, dice, after, played);
+    /// The cube changed hands: a double was taken (or beavered,
+    /// raccooned); `cube` is the cube now.
+    fn cube_changed(&mut self, cube: &Cube) -> Decision<()> {
+        let _ = cube;
         Ok(())
     }
+
+    /// After a turn (see [`Turn`]).
+    fn after_turn(&mut self, turn: &Turn<'_>) -> Decision<()> {
+        let _ = turn;
+        Ok(())
+    }
+}
+
+/// One turn played, for [`Table::after_turn`].
+#[derive(Debug, Clone, Copy)]
+pub struct Turn<'a> {
+    /// Who moved.
+    pub seat: Seat,
+    /// The position before the roll, seen by him.
+    pub before: Position,
+    /// The roll.
+    pub dice: Dice,
+    /// The legal moves of the roll (empty: the turn passed).
+    pub moves: &'a MoveList,
+    /// The index in `moves` of the move played (`None`: the turn passed).
+    pub played: Option<usize>,
+    /// The position after the move, seen by the opponent (now on roll);
+    /// `before.switched()` when the turn passed.
+    pub after: Position,
 }
 
 /// Two players and a cube policy: the usual [`Table`].
@@ -156,6 +172,9 @@ pub struct Seats<'a> {
 
 impl Table for Seats<'_> {
     fn choose_move(&mut self, seat: Seat, pos: &Position, dice: Dice, moves: &MoveList) -> Decision<usize> {
+        if moves.len() == 1 {
+            return Ok(0);
+        }
         self.players[seat.index()].choose_move(pos, dice, moves)
     }
     fn offers_double(&mut self, seat: Seat, pos: &Position, ctx: &GameContext) -> Decision<bool> {
@@ -275,9 +294,9 @@ pub struct GameRecord {
 /// [`MatchState::record`]).
 ///
 /// Each turn: [`Table::before_roll`]; then, if the rules let the side on
-/// roll double, the cube offer and its answers; then the roll and the move
-/// (none: the turn passes; one legal move: played without asking). A
-/// finished game scores its result times the cube.
+/// roll double, the cube offer and its answers; then the roll, the move
+/// ([`Table::choose_move`]; none: the turn passes) and
+/// [`Table::after_turn`]. A finished game scores its result times the cube.
 ///
 /// # Errors
 /// [`Abandoned`] if a decider gave up.
@@ -321,14 +340,13 @@ pub fn play_game(
         list.generate(&pos, roll);
         let (after, played) = match list.len() {
             0 => (pos.switched(), None),
-            1 => (list.positions()[0], Some(0)),
             n => {
                 let i = table.choose_move(seat, &pos, roll, &list)?;
                 let i = if i < n { i } else { 0 };
                 (list.positions()[i], Some(i))
             }
         };
-        table.after_turn(seat, &pos, roll, &after, played)?;
+        table.after_turn(&Turn { seat, before: pos, dice: roll, moves: &list, played, after })?;
         pos = after;
         seat = seat.other();
         turns += 1;
@@ -361,19 +379,25 @@ fn cube_exchange(
     match answer {
         CubeAnswer::Pass => return Ok(Exchange::Passed { winner: doubler, points: cube.value }),
         CubeAnswer::Beaver if state.may_beaver(&cube) => {}
-        CubeAnswer::Take | CubeAnswer::Beaver => return Ok(Exchange::PlayOn(cube.taken(taker))),
+        CubeAnswer::Take | CubeAnswer::Beaver => return turned(table, cube.taken(taker)),
     }
     ctx.dice = DiceState::Beavered;
     match table.answers_beaver(doubler, pos, &ctx)? {
         BeaverAnswer::Pass => return Ok(Exchange::Passed { winner: taker, points: cube.value.saturating_mul(2) }),
         BeaverAnswer::Raccoon if state.may_raccoon(&cube) => {}
-        BeaverAnswer::Accept | BeaverAnswer::Raccoon => return Ok(Exchange::PlayOn(cube.beavered(taker))),
+        BeaverAnswer::Accept | BeaverAnswer::Raccoon => return turned(table, cube.beavered(taker)),
     }
     ctx.dice = DiceState::Raccooned;
     match table.answers_raccoon(taker, pos, &ctx)? {
         RaccoonAnswer::Pass => Ok(Exchange::Passed { winner: doubler, points: cube.value.saturating_mul(4) }),
-        RaccoonAnswer::Accept => Ok(Exchange::PlayOn(cube.raccooned(taker))),
+        RaccoonAnswer::Accept => turned(table, cube.raccooned(taker)),
     }
+}
+
+/// Tells the table the cube changed, and plays on with it.
+fn turned(table: &mut dyn Table, cube: Cube) -> Decision<Exchange> {
+    table.cube_changed(&cube)?;
+    Ok(Exchange::PlayOn(cube))
 }
 
 #[cfg(test)]

@@ -67,7 +67,7 @@ pub use error::{DiceError, PositionError, PositionIdError};
 pub use fibs::{FibsBoard, FibsError};
 pub use game::{
     play_game, Abandoned, CubePolicy, Decision, FirstRoll, Flow, GameEnd, GameRecord, GameStart, NoCube, Player, Seats,
-    Table, MAX_TURNS,
+    Table, Turn, MAX_TURNS,
 };
 pub use game_result::GameResult;
 pub use match_id::{GameState, MatchId, MatchIdError, Resignation, Seat};

@@ -86,16 +86,8 @@ fn sample(weights: &NetWeights, count: usize, seed: u64, explore: f32, afterstat
                 |(scratch, scored), g| {
                     let mut explore_rng = ChaCha8Rng::seed_from_u64(seed ^ 0xE4F1_0BE5);
                     explore_rng.set_stream(g);
-                    let mut sampler = Sampler {
-                        weights,
-                        scratch,
-                        scored,
-                        explore_rng,
-                        explore,
-                        afterstates,
-                        seen: Vec::new(),
-                        chose: false,
-                    };
+                    let mut sampler =
+                        Sampler { weights, scratch, scored, explore_rng, explore, afterstates, seen: Vec::new() };
                     let state = MatchState::new(MatchRules::cubeless());
                     let start = GameStart::opening(Seat::Zero);
                     // The sampler never abandons a game.
@@ -129,8 +121,6 @@ struct Sampler<'a> {
     explore: f32,
     afterstates: usize,
     seen: Vec<Position>,
-    /// `choose_move` ran this turn (a forced move does not ask).
-    chose: bool,
 }
 
 impl Sampler<'_> {
@@ -157,22 +147,13 @@ impl Table for Sampler<'_> {
         if self.afterstates == 0 && trained(pos) {
             self.seen.push(*pos);
         }
-        self.chose = false;
         Ok(Flow::Play)
     }
 
+    /// Forced moves too: their result is an afterstate, and the exploration
+    /// draw keeps every game's random stream in step.
     fn choose_move(&mut self, _: Seat, _: &Position, _: Dice, moves: &MoveList) -> Decision<usize> {
-        self.chose = true;
         Ok(self.pick(moves.positions()))
-    }
-
-    fn after_turn(&mut self, _: Seat, _: &Position, _: Dice, after: &Position, played: Option<usize>) -> Decision<()> {
-        // A forced move is ranked too: its result is an afterstate, and the
-        // exploration draw keeps every game's random stream in step.
-        if played.is_some() && !self.chose {
-            self.pick(std::slice::from_ref(after));
-        }
-        Ok(())
     }
 }
 

@@ -19,7 +19,7 @@ use gammon_eval::mlp::{Activations, Mlp, OUTPUTS};
 use gammon_eval::net::{evaluate_position, Scratch};
 use gammon_eval::{NetWeights, PositionClass, Probabilities};
 use gammon_rules::{
-    play_game, Decision, Dice, GameStart, MatchRules, MatchState, MoveList, Position, RandomDice, Seat, Table,
+    play_game, Decision, Dice, GameStart, MatchRules, MatchState, MoveList, Position, RandomDice, Seat, Table, Turn,
 };
 
 /// What a training game did.
@@ -106,7 +106,8 @@ struct Learner<'a> {
 }
 
 impl Table for Learner<'_> {
-    /// The result the opponent values least (the first of equals).
+    /// The result the opponent values least (the first of equals); a
+    /// forced move is evaluated too, for its update.
     fn choose_move(&mut self, _: Seat, _: &Position, _: Dice, moves: &MoveList) -> Decision<usize> {
         let mut best = (0, Probabilities::default());
         let mut best_equity = f32::INFINITY;
@@ -122,20 +123,14 @@ impl Table for Learner<'_> {
         Ok(best.0)
     }
 
-    /// The TD update for `before` toward the inverted value of `after`.
-    fn after_turn(
-        &mut self,
-        seat: Seat,
-        before: &Position,
-        _: Dice,
-        after: &Position,
-        played: Option<usize>,
-    ) -> Decision<()> {
-        let next_value = match (self.chosen.take(), played) {
+    /// The TD update for the position before the move toward the inverted
+    /// value of the one after it.
+    fn after_turn(&mut self, turn: &Turn<'_>) -> Decision<()> {
+        let next_value = match (self.chosen.take(), turn.played) {
             (Some((i, v)), Some(p)) if i == p => v,
-            _ => evaluate_position(self.weights, after, &mut self.ws.scratch).0,
+            _ => evaluate_position(self.weights, &turn.after, &mut self.ws.scratch).0,
         };
-        self.update(before, next_value, seat.index());
+        self.update(&turn.before, next_value, turn.seat.index());
         Ok(())
     }
 }
