@@ -4,7 +4,7 @@
 //! the context an XGID carries (cube, owner, score, match length, Crawford,
 //! Jacoby, beavers).
 
-use crate::args::{DiceOption, JsonArg, PlyArg, PositionArg, WeightsArg};
+use crate::args::{DiceOption, JsonArg, PlyArg, PositionText, WeightsArg};
 use crate::json::{self, PositionAnalysisJson};
 use crate::request::Request;
 use crate::text;
@@ -30,7 +30,7 @@ gives it: money play with a centred cube, or the cube, score and rules of an XGI
 )))]
 pub struct AnalyseArgs {
     #[command(flatten)]
-    position: PositionArg,
+    position: PositionText,
     #[command(flatten)]
     dice: DiceOption,
     #[command(flatten)]

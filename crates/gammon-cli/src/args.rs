@@ -8,9 +8,9 @@ use gammon_eval::NetEvaluator;
 use gammon_rules::{CubeOwner, Dice, GameContext};
 use std::path::PathBuf;
 
-/// The position, as the commands read it.
+/// The position as typed (read into a [`Request`](crate::request::Request)).
 #[derive(Debug, Args)]
-pub struct PositionArg {
+pub struct PositionText {
     /// The position, player on roll: Position ID, XGID or `start`.
     pub position: String,
 }
@@ -170,4 +170,49 @@ fn parse_score(text: &str) -> Result<(u32, u32), String> {
 /// Reads a roll like `31`; `hint` follows the text in the error message.
 pub fn parse_dice(text: &str, hint: &str) -> Result<Dice> {
     text.parse::<Dice>().with_context(|| format!("cannot read dice {text:?}{hint}"))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct Cli {
+        #[command(flatten)]
+        context: ContextArgs,
+    }
+
+    fn apply(args: &[&str], ctx: GameContext) -> Result<(GameContext, Vec<String>)> {
+        let cli = Cli::try_parse_from(std::iter::once("cube").chain(args.iter().copied())).unwrap();
+        cli.context.apply(ctx)
+    }
+
+    #[test]
+    fn a_match_drops_the_money_rules_and_keeps_the_score() {
+        let mut money = GameContext { jacoby: true, beaver: true, ..GameContext::money() };
+        money.score = (1, 2);
+        let (ctx, notes) = apply(&["--match", "5"], money).unwrap();
+        assert_eq!((ctx.match_length, ctx.jacoby, ctx.beaver), (5, false, false));
+        assert_eq!(notes, ["score 1-2 kept from the position"]);
+        let (ctx, notes) = apply(&["--match", "5", "--score", "3-4", "--crawford"], money).unwrap();
+        assert_eq!((ctx.score, ctx.crawford), ((3, 4), true));
+        assert!(notes.is_empty());
+    }
+
+    #[test]
+    fn the_options_override_the_position() {
+        let xgid = GameContext { jacoby: true, beaver: true, ..GameContext::money() };
+        let (ctx, _) = apply(&["--no-jacoby", "--cube", "4", "--owner", "opp"], xgid).unwrap();
+        assert_eq!((ctx.jacoby, ctx.beaver, ctx.cube_value, ctx.cube_owner), (false, true, 4, CubeOwner::Opponent));
+    }
+
+    #[test]
+    fn a_turned_cube_needs_an_owner() {
+        let err = apply(&["--cube", "2"], GameContext::money()).unwrap_err();
+        assert!(err.to_string().contains("say who owns it with --owner"), "{err}");
+        assert!(Cli::try_parse_from(["cube", "--score", "3"]).is_err());
+        assert!(Cli::try_parse_from(["cube", "--owner", "bob"]).is_err());
+    }
 }

@@ -13,7 +13,7 @@
 //!
 //! [`analyse_state_nply`]: gammon_engine::cube::analyse_state_nply
 
-use crate::args::{ContextArgs, JsonArg, PlyArg, PositionArg, WeightsArg};
+use crate::args::{ContextArgs, JsonArg, PlyArg, PositionText, WeightsArg};
 use crate::request::Request;
 use crate::{json, text};
 use anyhow::{anyhow, bail, Result};
@@ -35,7 +35,7 @@ use std::io::Write;
 )))]
 pub struct CubeArgs {
     #[command(flatten)]
-    position: PositionArg,
+    position: PositionText,
     #[command(flatten)]
     context: ContextArgs,
     #[command(flatten)]

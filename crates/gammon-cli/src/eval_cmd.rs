@@ -1,6 +1,6 @@
 //! `gammon eval`: the evaluation of a position.
 
-use crate::args::{JsonArg, PositionArg, WeightsArg};
+use crate::args::{JsonArg, PositionText, WeightsArg};
 use crate::json::{self, EvalJson};
 use crate::request::Request;
 use crate::text;
@@ -14,7 +14,7 @@ use std::io::{BufWriter, Write};
 #[command(mut_arg("position", |a| a.help("The position (player on roll, before rolling): Position ID, XGID or `start`")))]
 pub struct EvalArgs {
     #[command(flatten)]
-    position: PositionArg,
+    position: PositionText,
     #[command(flatten)]
     weights: WeightsArg,
     #[command(flatten)]

@@ -36,3 +36,38 @@ impl Request {
         self.position.game_result().is_some()
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use gammon_rules::{CubeOwner, DiceState};
+
+    const XGID_31: &str = "XGID=-b----E-C---eE---c-e----B-:1:1:1:31:3:1:0:5:10";
+
+    #[test]
+    fn an_xgid_gives_dice_and_context_once() {
+        let r = Request::read(XGID_31, None, "").unwrap();
+        assert_eq!(r.dice, Some("31".parse().unwrap()));
+        assert_eq!((r.context.match_length, r.context.score), (5, (3, 1)));
+        assert_eq!((r.context.cube_value, r.context.cube_owner), (2, CubeOwner::OnRoll));
+        assert_eq!(r.context.dice, DiceState::Rolled("31".parse().unwrap()));
+    }
+
+    #[test]
+    fn dice_on_the_command_line_win() {
+        let r = Request::read(XGID_31, Some("52"), "").unwrap();
+        assert_eq!(r.dice, Some("52".parse().unwrap()));
+        let err = Request::read("start", Some("71"), " (write them like 31)").unwrap_err();
+        assert!(format!("{err:#}").starts_with("cannot read dice \"71\" (write them like 31): "), "{err:#}");
+    }
+
+    #[test]
+    fn other_forms_are_money_play() {
+        let r = Request::read("4HPwATDgc/ABMA", None, "").unwrap();
+        assert_eq!((r.position, r.dice, r.context), (Position::STARTING, None, GameContext::money()));
+        assert!(!r.game_over());
+        assert!(Request::read("AAAAAAAA/38AAA", None, "").unwrap().game_over());
+        assert!(Request::read("nonsense", None, "").is_err());
+    }
+}

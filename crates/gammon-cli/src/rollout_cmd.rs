@@ -1,7 +1,7 @@
 //! `gammon rollout`: Monte Carlo rollouts of a position (the player on roll,
 //! before rolling) or of the candidate moves of a roll.
 
-use crate::args::{DiceOption, JsonArg, PositionArg, ThreadsArg, WeightsArg};
+use crate::args::{DiceOption, JsonArg, PositionText, ThreadsArg, WeightsArg};
 use crate::json;
 use crate::request::Request;
 use crate::text::{self, RolloutProgressLine};
@@ -23,7 +23,7 @@ differences to the best move come with the standard error of the paired games.")
 )))]
 pub struct RolloutArgs {
     #[command(flatten)]
-    position: PositionArg,
+    position: PositionText,
     #[command(flatten)]
     dice: DiceOption,
     /// The most games to play.

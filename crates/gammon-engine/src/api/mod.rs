@@ -2,7 +2,7 @@
 //! review and servers: rank the moves of a roll, choose a move, evaluate a
 //! position, decide the cube in a match context, roll out. Each answer is a
 //! typed result that callers only present; its [`Serialize`](serde::Serialize)
-//! form is the JSON of the matching `gammon … --json` command.
+//! form is the JSON that `gammon … --json` prints for it ([`json`]).
 //!
 //! Depths are counted as gnubg counts them, as [`Search`] does: 0 plies is
 //! the static evaluation, 1 ply looks at every roll of the side on roll, and
@@ -25,6 +25,8 @@ mod error;
 pub mod json;
 mod moves;
 mod rollout_report;
+#[cfg(test)]
+mod tests;
 
 pub use analysis::{Evaluation, RollAnalysis};
 pub use cube_decision::{CubeDecision, CubeQuestion};
