@@ -87,6 +87,8 @@ pub struct CubeMoney {
     pub cube2: CubeVerdict,
     /// gnubg's 0-ply decision.
     pub cube0: CubeVerdict,
+    /// gnubg's Match ID of the setting (money, Jacoby off).
+    pub match_id: String,
 }
 
 /// A line of `cube_match.jsonl`: a 5-point match decision at one score.
@@ -112,6 +114,8 @@ pub struct CubeMatch {
     pub action: String,
     /// gnubg's gammon and backgammon prices.
     pub gammonprice: [f64; 4],
+    /// gnubg's Match ID of the setting, player 0 on roll.
+    pub match_id: String,
 }
 
 #[cfg(test)]
