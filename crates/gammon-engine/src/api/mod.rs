@@ -140,7 +140,7 @@ impl<E: Evaluator> Engine<E> {
             return Err(EngineError::GameOver);
         }
         let list = position.legal_moves(dice);
-        let pass = ChosenMove { mv: Move::NONE, result: position.switched() };
+        let pass = ChosenMove { mv: Move::NONE, result: position.switched(), choices: 0 };
         let best = match list.len() {
             0 => return Ok(pass),
             1 => 0,
@@ -149,7 +149,7 @@ impl<E: Evaluator> Engine<E> {
         };
         // An evaluator may return any index: the first move stands in.
         let chosen = list.iter().nth(best).or_else(|| list.iter().next());
-        Ok(chosen.map_or(pass, |(mv, result)| ChosenMove { mv, result }))
+        Ok(chosen.map_or(pass, |(mv, result)| ChosenMove { mv, result, choices: list.len() }))
     }
 
     /// The cube decision of the player on roll in `position`, in `context`,

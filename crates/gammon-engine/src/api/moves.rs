@@ -58,6 +58,8 @@ pub struct ChosenMove {
     pub mv: Move,
     /// The position after it, seen by the opponent (now on roll).
     pub result: Position,
+    /// How many legal moves there were to choose from (0: a pass, 1: forced).
+    pub choices: usize,
 }
 
 impl ChosenMove {
