@@ -130,10 +130,12 @@
 use crate::evaluators;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use gammon_engine::api::{self, EngineError};
+use gammon_engine::api::{self, pending_answer, EngineError, PendingAnswer};
 use gammon_engine::cube::{CubeAnalysis, CubeError};
 use gammon_eval::Evaluator;
-use gammon_rules::{Dice, DiceState, FibsBoard, GameContext, Move, Position, Xgid};
+use gammon_rules::{
+    BeaverAnswer, CubeAnswer, Dice, DiceState, FibsBoard, GameContext, Move, Position, RaccoonAnswer, Xgid,
+};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
@@ -216,7 +218,7 @@ impl Engine<'_> {
     }
 }
 
-/// An answer to a pending cube action.
+/// An answer to a pending cube action, in UBGI's words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Answer {
     Take,
@@ -243,31 +245,17 @@ fn cube_analysis(
     })
 }
 
-/// The answer to the cube action pending in `ctx.dice`, from `a` (the
-/// doubler's analysis, the doubler on roll):
-///
-/// - `D` (X doubled, O answers): O takes when double/take is worth no more
-///   to X than double/pass; he beavers instead (money play, beavers
-///   allowed) when X is the underdog after the take (double/take < 0).
-/// - `B` (O beavered, X answers): X accepts the cube at four times (worth
-///   `2 * double_take` to him, normalised to the original cube) unless
-///   passing, which loses twice the cube, is better: take when
-///   `double_take >= -1`. A raccoon is never proposed: accepting is `take`.
-/// - `R` (X raccooned, O answers): O accepts the eight-times cube (worth `4
-///   * double_take` to X) unless passing (X wins four times the cube) is
-///   better: take when `double_take <= 1`.
+/// The answer to the cube action pending in `pending` ([`pending_answer`]):
+/// accepting a beaver or a raccoon is `take`.
 fn answer_pending(a: &CubeAnalysis, pending: DiceState) -> Answer {
-    let take = |yes: bool| if yes { Answer::Take } else { Answer::Drop };
-    match pending {
-        DiceState::Beavered => take(a.double_take >= -1.0),
-        DiceState::Raccooned => take(a.double_take <= 1.0),
-        _ => {
-            if a.beaver_equity().is_some() && a.double_take < 0.0 {
-                Answer::Beaver
-            } else {
-                take(a.double_take <= a.double_pass)
-            }
-        }
+    match pending_answer(a, pending) {
+        Some(PendingAnswer::Double(CubeAnswer::Beaver)) => Answer::Beaver,
+        Some(
+            PendingAnswer::Double(CubeAnswer::Pass)
+            | PendingAnswer::Beaver(BeaverAnswer::Pass)
+            | PendingAnswer::Raccoon(RaccoonAnswer::Pass),
+        ) => Answer::Drop,
+        _ => Answer::Take,
     }
 }
 

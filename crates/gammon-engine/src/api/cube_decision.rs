@@ -4,7 +4,7 @@ use super::EngineError;
 use crate::cube::{CubeAnalysis, CubeState};
 use crate::met::Met;
 use gammon_eval::PositionClass;
-use gammon_rules::{DiceState, GameContext, Position};
+use gammon_rules::{BeaverAnswer, CubeAnswer, DiceState, GameContext, Position, RaccoonAnswer};
 
 /// A cube question the engine can answer: a position whose game is on, in
 /// a game context that follows the rules and that the match equity table
@@ -87,4 +87,48 @@ pub struct CubeDecision {
     pub analysis: CubeAnalysis,
     /// The question's notes; callers may add their own.
     pub notes: Vec<String>,
+}
+
+/// The correct answer to a pending cube action, from the doubler's analysis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PendingAnswer {
+    /// To a double (`D`): take, pass or beaver.
+    Double(CubeAnswer),
+    /// To a beaver (`B`), by the doubler. A raccoon is never proposed.
+    Beaver(BeaverAnswer),
+    /// To a raccoon (`R`), by the beaverer.
+    Raccoon(RaccoonAnswer),
+}
+
+/// The answer to the cube action `pending` (`D`, `B`, `R`; `None` for the
+/// other dice states), from `analysis`, the doubler's decision with the
+/// doubler on roll (equities normalised to the cube before the double):
+///
+/// - `D`: O takes when double/take is worth no more to X than
+///   double/pass; he beavers instead (money play, beavers allowed) when X is
+///   the underdog after the take (double/take < 0).
+/// - `B`: X accepts the cube at four times (worth `2 * double_take` to him)
+///   unless passing, which loses twice the cube, is better: accept when
+///   `double_take >= -1`.
+/// - `R`: O accepts the eight-times cube (worth `4 * double_take` to X)
+///   unless passing (X wins four times the cube) is better: accept when
+///   `double_take <= 1`.
+pub fn pending_answer(analysis: &CubeAnalysis, pending: DiceState) -> Option<PendingAnswer> {
+    let a = analysis;
+    match pending {
+        DiceState::ToRoll | DiceState::Rolled(_) => None,
+        DiceState::Doubled => Some(PendingAnswer::Double(if a.beaver_equity().is_some() && a.double_take < 0.0 {
+            CubeAnswer::Beaver
+        } else if a.double_take <= a.double_pass {
+            CubeAnswer::Take
+        } else {
+            CubeAnswer::Pass
+        })),
+        DiceState::Beavered => {
+            Some(PendingAnswer::Beaver(if a.double_take >= -1.0 { BeaverAnswer::Accept } else { BeaverAnswer::Pass }))
+        }
+        DiceState::Raccooned => {
+            Some(PendingAnswer::Raccoon(if a.double_take <= 1.0 { RaccoonAnswer::Accept } else { RaccoonAnswer::Pass }))
+        }
+    }
 }

@@ -29,7 +29,7 @@ mod rollout_report;
 mod tests;
 
 pub use analysis::{Evaluation, RollAnalysis};
-pub use cube_decision::{CubeDecision, CubeQuestion};
+pub use cube_decision::{pending_answer, CubeDecision, CubeQuestion, PendingAnswer};
 pub use error::EngineError;
 pub use moves::{legal_moves, ChosenMove, LegalMove, LegalMoves};
 pub use rollout_report::{RolloutOutcome, RolloutReport};
