@@ -835,8 +835,10 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
 
     /// The engine's move: the index in `moves`.
     fn engine_turn(&mut self, pos: &Position, dice: Dice, moves: &MoveList) -> Step<usize> {
-        let i = if moves.len() == 1 { 0 } else { self.engine.evaluator().best_move(pos, moves.positions()) };
-        let i = if i < moves.len() { i } else { 0 };
+        let chosen =
+            self.engine.choose_move(pos, dice, 0).map_err(|e| End::Io(std::io::Error::other(e.to_string())))?;
+        // Results are distinct positions: the one reached names the move.
+        let i = moves.positions().iter().position(|p| *p == chosen.result).unwrap_or(0);
         writeln!(self.out, "The engine rolls {dice} and plays {}.", pos.format_move(&moves.moves()[i]))?;
         Ok(i)
     }
