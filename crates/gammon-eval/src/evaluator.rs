@@ -3,8 +3,9 @@
 use crate::probabilities::Probabilities;
 use gammon_rules::Position;
 
-/// Anything that can judge positions. One method is required: evaluate a
-/// batch of positions, each seen from its side on roll, before the roll.
+/// Anything that can judge positions. Two methods are required: evaluate a
+/// batch of positions, each seen from its side on roll, before the roll, and
+/// a name.
 /// Search, rollouts and play are built on top of it.
 pub trait Evaluator: Sync {
     /// Writes the probabilities of `positions[i]` (for its side on roll) to

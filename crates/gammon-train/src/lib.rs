@@ -1,5 +1,6 @@
-//! Self-play TD(λ) training for gammon's networks: settings, the training
-//! game, the parallel training loop, checkpoints and the learning curve.
+//! Training gammon's networks: self-play TD(λ) (settings, the training game,
+//! the parallel training loop, checkpoints, the learning curve) and
+//! distillation of the engine's lookahead into the nets.
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod checkpoint;

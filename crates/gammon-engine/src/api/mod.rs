@@ -39,7 +39,7 @@ use crate::met::Met;
 use crate::rollout::{rollout_moves, rollout_position, RolloutProgress, RolloutSettings};
 use crate::search::{Search, SearchStats};
 use gammon_eval::{Evaluator, PositionClass};
-use gammon_rules::{Dice, GameContext, Move, Position};
+use gammon_rules::{Dice, GameContext, Move, MoveList, Position};
 use std::fmt;
 use std::time::Instant;
 
@@ -139,16 +139,18 @@ impl<E: Evaluator> Engine<E> {
         if position.game_result().is_some() {
             return Err(EngineError::GameOver);
         }
-        let list = position.legal_moves(dice);
-        let pass = ChosenMove { mv: Move::NONE, result: position.switched(), choices: 0 };
-        let best = match list.len() {
-            0 => return Ok(pass),
-            1 => 0,
-            _ if plies == 0 => self.search.evaluator().best_move(position, list.positions()),
-            _ => self.search.rank_results(list.positions(), plies).first().map_or(0, |r| r.index),
+        let mut list = MoveList::new();
+        let chosen = if plies == 0 {
+            gammon_eval::choose_move(self.search.evaluator(), position, dice, &mut list)
+        } else {
+            list.generate(position, dice);
+            let best = match list.len() {
+                0 | 1 => 0,
+                _ => self.search.rank_results(list.positions(), plies).first().map_or(0, |r| r.index),
+            };
+            list.iter().nth(best)
         };
-        // An evaluator may return any index: the first move stands in.
-        let chosen = list.iter().nth(best).or_else(|| list.iter().next());
+        let pass = ChosenMove { mv: Move::NONE, result: position.switched(), choices: 0 };
         Ok(chosen.map_or(pass, |(mv, result)| ChosenMove { mv, result, choices: list.len() }))
     }
 
