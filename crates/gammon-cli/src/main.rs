@@ -9,13 +9,13 @@ mod eval_cmd;
 mod evaluators;
 mod json;
 mod moves;
-mod play_cmd;
+mod play;
 mod position_arg;
 mod request;
 mod rollout_cmd;
 mod text;
 mod train_cmd;
-mod ubgi_cmd;
+mod ubgi;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -49,9 +49,9 @@ enum Command {
     /// Settle a position (or a roll's moves) by Monte Carlo rollouts.
     Rollout(rollout_cmd::RolloutArgs),
     /// Play a game against the engine in the terminal.
-    Play(play_cmd::PlayArgs),
+    Play(play::PlayArgs),
     /// Run as a UBGI engine on standard input and output.
-    Ubgi(ubgi_cmd::UbgiArgs),
+    Ubgi(ubgi::UbgiArgs),
 }
 
 /// A reader that goes away (`gammon … | head`) ends the program quietly, as
@@ -84,8 +84,8 @@ fn main() -> ExitCode {
         Command::Duel(args) => duel_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Distill(args) => distill_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Rollout(args) => rollout_cmd::run(&args).map(|()| ExitCode::SUCCESS),
-        Command::Play(args) => play_cmd::run(&args).map(|()| ExitCode::SUCCESS),
-        Command::Ubgi(args) => ubgi_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Play(args) => play::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Ubgi(args) => ubgi::run(&args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

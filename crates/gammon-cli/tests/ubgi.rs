@@ -1,4 +1,7 @@
 //! `gammon ubgi`: scripted dialogues in both UBGI drafts.
+//!
+//! One test binary per command, all tests: its sections (v0.2, 0.01, the
+//! cube) share the helpers at the top.
 #![allow(clippy::unwrap_used)]
 
 use gammon_rules::{parse_move, Dice, DiceState, GameContext, MoveList, Position, Xgid, ALL_ROLLS};

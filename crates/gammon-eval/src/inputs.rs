@@ -5,6 +5,10 @@
 //! "whose turn" unit is needed. Inputs are produced sparse: most units are
 //! zero, and the first layer only adds the rows of the units that are not.
 //!
+//! One file because the unit layout below, the code that fills the units and
+//! the tests change together; the code is about 450 lines, the tests (with
+//! brute-force references) about 280.
+//!
 //! # Contact encoding ([`ContactEncoding`], version 2): 2 x 130 units
 //!
 //! Per side, for each of its points 1..24, gnubg's four units: exactly 1,

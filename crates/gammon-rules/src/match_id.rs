@@ -2,6 +2,10 @@
 //! the score, the dice and who is to act.
 //!
 //! The format details are documented on the public type.
+//!
+//! One format per file, with its field types (`Seat`, `GameState`,
+//! `Resignation`) and round-trip tests (about 140 of the lines; the code is
+//! about 390, the rest doc comments).
 
 use crate::context::{ContextError, CubeOwner, DiceState, GameContext};
 use crate::dice::Dice;

@@ -1,0 +1,156 @@
+//! The cube prompts (the human's doubles and answers) and the engine's cube
+//! decisions and answers.
+
+use super::{parse_roll, points, End, Session, Step};
+use gammon_engine::cube::{CubeAnalysis, CubeState, Response};
+use gammon_rules::{CubeAnswer, Dice, GameContext, Position};
+use std::io::{BufRead, Write};
+
+const CUBE_HELP: &str = "\
+Before your roll, when you may double:
+  r         roll the dice (also: roll, or an empty line; with --manual-dice
+            you may type the roll itself, like 31)
+  d         double: offer the engine the cube at twice its value (also: double);
+            it takes (and owns the cube) or drops (and loses the game at the cube value)
+  hint      the engine's cube analysis for you
+  board     show the board
+  quit      end the game (also: resign)";
+
+const TAKE_HELP: &str = "\
+The engine doubles:
+  t         take: play on at twice the stakes, and own the cube (also: take)
+  d         drop: lose the game at the cube value before the double (also: drop, pass, p)
+  b         beaver (with --beaver): take and redouble at once, keeping the cube (also: beaver)
+  hint      the engine's analysis of its double
+  board     show the board
+  quit      end the game (also: resign)";
+
+impl<R: BufRead, W: Write> Session<'_, R, W> {
+    /// True if a double by the side on roll in `ctx` can gain anything (not
+    /// the leader after the Crawford game, not a cube that already wins).
+    pub(super) fn double_matters(&self, ctx: &GameContext) -> bool {
+        CubeState::from_context(ctx, self.cube_engine.met()).is_ok_and(|s| s.no_double_reason().is_none())
+    }
+
+    /// The engine's cube analysis of `pos` (seen by the side on roll, who
+    /// has not rolled) in `ctx` (any pending cube action set aside).
+    pub(super) fn analysis(&self, pos: &Position, ctx: &GameContext) -> Option<CubeAnalysis> {
+        let before_roll = GameContext { dice: gammon_rules::DiceState::ToRoll, ..*ctx };
+        self.cube_engine.decide_cube(pos, &before_roll, 0).ok().map(|d| d.analysis)
+    }
+
+    /// Before the human's roll, when he may double: roll (with manual dice,
+    /// typing the roll rolls it) or double.
+    pub(super) fn human_offers(&mut self, pos: &Position, ctx: &GameContext) -> Step<bool> {
+        loop {
+            let line = self.ask("Roll or double? [r/d]: ")?;
+            if self.manual {
+                if let Some(d) = parse_roll(&line).and_then(|(a, b)| Dice::new(a, b).ok()) {
+                    self.typed_roll = Some(d);
+                    return Ok(false);
+                }
+            }
+            match line.to_ascii_lowercase().as_str() {
+                "" | "r" | "roll" => return Ok(false),
+                "d" | "double" => break,
+                "hint" => self.cube_hint(pos, ctx, true)?,
+                "board" => self.show_board(pos, Some(false), "Your turn.")?,
+                "help" | "?" => writeln!(self.out, "{CUBE_HELP}")?,
+                "quit" | "resign" | "exit" => return Err(End::Quit),
+                _ => writeln!(self.out, "Type r to roll or d to double (or hint, board, help, quit).")?,
+            }
+        }
+        writeln!(self.out, "You double to {}.", ctx.cube_value.saturating_mul(2))?;
+        Ok(true)
+    }
+
+    /// The engine answers the human's double (`pos` and `ctx` seen by the human).
+    pub(super) fn engine_answers(&mut self, pos: &Position, ctx: &GameContext) -> Step<CubeAnswer> {
+        let old = ctx.cube_value;
+        let answer = self.analysis(pos, ctx).and_then(|a| a.response()).unwrap_or(Response::Take);
+        Ok(match answer {
+            Response::Pass => {
+                writeln!(self.out, "The engine drops: you win {}.", points(old))?;
+                CubeAnswer::Pass
+            }
+            Response::Beaver if self.state.may_beaver(&self.cube) => {
+                writeln!(
+                    self.out,
+                    "The engine beavers: it takes and redoubles at once; the cube is at {}, owned by the engine.",
+                    old.saturating_mul(4)
+                )?;
+                CubeAnswer::Beaver
+            }
+            Response::Take | Response::Beaver => {
+                writeln!(self.out, "The engine takes: the cube is at {}, owned by the engine.", old.saturating_mul(2))?;
+                CubeAnswer::Take
+            }
+        })
+    }
+
+    /// The human answers the engine's double (`pos` and `ctx` seen by the engine).
+    pub(super) fn human_answers(&mut self, pos: &Position, ctx: &GameContext) -> Step<CubeAnswer> {
+        let old = ctx.cube_value;
+        let new = old.saturating_mul(2);
+        let beaver = self.state.may_beaver(&self.cube);
+        let prompt = if beaver {
+            format!("The engine doubles to {new}. Take or drop (or beaver)? [t/d/b]: ")
+        } else {
+            format!("The engine doubles to {new}. Take or drop? [t/d]: ")
+        };
+        loop {
+            let line = self.ask(&prompt)?;
+            match line.to_ascii_lowercase().as_str() {
+                "t" | "take" => {
+                    writeln!(self.out, "You take: the cube is at {new}, owned by you.")?;
+                    return Ok(CubeAnswer::Take);
+                }
+                "d" | "drop" | "p" | "pass" => {
+                    writeln!(self.out, "You drop: the engine wins {}.", points(old))?;
+                    return Ok(CubeAnswer::Pass);
+                }
+                "b" | "beaver" if beaver => {
+                    writeln!(self.out, "You beaver: the cube is at {}, owned by you.", old.saturating_mul(4))?;
+                    return Ok(CubeAnswer::Beaver);
+                }
+                "b" | "beaver" => {
+                    writeln!(self.out, "Beavers are not allowed here (they need --beaver, in money play).")?
+                }
+                "hint" => self.cube_hint(pos, ctx, false)?,
+                "board" => self.show_board(&pos.switched(), Some(true), "The engine's turn.")?,
+                "help" | "?" => writeln!(self.out, "{TAKE_HELP}")?,
+                "quit" | "resign" | "exit" => return Err(End::Quit),
+                _ => {
+                    let b = if beaver { ", b to beaver" } else { "" };
+                    writeln!(self.out, "Type t to take or d to drop{b} (or hint, board, help, quit).")?;
+                }
+            }
+        }
+    }
+
+    /// The engine's cube analysis of `pos` (seen by the side on roll, who is
+    /// X in the explanation).
+    fn cube_hint(&mut self, pos: &Position, ctx: &GameContext, human_on_roll: bool) -> Step<()> {
+        let Some(a) = self.analysis(pos, ctx) else {
+            writeln!(self.out, "No cube analysis is available here.")?;
+            return Ok(());
+        };
+        let name = self.cube_engine.name();
+        if human_on_roll {
+            writeln!(self.out, "The engine's cube analysis ({name}); you are X, on roll, the engine is O:")?;
+            writeln!(self.out, "Proper cube action for you: {}.", a.action)?;
+        } else {
+            writeln!(self.out, "The engine's analysis of its double ({name}); the engine is X, on roll, you are O:")?;
+            let answer = match a.response() {
+                Some(Response::Beaver) if self.state.may_beaver(&self.cube) => "beaver",
+                Some(Response::Pass) => "drop",
+                _ => "take",
+            };
+            writeln!(self.out, "Proper cube action: {}; your correct answer: {answer}.", a.action)?;
+        }
+        for line in a.explain().lines() {
+            writeln!(self.out, "  {line}")?;
+        }
+        Ok(())
+    }
+}

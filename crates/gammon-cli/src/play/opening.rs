@@ -1,0 +1,96 @@
+//! The opening roll, and Murphy's automatic doubles on equal opening dice.
+
+use super::{End, First, Session, Step};
+use gammon_rules::{Dice, DiceSource};
+use std::io::{BufRead, Write};
+
+impl<R: BufRead, W: Write> Session<'_, R, W> {
+    /// Automatic doubles (Murphy rule) are played in this session.
+    fn murphy_active(&self) -> bool {
+        let rules = self.state.rules();
+        rules.cube && rules.is_money() && rules.murphy > 0
+    }
+
+    /// Equal opening dice: turns the cube automatically if the Murphy rule
+    /// allows another automatic double, and says so.
+    fn opening_tie(&mut self, die: u8) -> Step<()> {
+        if let Some(cube) = self.state.automatic_double(&self.cube) {
+            self.cube = cube;
+            writeln!(
+                self.out,
+                "Both dice show {die}: automatic double (Murphy rule), the cube is now at {}, centred. Roll again.",
+                cube.value
+            )?;
+        } else {
+            writeln!(self.out, "Both dice show {die}: roll again.")?;
+        }
+        Ok(())
+    }
+
+    /// The opening roll: whether the human starts, and the dice.
+    pub(super) fn opening(&mut self, first: Option<First>) -> Step<(bool, Dice)> {
+        if let Some(f) = first {
+            let human = f == First::Human;
+            if !self.manual {
+                let d = self.dice.opening();
+                let who = if human { "You move" } else { "The engine moves" };
+                writeln!(self.out, "Opening roll {d}. {who} first (--first).")?;
+                return Ok((human, d));
+            }
+            let prompt = if human {
+                "Opening roll for you (two different dice, e.g. 31): "
+            } else {
+                "Opening roll for the engine (two different dice, e.g. 31): "
+            };
+            loop {
+                let (a, b) = self.ask_roll(prompt)?;
+                if a == b {
+                    writeln!(self.out, "The opening roll cannot be a double: roll again.")?;
+                    continue;
+                }
+                let d = Dice::new(a, b).map_err(|e| End::Io(std::io::Error::other(e.to_string())))?;
+                return Ok((human, d));
+            }
+        }
+        let murphy = self.murphy_active();
+        let (human_die, engine_die) = loop {
+            let (a, b) = if self.manual {
+                self.ask_roll("Opening roll: your die and the engine's die (e.g. 31 = you 3, engine 1): ")?
+            } else if !murphy {
+                // One die each: the two different dice, and a fair coin
+                // (the parity of a roll's sum) for who holds the higher one.
+                let d = self.dice.opening();
+                let coin = self.dice.roll();
+                if (coin.high() + coin.low()) % 2 == 0 {
+                    (d.high(), d.low())
+                } else {
+                    (d.low(), d.high())
+                }
+            } else {
+                // Ties count here: a roll of two dice, then the coin.
+                let d = self.dice.roll();
+                if d.is_double() {
+                    (d.high(), d.low())
+                } else {
+                    let coin = self.dice.roll();
+                    if (coin.high() + coin.low()) % 2 == 0 {
+                        (d.high(), d.low())
+                    } else {
+                        (d.low(), d.high())
+                    }
+                }
+            };
+            if a != b {
+                break (a, b);
+            }
+            self.opening_tie(a)?;
+        };
+        let d = Dice::new(human_die, engine_die).map_err(|e| End::Io(std::io::Error::other(e.to_string())))?;
+        let who = if human_die > engine_die { "You move" } else { "The engine moves" };
+        writeln!(
+            self.out,
+            "Opening roll: you rolled {human_die}, the engine rolled {engine_die}. {who} first with {d}."
+        )?;
+        Ok((human_die > engine_die, d))
+    }
+}

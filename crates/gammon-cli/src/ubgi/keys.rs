@@ -1,0 +1,72 @@
+//! The keys of UBGI 0.2's `keys`, `get` and `set`.
+
+use super::v0_2::{error, Session};
+use super::{MAX_CUBE_PLY, MAX_PLY};
+
+/// The keys of `keys`, `get` and `set`, as `key` lines (`engine.cubeply`'s
+/// default is the `--cube-ply` option).
+pub(super) fn key_lines(cube_ply: u8, ply: u8) -> Vec<String> {
+    vec![
+        format!("key engine.ply int 1..{MAX_PLY} {ply} root-inclusive decision depth (1 = gnubg 0-ply, 3 = gnubg 2-ply)"),
+        format!(
+            "key engine.cubeply int 0..{MAX_CUBE_PLY} {cube_ply} cube decision depth in gnubg plies (0 = static evaluation and Janowski's model, 2 = gnubg's standard)"
+        ),
+        "key engine.threads int 1..256 1 ! worker threads (accepted; a 1-ply decision runs on one thread)".to_string(),
+        "key engine.seed int * 0 ! random seed (accepted; the engine is deterministic)".to_string(),
+        "key game.variant enum backgammon backgammon game variant".to_string(),
+    ]
+}
+
+impl Session {
+    pub(super) fn get(&self, key: &str) -> Option<String> {
+        match key {
+            "engine.ply" => Some(self.ply.to_string()),
+            "engine.cubeply" => Some(self.cube_ply.to_string()),
+            "engine.threads" => Some(self.threads.to_string()),
+            "engine.seed" => Some(self.seed.to_string()),
+            "game.variant" => Some("backgammon".to_string()),
+            _ => None,
+        }
+    }
+
+    /// Sets a key; an error line if it cannot.
+    pub(super) fn set(&mut self, key: &str, value: &str) -> Option<String> {
+        match key {
+            "engine.ply" => match value.parse::<i64>() {
+                Ok(n @ 1..=3) => {
+                    self.ply = n as u8;
+                    None
+                }
+                Ok(n) if n < 1 => Some(error("bad_value", "engine.ply must be at least 1 (1 = gnubg 0-ply)")),
+                Ok(n) => Some(error("unsupported", format!("engine.ply {n}: at most {MAX_PLY} (gnubg 2-ply)"))),
+                Err(_) => Some(error("bad_value", format!("engine.ply {value:?} is not an integer"))),
+            },
+            "engine.cubeply" => match value.parse::<u8>() {
+                Ok(n @ 0..=MAX_CUBE_PLY) => {
+                    self.cube_ply = n;
+                    None
+                }
+                _ => Some(error("bad_value", format!("engine.cubeply {value:?}: must be 0..{MAX_CUBE_PLY}"))),
+            },
+            "engine.threads" => match value.parse::<u32>() {
+                Ok(n @ 1..=256) => {
+                    self.threads = n;
+                    None
+                }
+                _ => Some(error("bad_value", format!("engine.threads {value:?}: must be 1..256"))),
+            },
+            "engine.seed" => match value.parse::<u64>() {
+                Ok(n) => {
+                    self.seed = n;
+                    None
+                }
+                Err(_) => Some(error("bad_value", format!("engine.seed {value:?}: must be an integer 0..2^64-1"))),
+            },
+            "game.variant" => match value {
+                "backgammon" => None,
+                _ => Some(error("unsupported", format!("game.variant {value:?}: only backgammon"))),
+            },
+            _ => Some(error("unsupported", format!("key {key}"))),
+        }
+    }
+}

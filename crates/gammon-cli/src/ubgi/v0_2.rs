@@ -1,0 +1,265 @@
+//! UBGI 0.2: the session's state and its requests.
+
+use super::engine::{answer_pending, choose_at, cube_analysis, Answer, Engine};
+use super::keys::key_lines;
+use super::{Flow, VERSION};
+use gammon_engine::cube::CubeAnalysis;
+use gammon_rules::{Dice, GameContext, Position, Xgid};
+
+/// The state of a UBGI 0.2 session.
+#[derive(Debug)]
+pub(super) struct Session {
+    position: Option<Position>,
+    dice: Option<Dice>,
+    /// Cube, score and rules: an XGID's, money with a centred cube for a
+    /// Position ID. Its dice state tells whether a cube action is pending.
+    context: GameContext,
+    pub(super) cube_ply: u8,
+    /// Chequer-play depth in UBGI plies.
+    pub(super) ply: u8,
+    pub(super) threads: u32,
+    pub(super) seed: u64,
+}
+
+impl Session {
+    pub(super) fn new(cube_ply: u8, ply: u8) -> Self {
+        Session { position: None, dice: None, context: GameContext::money(), cube_ply, ply, threads: 1, seed: 0 }
+    }
+
+    pub(super) fn handle(&mut self, engine: &mut Engine<'_>, line: &str, out: &mut Vec<String>) -> Flow {
+        let (command, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        let no_args = |out: &mut Vec<String>| {
+            if rest.is_empty() {
+                true
+            } else {
+                out.push(error("bad_command", format!("expected: {command} (without arguments)")));
+                false
+            }
+        };
+        match command {
+            "ubgi" => {
+                if !no_args(out) {
+                    return Flow::Continue;
+                }
+                match engine.get() {
+                    Ok(_) => {
+                        out.push(format!("id name gammon {VERSION}"));
+                        out.push("id author gammon developers".to_string());
+                        out.push(format!("id version {VERSION}"));
+                        out.push("proto 0.2".to_string());
+                        out.extend(key_lines(engine.args.cube_ply, engine.args.ply));
+                        out.push("ubgiok".to_string());
+                    }
+                    Err(e) => out.push(error("bad_state", format!("cannot load the evaluator: {e:#}"))),
+                }
+            }
+            "isready" => {
+                if no_args(out) {
+                    match engine.get() {
+                        Ok(_) => out.push("readyok".to_string()),
+                        Err(e) => out.push(error("bad_state", format!("cannot load the evaluator: {e:#}"))),
+                    }
+                }
+            }
+            "newgame" => {
+                if no_args(out) {
+                    self.position = None;
+                    self.dice = None;
+                    self.context = GameContext::money();
+                }
+            }
+            "keys" => {
+                if no_args(out) {
+                    out.extend(key_lines(engine.args.cube_ply, engine.args.ply));
+                }
+            }
+            "get" => {
+                if rest.is_empty() || rest.contains(char::is_whitespace) {
+                    out.push(error("bad_command", "expected: get <key>"));
+                } else if let Some(value) = self.get(rest) {
+                    out.push(format!("value {rest} {value}"));
+                } else {
+                    out.push(error("unsupported", format!("key {rest}")));
+                }
+            }
+            "set" => match rest.split_once(char::is_whitespace) {
+                Some((key, value)) => {
+                    if let Some(e) = self.set(key, value.trim()) {
+                        out.push(e);
+                    }
+                }
+                None => out.push(error("bad_command", "expected: set <key> <value>")),
+            },
+            "setoption" => out.push(error("unsupported", "setoption (UBGI 0.2 uses: set <key> <value>; see keys)")),
+            "position" => {
+                if let Some(e) = self.set_position(rest) {
+                    out.push(e);
+                }
+            }
+            "dice" => {
+                if rest.is_empty() {
+                    out.push(error("bad_command", "expected: dice <d1> <d2>"));
+                } else {
+                    match rest.parse::<Dice>() {
+                        Ok(d) => self.dice = Some(d),
+                        Err(e) => out.push(error("bad_value", format!("dice {rest:?}: {e}"))),
+                    }
+                }
+            }
+            "go" => match rest {
+                "" | "chequer" | "role chequer" => out.extend(self.go(engine)),
+                "cube" | "role cube" => out.extend(self.go_cube(engine)),
+                "turn" | "role turn" => out.extend(self.go_turn(engine)),
+                _ => out.push(error("bad_command", "expected: go [chequer | cube | turn]")),
+            },
+            "stop" => {}
+            "quit" => return Flow::Quit,
+            _ => out.push(error("bad_command", format!("unknown command {command:?}"))),
+        }
+        Flow::Continue
+    }
+
+    /// `position gnubgid <ID>` / `position xgid <XGID>`; an error line if it fails.
+    fn set_position(&mut self, rest: &str) -> Option<String> {
+        let expected = || error("bad_command", "expected: position gnubgid <ID> | position xgid <XGID>");
+        let Some((kind, text)) = rest.split_once(char::is_whitespace) else {
+            return Some(expected());
+        };
+        let text = text.trim();
+        match kind {
+            "gnubgid" => match Position::from_position_id(text) {
+                Ok(p) => {
+                    self.position = Some(p);
+                    self.context = GameContext::money();
+                    None
+                }
+                Err(e) => Some(error("bad_value", format!("Position ID {text:?}: {e}"))),
+            },
+            "xgid" => match Xgid::parse(text) {
+                Ok(x) => {
+                    self.position = Some(x.position);
+                    self.dice = x.context.dice.dice();
+                    self.context = x.context;
+                    None
+                }
+                Err(e) => Some(error("bad_value", format!("XGID {text:?}: {e}"))),
+            },
+            _ => Some(expected()),
+        }
+    }
+
+    /// The position, or the error line.
+    fn position(&self) -> std::result::Result<Position, String> {
+        let Some(pos) = self.position else {
+            return Err(error("bad_state", "missing position (send: position gnubgid <ID>)"));
+        };
+        if pos.game_result().is_some() {
+            return Err(error("bad_state", "the game is over in this position: a side has no checkers left"));
+        }
+        Ok(pos)
+    }
+
+    /// The error line when a cube action is pending and a move is asked for.
+    fn no_pending(&self, what: &str) -> std::result::Result<(), String> {
+        if self.context.dice.cube_pending() {
+            return Err(error(
+                "bad_state",
+                format!("a cube action is pending (XGID dice field D, B or R): answer it with go cube, not {what}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The chequer move and its `info` line, or the error line.
+    fn best_move(
+        &self,
+        engine: &mut Engine<'_>,
+        pos: &Position,
+    ) -> std::result::Result<(String, Option<String>), String> {
+        let Some(dice) = self.dice else {
+            return Err(error("bad_state", "missing dice (send: dice <d1> <d2>)"));
+        };
+        let (m, equity) = choose_at(engine, pos, dice, self.ply)
+            .map_err(|e| error("bad_state", format!("cannot choose a move: {e:#}")))?;
+        let text = m.to_ubgi(true);
+        let info = equity.map(|eq| format!("info depth {} score {eq:.4} pv {text}", self.ply));
+        Ok((text, info))
+    }
+
+    fn go(&self, engine: &mut Engine<'_>) -> Vec<String> {
+        let mut run = || -> std::result::Result<Vec<String>, String> {
+            let pos = self.position()?;
+            self.no_pending("go chequer")?;
+            let (text, info) = self.best_move(engine, &pos)?;
+            Ok(info.into_iter().chain([format!("bestmove {text}")]).collect())
+        };
+        run().unwrap_or_else(|e| vec![e])
+    }
+
+    /// The cube decision of the position's context, or the error line.
+    fn cube(&self, engine: &mut Engine<'_>, pos: &Position) -> std::result::Result<CubeAnalysis, String> {
+        cube_analysis(engine, pos, &self.context, self.cube_ply).map_err(|(code, why)| error(code, why))
+    }
+
+    /// `go cube`: `bestcube double|nodouble` before the roll; `bestcube
+    /// take|drop|beaver` when the XGID has a cube action pending.
+    fn go_cube(&self, engine: &mut Engine<'_>) -> Vec<String> {
+        let mut run = || -> std::result::Result<Vec<String>, String> {
+            let pos = self.position()?;
+            let a = self.cube(engine, &pos)?;
+            let info = cube_info(&a);
+            let answer = if self.context.dice.cube_pending() {
+                match answer_pending(&a, self.context.dice) {
+                    Answer::Take => "take",
+                    Answer::Drop => "drop",
+                    Answer::Beaver => "beaver",
+                }
+            } else if a.action.doubles() {
+                "double"
+            } else {
+                "nodouble"
+            };
+            Ok(vec![info, format!("bestcube {answer}")])
+        };
+        run().unwrap_or_else(|e| vec![e])
+    }
+
+    /// `go turn`: the cube decision before the roll and the move for the
+    /// dice given: `bestturn cube=<double|nodouble> move=<move>`.
+    fn go_turn(&self, engine: &mut Engine<'_>) -> Vec<String> {
+        let mut run = || -> std::result::Result<Vec<String>, String> {
+            let pos = self.position()?;
+            self.no_pending("go turn")?;
+            if self.dice.is_none() {
+                return Err(error("bad_state", "missing dice (send: dice <d1> <d2>)"));
+            }
+            let a = self.cube(engine, &pos)?;
+            let (text, _) = self.best_move(engine, &pos)?;
+            let cube = if a.action.doubles() { "double" } else { "nodouble" };
+            Ok(vec![cube_info(&a), format!("bestturn cube={cube} move={text}")])
+        };
+        run().unwrap_or_else(|e| vec![e])
+    }
+}
+
+/// The `info` line of a cube decision: the value with correct cube play
+/// and the three cubeful equities, normalised to the cube, and gnubg's
+/// verdict.
+fn cube_info(a: &CubeAnalysis) -> String {
+    format!(
+        "info score {:.4} nd {:.4} dt {:.4} dp {:.4} action {}",
+        a.best(),
+        a.no_double,
+        a.double_take,
+        a.double_pass,
+        a.action.as_str().replace(", ", "/").replace(' ', "_")
+    )
+}
+
+/// An error line: `error <code> <detail>`.
+pub(super) fn error(code: &str, detail: impl std::fmt::Display) -> String {
+    format!("error {code} {detail}")
+}
