@@ -1,0 +1,557 @@
+//! The cube decision: the three cubeful equities (no double, double/take,
+//! double/pass), gnubg's verdict, and the opponent's take point.
+
+use super::janowski::{check_inputs, cube_efficiency, cubeful_match, cubeful_money, MatchScore, P};
+use super::state::{CubeError, CubeState, NoDouble, Stakes};
+use crate::met::{GammonPrices, Met};
+use gammon_eval::{Evaluator, Probabilities};
+use gammon_rules::{CubeOwner, GameContext, Position};
+use std::fmt;
+
+/// gnubg's tolerance for "optional" doubles (`isOptional`).
+pub const OPTIONAL_EPSILON: f64 = 1e-5;
+
+/// gnubg's cube verdicts (`cubedecision` in gnubg's `eval.h`, in its order,
+/// so that [`code`](Self::code) is gnubg's number). The text after the comma
+/// is the opponent's correct answer to a double.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CubeAction {
+    /// 0: "Double, take".
+    DoubleTake,
+    /// 1: "Double, pass".
+    DoublePass,
+    /// 2: "No double, take".
+    NoDoubleTake,
+    /// 3: "Too good to double, take".
+    TooGoodTake,
+    /// 4: "Too good to double, pass".
+    TooGoodPass,
+    /// 5: "Double, beaver".
+    DoubleBeaver,
+    /// 6: "No double, beaver".
+    NoDoubleBeaver,
+    /// 7: "Redouble, take".
+    RedoubleTake,
+    /// 8: "Redouble, pass".
+    RedoublePass,
+    /// 9: "No redouble, take".
+    NoRedoubleTake,
+    /// 10: "Too good to redouble, take".
+    TooGoodRedoubleTake,
+    /// 11: "Too good to redouble, pass".
+    TooGoodRedoublePass,
+    /// 12: "No redouble, beaver".
+    NoRedoubleBeaver,
+    /// 13: "Never double, take (dead cube)" (match play).
+    NeverDoubleDeadCube,
+    /// 14: "Never redouble, take (dead cube)" (match play).
+    NeverRedoubleDeadCube,
+    /// 15: the player on roll may not double (gnubg: "You cannot double").
+    NotAvailable,
+    /// 16: "Optional double, take".
+    OptionalDoubleTake,
+    /// 17: "Optional redouble, take".
+    OptionalRedoubleTake,
+    /// 18: "Optional double, beaver".
+    OptionalDoubleBeaver,
+    /// 19: "Optional double, pass".
+    OptionalDoublePass,
+    /// 20: "Optional redouble, pass".
+    OptionalRedoublePass,
+}
+
+/// The opponent's answer to a double.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Response {
+    /// Take the cube.
+    Take,
+    /// Pass (drop): concede the current cube value.
+    Pass,
+    /// Take and redouble at once, keeping the cube (money play, beavers on).
+    Beaver,
+}
+
+impl fmt::Display for Response {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Response::Take => "take",
+            Response::Pass => "pass",
+            Response::Beaver => "beaver",
+        })
+    }
+}
+
+impl CubeAction {
+    /// gnubg's number for the verdict.
+    pub const fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// gnubg's words (`GetCubeRecommendation`); [`NotAvailable`](Self::NotAvailable),
+    /// which gnubg never prints, is "No double (cube not available)".
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CubeAction::DoubleTake => "Double, take",
+            CubeAction::DoublePass => "Double, pass",
+            CubeAction::NoDoubleTake => "No double, take",
+            CubeAction::TooGoodTake => "Too good to double, take",
+            CubeAction::TooGoodPass => "Too good to double, pass",
+            CubeAction::DoubleBeaver => "Double, beaver",
+            CubeAction::NoDoubleBeaver => "No double, beaver",
+            CubeAction::RedoubleTake => "Redouble, take",
+            CubeAction::RedoublePass => "Redouble, pass",
+            CubeAction::NoRedoubleTake => "No redouble, take",
+            CubeAction::TooGoodRedoubleTake => "Too good to redouble, take",
+            CubeAction::TooGoodRedoublePass => "Too good to redouble, pass",
+            CubeAction::NoRedoubleBeaver => "No redouble, beaver",
+            CubeAction::NeverDoubleDeadCube => "Never double, take (dead cube)",
+            CubeAction::NeverRedoubleDeadCube => "Never redouble, take (dead cube)",
+            CubeAction::NotAvailable => "No double (cube not available)",
+            CubeAction::OptionalDoubleTake => "Optional double, take",
+            CubeAction::OptionalRedoubleTake => "Optional redouble, take",
+            CubeAction::OptionalDoubleBeaver => "Optional double, beaver",
+            CubeAction::OptionalDoublePass => "Optional double, pass",
+            CubeAction::OptionalRedoublePass => "Optional redouble, pass",
+        }
+    }
+
+    /// True if the player on roll should double (optional doubles count as
+    /// doubles: doubling loses nothing).
+    pub const fn doubles(self) -> bool {
+        matches!(
+            self,
+            CubeAction::DoubleTake
+                | CubeAction::DoublePass
+                | CubeAction::DoubleBeaver
+                | CubeAction::RedoubleTake
+                | CubeAction::RedoublePass
+                | CubeAction::OptionalDoubleTake
+                | CubeAction::OptionalRedoubleTake
+                | CubeAction::OptionalDoubleBeaver
+                | CubeAction::OptionalDoublePass
+                | CubeAction::OptionalRedoublePass
+        )
+    }
+
+    /// The opponent's correct answer if a double were offered; `None` when
+    /// the player on roll may not double.
+    pub const fn response(self) -> Option<Response> {
+        match self {
+            CubeAction::DoublePass
+            | CubeAction::TooGoodPass
+            | CubeAction::RedoublePass
+            | CubeAction::TooGoodRedoublePass
+            | CubeAction::OptionalDoublePass
+            | CubeAction::OptionalRedoublePass => Some(Response::Pass),
+            CubeAction::DoubleBeaver
+            | CubeAction::NoDoubleBeaver
+            | CubeAction::NoRedoubleBeaver
+            | CubeAction::OptionalDoubleBeaver => Some(Response::Beaver),
+            CubeAction::NotAvailable => None,
+            _ => Some(Response::Take),
+        }
+    }
+}
+
+impl fmt::Display for CubeAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One of the three cube choices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Choice {
+    /// Play on without doubling.
+    NoDouble,
+    /// Double, the opponent takes.
+    DoubleTake,
+    /// Double, the opponent passes.
+    DoublePass,
+}
+
+impl Choice {
+    /// gnubg's label.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Choice::NoDouble => "No double",
+            Choice::DoubleTake => "Double, take",
+            Choice::DoublePass => "Double, pass",
+        }
+    }
+}
+
+/// The three cubeful values in match winning chances.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MatchChances {
+    /// No double.
+    pub no_double: f64,
+    /// Double, take.
+    pub double_take: f64,
+    /// Double, pass.
+    pub double_pass: f64,
+    /// The cubeless match winning chances (dead cube).
+    pub cubeless: f64,
+}
+
+/// The take point of the opponent if the player on roll doubles: the least
+/// winning chances with which taking is worth as much as passing, the
+/// position's gammon rates held fixed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TakePoint {
+    /// With the model's cube efficiency.
+    pub model: f64,
+    /// With a dead cube (x = 0): nobody will redouble.
+    pub dead: f64,
+    /// With a fully live cube (x = 1).
+    pub live: f64,
+    /// With the model's efficiency but no gammons at all: the score's (or
+    /// money's) plain take point (money: 25% dead, 20% live).
+    pub no_gammons: f64,
+    /// The opponent's actual winning chances.
+    pub taker_chances: f64,
+}
+
+/// The cube decision of a position for the player on roll.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CubeAnalysis {
+    /// The cube and stakes analysed.
+    pub state: CubeState,
+    /// The cubeless probabilities used.
+    pub probabilities: Probabilities,
+    /// The cube efficiency used.
+    pub efficiency: f64,
+    /// The gammon prices of the current cube (the no-double branch).
+    pub gammon_prices: GammonPrices,
+    /// Cubeless equity: money equity in money play (gammons 2, backgammons
+    /// 3); in match play gnubg's cubeless equity at the score (gammons at
+    /// their gammon price), normalised to the cube.
+    pub cubeless_equity: f64,
+    /// Cubeful equity of not doubling, normalised to the current cube.
+    pub no_double: f64,
+    /// Cubeful equity of double/take, normalised to the current cube.
+    pub double_take: f64,
+    /// Equity of double/pass, normalised: `+1`.
+    pub double_pass: f64,
+    /// The same in match winning chances (match play only).
+    pub match_chances: Option<MatchChances>,
+    /// Why the player on roll may not double, if he may not.
+    pub no_double_reason: Option<NoDouble>,
+    /// The verdict.
+    pub action: CubeAction,
+    /// The opponent's take point (when a double is possible).
+    pub take_point: Option<TakePoint>,
+}
+
+/// No double, double/take, double/pass: normalised equities and (match)
+/// match winning chances.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Values {
+    pub(super) nd: f64,
+    pub(super) dt: f64,
+    pub(super) dp: f64,
+    pub(super) mwc: Option<MatchChances>,
+}
+
+fn values(p: &P, x: f64, state: &CubeState, met: &Met) -> Values {
+    match state.stakes {
+        Stakes::Money { jacoby, .. } => Values {
+            nd: cubeful_money(p, x, state.owner, jacoby),
+            dt: 2.0 * cubeful_money(p, x, CubeOwner::Opponent, jacoby),
+            dp: 1.0,
+            mwc: None,
+        },
+        Stakes::Match { away, crawford, .. } => {
+            let score = MatchScore { met, away, crawford };
+            let cube = state.cube;
+            let nd = cubeful_match(p, x, cube, state.owner, &score);
+            let dt = cubeful_match(p, x, cube.saturating_mul(2), CubeOwner::Opponent, &score);
+            let dp = score.me(0, cube, true);
+            let cubeless = met.eq2mwc(p.utility(&met.gammon_prices(away, cube)), cube, away, crawford);
+            let eq = |m: f64| met.mwc2eq(m, cube, away, crawford);
+            Values {
+                nd: eq(nd),
+                dt: eq(dt),
+                dp: eq(dp),
+                mwc: Some(MatchChances { no_double: nd, double_take: dt, double_pass: dp, cubeless }),
+            }
+        }
+    }
+}
+
+/// gnubg's `FindBestCubeDecision`.
+fn find_best(v: &Values, p: &P, state: &CubeState) -> CubeAction {
+    use CubeAction as A;
+    let centred = state.owner == CubeOwner::Centered;
+    if state.no_double_reason().is_some() {
+        return if !state.is_money() && state.owner != CubeOwner::Opponent {
+            if centred {
+                A::NeverDoubleDeadCube
+            } else {
+                A::NeverRedoubleDeadCube
+            }
+        } else {
+            A::NotAvailable
+        };
+    }
+    let (money, jacoby, beavers) = match state.stakes {
+        Stakes::Money { jacoby, beaver } => (true, jacoby, beaver),
+        Stakes::Match { .. } => (false, false, false),
+    };
+    let optional = |a: f64, b: f64| (a - b).abs() <= OPTIONAL_EPSILON;
+    let wins_gammons = p.wg > 0.0;
+    let pick = |c: A, r: A| if centred { c } else { r };
+    let beaver_window = money && beavers && (-2.0..=0.0).contains(&v.dt);
+    if v.dt >= v.nd && v.dp >= v.nd {
+        if v.dp > v.dt {
+            let f = optional(v.dt, v.nd);
+            if beaver_window {
+                if v.dt * 2.0 < v.nd {
+                    A::NoDoubleBeaver
+                } else if f {
+                    A::OptionalDoubleBeaver
+                } else {
+                    A::DoubleBeaver
+                }
+            } else if f {
+                pick(A::OptionalDoubleTake, A::OptionalRedoubleTake)
+            } else {
+                pick(A::DoubleTake, A::RedoubleTake)
+            }
+        } else if optional(v.nd, v.dp) && wins_gammons && (!money || !centred || !jacoby) {
+            pick(A::OptionalDoublePass, A::OptionalRedoublePass)
+        } else {
+            pick(A::DoublePass, A::RedoublePass)
+        }
+    } else if v.nd > v.dt {
+        if v.dt > v.dp {
+            if wins_gammons {
+                pick(A::TooGoodPass, A::TooGoodRedoublePass)
+            } else {
+                pick(A::DoublePass, A::RedoublePass)
+            }
+        } else if v.nd > v.dp {
+            if wins_gammons {
+                pick(A::TooGoodTake, A::TooGoodRedoubleTake)
+            } else {
+                pick(A::NoDoubleTake, A::NoRedoubleTake)
+            }
+        } else if beaver_window {
+            pick(A::NoDoubleBeaver, A::NoRedoubleBeaver)
+        } else {
+            pick(A::NoDoubleTake, A::NoRedoubleTake)
+        }
+    } else if wins_gammons {
+        pick(A::TooGoodPass, A::TooGoodRedoublePass)
+    } else {
+        pick(A::DoublePass, A::RedoublePass)
+    }
+}
+
+/// Finds the doubler's winning chances at which `f` (increasing) crosses 0.
+fn crossing(f: impl Fn(f64) -> f64) -> Option<f64> {
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    if f(lo) >= 0.0 || f(hi) <= 0.0 {
+        return None;
+    }
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) < 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
+fn take_point(p: &P, x: f64, state: &CubeState, met: &Met) -> Option<TakePoint> {
+    let taker = |q: &P, x: f64| {
+        crossing(|w| {
+            let v = values(&q.with_win(w), x, state, met);
+            v.dt - v.dp
+        })
+        .map(|w| 1.0 - w)
+    };
+    Some(TakePoint {
+        model: taker(p, x)?,
+        dead: taker(p, 0.0)?,
+        live: taker(p, 1.0)?,
+        no_gammons: taker(&p.without_gammons(), x)?,
+        taker_chances: 1.0 - p.w,
+    })
+}
+
+/// The cube decision from cubeless probabilities `p` of the player on roll
+/// (before his roll) and the cube efficiency `x` ([`cube_efficiency`]).
+///
+/// # Errors
+/// [`CubeError::Probabilities`] or [`CubeError::Efficiency`] for inputs that
+/// are not probabilities.
+///
+/// ```
+/// use gammon_engine::cube::{analyse, CubeAction, CubeState};
+/// use gammon_engine::met::Met;
+/// use gammon_eval::Probabilities;
+/// use gammon_rules::CubeOwner;
+/// // A race where the player on roll wins 80%, no gammons: double, pass.
+/// let p = Probabilities::from_array([0.8, 0.0, 0.0, 0.0, 0.0]);
+/// let state = CubeState::money(1, CubeOwner::Centered, false, false);
+/// let a = analyse(&p, 0.65, &state, Met::kazaross_xg2()).unwrap();
+/// assert_eq!(a.action, CubeAction::DoublePass);
+/// assert_eq!(a.double_pass, 1.0);
+/// ```
+pub fn analyse(p: &Probabilities, x: f64, state: &CubeState, met: &Met) -> Result<CubeAnalysis, CubeError> {
+    check_inputs(p, x)?;
+    let q = P::of(p);
+    let v = values(&q, x, state, met);
+    Ok(assemble(p, x, state, met, &v))
+}
+
+/// The analysis from the three values: verdict, prices, take point.
+pub(super) fn assemble(p: &Probabilities, x: f64, state: &CubeState, met: &Met, v: &Values) -> CubeAnalysis {
+    let q = P::of(p);
+    let no_double_reason = state.no_double_reason();
+    let action = find_best(v, &q, state);
+    let gammon_prices = state.gammon_prices(met);
+    let cubeless_equity = match state.stakes {
+        Stakes::Money { .. } => q.utility(&GammonPrices::MONEY),
+        Stakes::Match { .. } => q.utility(&gammon_prices),
+    };
+    let take_point = if no_double_reason.is_none() { take_point(&q, x, state, met) } else { None };
+    CubeAnalysis {
+        state: *state,
+        probabilities: *p,
+        efficiency: x,
+        gammon_prices,
+        cubeless_equity,
+        no_double: v.nd,
+        double_take: v.dt,
+        double_pass: v.dp,
+        match_chances: v.mwc,
+        no_double_reason,
+        action,
+        take_point,
+    }
+}
+
+/// The cube decision of `pos` (the player on roll, before rolling) in the
+/// game context `ctx`, with the 0-ply evaluation of `evaluator` and gnubg's
+/// cube efficiency for the position.
+///
+/// # Errors
+/// [`CubeError::GameOver`] for a finished game, the errors of
+/// [`CubeState::from_context`] and [`analyse`].
+pub fn analyse_position<E: Evaluator + ?Sized>(
+    evaluator: &E,
+    pos: &Position,
+    ctx: &GameContext,
+    met: &Met,
+) -> Result<CubeAnalysis, CubeError> {
+    if pos.game_result().is_some() {
+        return Err(CubeError::GameOver);
+    }
+    let state = CubeState::from_context(ctx, met)?;
+    let p = evaluator.evaluate(pos).sanitized();
+    analyse(&p, cube_efficiency(pos), &state, met)
+}
+
+impl CubeAnalysis {
+    /// True if the player on roll may double (usefully) now.
+    pub fn can_double(&self) -> bool {
+        self.no_double_reason.is_none()
+    }
+
+    /// The opponent's correct answer to a double (`None` when the player on
+    /// roll may not double).
+    pub fn response(&self) -> Option<Response> {
+        self.action.response()
+    }
+
+    /// The value with correct cube play by both sides, normalised, as gnubg
+    /// reports it (`max(no_double, min(double_take, double_pass))`, `no_double`
+    /// when doubling is not possible). A beaver is not counted here: see
+    /// [`beaver_equity`](Self::beaver_equity).
+    pub fn best(&self) -> f64 {
+        if !self.can_double() {
+            return self.no_double;
+        }
+        self.no_double.max(self.double_take.min(self.double_pass))
+    }
+
+    /// The same as [`best`](Self::best) in match winning chances.
+    pub fn best_mwc(&self) -> Option<f64> {
+        let m = self.match_chances?;
+        Some(if self.can_double() { m.no_double.max(m.double_take.min(m.double_pass)) } else { m.no_double })
+    }
+
+    /// Money play with beavers: the doubler's equity after a beaver
+    /// (cube at four times, owned by the beaverer), `2 * double_take`,
+    /// normalised to the current cube. `None` without beavers.
+    pub fn beaver_equity(&self) -> Option<f64> {
+        matches!(self.state.stakes, Stakes::Money { beaver: true, .. }).then_some(2.0 * self.double_take)
+    }
+
+    /// Money play with beavers: the doubler's equity if he raccoons a
+    /// beaver (eight times the cube, the beaverer keeps it), `4 *
+    /// double_take`. `None` without beavers.
+    pub fn raccoon_equity(&self) -> Option<f64> {
+        matches!(self.state.stakes, Stakes::Money { beaver: true, .. }).then_some(4.0 * self.double_take)
+    }
+
+    /// The three choices in gnubg's order (`getCubeDecisionOrdering`): the
+    /// correct one first; each with its normalised equity, its match
+    /// winning chances (match play) and its difference to the first.
+    pub fn ranked(&self) -> Vec<(Choice, f64, Option<f64>, f64)> {
+        use CubeAction as A;
+        let order = match self.action {
+            A::DoubleTake | A::DoubleBeaver | A::RedoubleTake => {
+                [Choice::DoubleTake, Choice::DoublePass, Choice::NoDouble]
+            }
+            A::DoublePass | A::RedoublePass => [Choice::DoublePass, Choice::DoubleTake, Choice::NoDouble],
+            A::TooGoodPass | A::TooGoodRedoublePass | A::OptionalDoublePass | A::OptionalRedoublePass => {
+                [Choice::NoDouble, Choice::DoubleTake, Choice::DoublePass]
+            }
+            _ => [Choice::NoDouble, Choice::DoublePass, Choice::DoubleTake],
+        };
+        let value = |c: Choice| match c {
+            Choice::NoDouble => (self.no_double, self.match_chances.map(|m| m.no_double)),
+            Choice::DoubleTake => (self.double_take, self.match_chances.map(|m| m.double_take)),
+            Choice::DoublePass => (self.double_pass, self.match_chances.map(|m| m.double_pass)),
+        };
+        let first = value(order[0]).0;
+        order
+            .iter()
+            .filter(|&&c| self.can_double() || c == Choice::NoDouble)
+            .map(|&c| {
+                let (eq, mwc) = value(c);
+                (c, eq, mwc, eq - first)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(a: [f32; 5]) -> Probabilities {
+        Probabilities::from_array(a)
+    }
+
+    #[test]
+    fn bad_inputs_are_errors() {
+        let met = Met::kazaross_xg2();
+        let s = CubeState::money(1, CubeOwner::Centered, false, false);
+        assert!(matches!(analyse(&p([f32::NAN, 0.0, 0.0, 0.0, 0.0]), 0.68, &s, met), Err(CubeError::Probabilities(_))));
+        assert!(matches!(analyse(&p([0.5, 0.6, 0.0, 0.0, 0.0]), 0.68, &s, met), Err(CubeError::Probabilities(_))));
+        assert!(matches!(analyse(&p([0.5, 0.1, 0.0, 0.0, 0.0]), 1.5, &s, met), Err(CubeError::Efficiency(_))));
+    }
+
+    #[test]
+    fn crossing_finds_roots() {
+        let r = crossing(|w| w - 0.3).unwrap();
+        assert!((r - 0.3).abs() < 1e-12);
+        assert!(crossing(|w| w + 1.0).is_none());
+    }
+}
