@@ -6,6 +6,7 @@ use super::state::{CubeError, CubeState, NoDouble, Stakes};
 use crate::met::{GammonPrices, Met};
 use gammon_eval::{Evaluator, Probabilities};
 use gammon_rules::{CubeOwner, GameContext, Position};
+use serde::Serialize;
 use std::fmt;
 
 /// gnubg's tolerance for "optional" doubles (`isOptional`).
@@ -14,7 +15,8 @@ pub const OPTIONAL_EPSILON: f64 = 1e-5;
 /// gnubg's cube verdicts (`cubedecision` in gnubg's `eval.h`, in its order,
 /// so that [`code`](Self::code) is gnubg's number). The text after the comma
 /// is the opponent's correct answer to a double.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum CubeAction {
     /// 0: "Double, take".
     DoubleTake,
@@ -61,7 +63,8 @@ pub enum CubeAction {
 }
 
 /// The opponent's answer to a double.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Response {
     /// Take the cube.
     Take,
@@ -182,7 +185,7 @@ impl Choice {
 }
 
 /// The three cubeful values in match winning chances.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MatchChances {
     /// No double.
     pub no_double: f64,

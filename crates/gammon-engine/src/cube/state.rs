@@ -3,6 +3,7 @@
 
 use crate::met::{GammonPrices, Met};
 use gammon_rules::{ContextError, CubeOwner, GameContext};
+use serde::Serialize;
 use thiserror::Error;
 
 /// A cube question that cannot be answered.
@@ -143,7 +144,8 @@ impl CubeState {
 }
 
 /// Why a player may not (usefully) double.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum NoDouble {
     /// The opponent owns the cube.
     OpponentOwnsCube,
