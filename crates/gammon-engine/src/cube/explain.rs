@@ -133,7 +133,7 @@ pub enum Fact {
         /// gnubg's verdict.
         action: CubeAction,
         /// The reason.
-        reason: Reason,
+        reason: VerdictReason,
     },
     /// Match play: after a double O wins the match by winning the game on
     /// the doubled cube, so his redouble would be dead.
@@ -166,7 +166,7 @@ pub enum MatchPhase {
 /// Why a cube verdict follows from the three equities (X's, normalised).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
-pub enum Reason {
+pub enum VerdictReason {
     /// Doubling and playing on are worth the same (within 1e-5).
     Optional,
     /// Doubling gains.
@@ -284,16 +284,16 @@ impl CubeAnalysis {
         let a = self.action;
         let reason = if a.doubles() {
             if (answer - nd).abs() <= OPTIONAL_EPSILON {
-                Reason::Optional
+                VerdictReason::Optional
             } else {
-                Reason::Double { doubling: answer, no_double: nd, gain: answer - nd }
+                VerdictReason::Double { doubling: answer, no_double: nd, gain: answer - nd }
             }
         } else if matches!(a, CubeAction::TooGoodPass | CubeAction::TooGoodRedoublePass) || nd > dp {
-            Reason::TooGood { no_double: nd, double_pass: dp }
+            VerdictReason::TooGood { no_double: nd, double_pass: dp }
         } else if a == CubeAction::NoDoubleBeaver || a == CubeAction::NoRedoubleBeaver {
-            Reason::BeaverDeters { beaver_equity: 2.0 * dt, no_double: nd }
+            VerdictReason::BeaverDeters { beaver_equity: 2.0 * dt, no_double: nd }
         } else {
-            Reason::NotYet { no_double: nd, doubling: answer, loss: nd - answer }
+            VerdictReason::NotYet { no_double: nd, doubling: answer, loss: nd - answer }
         };
         facts.push(Fact::Verdict { action: a, reason });
         if let Stakes::Match { away, crawford: false, .. } = st.stakes {
@@ -435,20 +435,20 @@ impl fmt::Display for Fact {
                 ),
             },
             Fact::Verdict { reason, .. } => match reason {
-                Reason::Optional => f.write_str("Doubling and playing on are worth the same: the double is optional."),
-                Reason::Double { doubling, no_double, gain } => write!(
+                VerdictReason::Optional => f.write_str("Doubling and playing on are worth the same: the double is optional."),
+                VerdictReason::Double { doubling, no_double, gain } => write!(
                     f,
                     "Doubling gets X {doubling:+.3}, more than the {no_double:+.3} of playing on (by {gain:.3}): X should double."
                 ),
-                Reason::TooGood { no_double, double_pass } => write!(
+                VerdictReason::TooGood { no_double, double_pass } => write!(
                     f,
                     "X is too good to double: playing on ({no_double:+.3}) is worth more than the {double_pass:+.3} O would concede by passing, thanks to X's gammon chances; X should play on for the gammon."
                 ),
-                Reason::BeaverDeters { beaver_equity, no_double } => write!(
+                VerdictReason::BeaverDeters { beaver_equity, no_double } => write!(
                     f,
                     "Not doubling: O would beaver and X's equity would drop to {beaver_equity:+.3}, below the {no_double:+.3} of playing on."
                 ),
-                Reason::NotYet { no_double, doubling, loss } => write!(
+                VerdictReason::NotYet { no_double, doubling, loss } => write!(
                     f,
                     "Not yet: playing on ({no_double:+.3}) is worth more than doubling ({doubling:+.3}) by {loss:.3}; X keeps his cube access (or the centred cube) and doubles later, if the game goes well."
                 ),
@@ -474,249 +474,76 @@ mod tests {
     use super::*;
     use crate::met::Met;
     use gammon_eval::Probabilities;
-    use std::fmt::Write as _;
 
-    // The prose function before the facts, kept for one commit to show that
-    // the facts render to the same text.
-    fn old_write_explanation(a: &CubeAnalysis, s: &mut String) -> fmt::Result {
-        let this = a;
-        let st = &this.state;
-        let p = P::of(&this.probabilities);
-        let pct = |v: f64| format!("{:.1}%", 100.0 * v);
-        let owner = match st.owner {
-            CubeOwner::Centered => "centred",
-            CubeOwner::OnRoll => "owned by X (on roll)",
-            CubeOwner::Opponent => "owned by O",
-        };
-        match st.stakes {
-            Stakes::Money { jacoby, beaver } => {
-                write!(s, "Money game, cube {} {owner}", st.cube)?;
-                write!(s, "; Jacoby rule {}", if jacoby { "on" } else { "off" })?;
-                writeln!(s, ", beavers {}.", if beaver { "allowed" } else { "not allowed" })?;
-            }
-            Stakes::Match { length, away, crawford } => {
-                write!(s, "{length}-point match, X needs {} point(s), O needs {}", away.0, away.1)?;
-                let phase = if crawford {
-                    ", Crawford game"
-                } else if away.0 == 1 || away.1 == 1 {
-                    ", after the Crawford game"
-                } else {
-                    ""
-                };
-                writeln!(s, "{phase}; cube {} {owner}.", st.cube)?;
-            }
-        }
-        writeln!(
-            s,
-            "X (on roll) wins {} (gammons {}, backgammons {}); O wins {} (gammons {}, backgammons {}).",
-            pct(p.w),
-            pct(p.wg),
-            pct(p.wbg),
-            pct(1.0 - p.w),
-            pct(p.lg),
-            pct(p.lbg)
-        )?;
-        let x = this.efficiency;
-        writeln!(
-            s,
-            "Cube efficiency x = {x:.3}: the cubeful equities blend the dead cube (x = 0, cubeless) and Janowski's fully live cube (x = 1); gnubg uses 0.68 with contact, 0.6 in bearoffs and 0.55 + 0.00125 x pips (0.6 to 0.7) in races."
-        )?;
-        match st.stakes {
-            Stakes::Money { jacoby, .. } => {
-                if jacoby && st.owner == CubeOwner::Centered {
-                    writeln!(
-                        s,
-                        "Jacoby rule: while the cube is centred gammons count single, so playing on without doubling cannot win a gammon; after a double they count double again."
-                    )?;
-                } else {
-                    writeln!(s, "Gammons count double and backgammons triple (times the cube).")?;
-                }
-            }
-            Stakes::Match { .. } => {
-                let g = this.gammon_prices;
-                writeln!(
-                    s,
-                    "Gammon prices at this score and cube: X {:.3} (backgammon {:.3} more), O {:.3} (backgammon {:.3} more); 1 would be the money value.",
-                    g.my_gammon, g.my_backgammon, g.opp_gammon, g.opp_backgammon
-                )?;
-            }
-        }
-        if let Some(reason) = this.no_double_reason {
-            writeln!(s, "X cannot double usefully: {}.", reason.describe())?;
-            write!(s, "Playing on is worth {:+.3}", this.no_double)?;
-            if let Some(m) = this.match_chances {
-                write!(s, " ({} match winning chances)", pct(m.no_double))?;
-            }
-            writeln!(s, ", normalised to the cube.")?;
-            return Ok(());
-        }
-        if let Some(tp) = this.take_point {
-            writeln!(
-                s,
-                "Take point: if X doubles, O needs at least {} winning chances to take ({} with a dead cube, {} with a fully live cube; {} at this {} without gammons).",
-                pct(tp.model),
-                pct(tp.dead),
-                pct(tp.live),
-                pct(tp.no_gammons),
-                if st.is_money() { "cube" } else { "score and cube" }
-            )?;
-            let verdict = if tp.taker_chances >= tp.model { "so he should take" } else { "so he should pass" };
-            writeln!(s, "O's winning chances are {}, {verdict}.", pct(tp.taker_chances))?;
-        }
-        write!(
-            s,
-            "Equities normalised to the cube: no double {:+.3}, double/take {:+.3}, double/pass {:+.3}",
-            this.no_double, this.double_take, this.double_pass
-        )?;
-        if let Some(m) = this.match_chances {
-            write!(s, " (match winning chances {}, {}, {})", pct(m.no_double), pct(m.double_take), pct(m.double_pass))?;
-        }
-        writeln!(s, ".")?;
-        let (nd, dt, dp) = (this.no_double, this.double_take, this.double_pass);
-        let beavered = this.response() == Some(Response::Beaver);
-        let answer = if beavered { 2.0 * dt } else { dt.min(dp) };
-        match this.response() {
-            Some(Response::Beaver) => writeln!(
-                s,
-                "After a take O is the favourite (double/take {dt:+.3} < 0 for X), so he should beaver: X's equity becomes {:+.3}.",
-                2.0 * dt
-            )?,
-            Some(Response::Pass) => writeln!(
-                s,
-                "O answers a double by passing: taking ({dt:+.3} for X) would cost him more than passing ({dp:+.3})."
-            )?,
-            _ => writeln!(
-                s,
-                "O answers a double by taking: taking ({dt:+.3} for X) costs him less than passing ({dp:+.3})."
-            )?,
-        }
-        let a = this.action;
-        if a.doubles() {
-            if (answer - nd).abs() <= OPTIONAL_EPSILON {
-                writeln!(s, "Doubling and playing on are worth the same: the double is optional.")?;
-            } else {
-                writeln!(
-                    s,
-                    "Doubling gets X {answer:+.3}, more than the {nd:+.3} of playing on (by {:.3}): X should double.",
-                    answer - nd
-                )?;
-            }
-        } else if matches!(a, CubeAction::TooGoodPass | CubeAction::TooGoodRedoublePass) || nd > dp {
-            writeln!(
-                s,
-                "X is too good to double: playing on ({nd:+.3}) is worth more than the {dp:+.3} O would concede by passing, thanks to X's gammon chances; X should play on for the gammon."
-            )?;
-        } else if a == CubeAction::NoDoubleBeaver || a == CubeAction::NoRedoubleBeaver {
-            writeln!(
-                s,
-                "Not doubling: O would beaver and X's equity would drop to {:+.3}, below the {nd:+.3} of playing on.",
-                2.0 * dt
-            )?;
-        } else {
-            writeln!(
-                s,
-                "Not yet: playing on ({nd:+.3}) is worth more than doubling ({answer:+.3}) by {:.3}; X keeps his cube access (or the centred cube) and doubles later, if the game goes well.",
-                nd - answer
-            )?;
-        }
-        if let Stakes::Match { away, crawford: false, .. } = st.stakes {
-            let doubled = st.cube.saturating_mul(2);
-            if away.1 <= doubled && away.1 > 1 {
-                writeln!(
-                    s,
-                    "After a double O would win the match by winning the game on the {doubled}-cube: his redouble would be dead, so owning the cube is worth less to him than in money play."
-                )?;
-            }
-            if away.0 <= doubled && away.0 > 1 {
-                writeln!(
-                    s,
-                    "On the {doubled}-cube a single win ends the match for X: his gammons would be worth nothing after the double."
-                )?;
-            }
-            if away.1 == 1 && away.0 > 1 {
-                writeln!(
-                    s,
-                    "After the Crawford game the leader's cube is dead, so the trailer loses nothing by doubling early; at an even number of points away the leader may have a free drop."
-                )?;
-            }
-        }
-        Ok(())
-    }
-
-    fn old_explain(a: &CubeAnalysis) -> String {
-        let mut s = String::new();
-        old_write_explanation(a, &mut s).unwrap();
-        s
-    }
-
-    fn states() -> Vec<CubeState> {
-        let mut out = Vec::new();
-        for owner in [CubeOwner::Centered, CubeOwner::OnRoll, CubeOwner::Opponent] {
-            for (jacoby, beaver) in [(false, false), (true, false), (false, true), (true, true)] {
-                for cube in [1, 2] {
-                    out.push(CubeState::money(cube, owner, jacoby, beaver));
-                }
-            }
-            for (length, away, crawford, cube) in [
-                (5, (5, 5), false, 1),
-                (5, (3, 4), false, 2),
-                (7, (2, 5), false, 1),
-                (7, (5, 2), false, 1),
-                (5, (1, 3), true, 1),
-                (5, (3, 1), false, 1),
-                (5, (4, 1), false, 2),
-                (9, (2, 2), false, 1),
-                (11, (9, 6), false, 4),
-                (3, (2, 3), false, 1),
-                (7, (4, 2), false, 1),
-            ] {
-                out.push(CubeState { cube, owner, max_cube: 64, stakes: Stakes::Match { length, away, crawford } });
-            }
-        }
-        out
+    fn money(p: [f32; 5], owner: CubeOwner, jacoby: bool) -> CubeAnalysis {
+        let state = CubeState::money(1, owner, jacoby, false);
+        analyse(&Probabilities::from_array(p), 0.68, &state, Met::kazaross_xg2()).unwrap()
     }
 
     #[test]
-    fn the_facts_render_to_the_old_text() {
-        let met = Met::kazaross_xg2();
-        let mut n = 0;
-        let mut kinds = std::collections::HashSet::new();
-        let mut reasons = std::collections::HashSet::new();
-        for s in states() {
-            for w in 0..=40 {
-                for g in 0..=3 {
-                    for lg in 0..=3 {
-                        let win = f64::from(w) / 40.0;
-                        let wg = (f64::from(g) * 0.12).min(win);
-                        let lgv = (f64::from(lg) * 0.11).min(1.0 - win);
-                        let wbg = wg * 0.1 * f64::from(g % 2);
-                        let lbg = lgv * 0.15 * f64::from(lg % 2);
-                        let p = Probabilities::from_array([win as f32, wg as f32, wbg as f32, lgv as f32, lbg as f32]);
-                        for x in [0.0, 0.6, 0.68, 1.0] {
-                            let mut a = analyse(&p, x, &s, met).unwrap();
-                            assert_eq!(a.explain(), old_explain(&a), "{a:?}");
-                            for f in a.facts() {
-                                kinds.insert(std::mem::discriminant(&f));
-                                match f {
-                                    Fact::Verdict { reason, .. } => {
-                                        reasons.insert(format!("{:?}", std::mem::discriminant(&reason)));
-                                    }
-                                    Fact::Answer { response, .. } => {
-                                        reasons.insert(format!("{response:?}"));
-                                    }
-                                    _ => {}
-                                }
-                            }
-                            a.take_point = None;
-                            assert_eq!(a.explain(), old_explain(&a), "{a:?}");
-                            n += 1;
-                        }
-                    }
-                }
-            }
-        }
-        assert!(n > 100_000, "{n}");
-        // Every kind of fact and reason was rendered.
-        assert_eq!((kinds.len(), reasons.len()), (17, 5 + 3));
+    fn a_pass_has_its_take_point_and_the_reason_to_double() {
+        let a = money([0.85, 0.0, 0.0, 0.0, 0.0], CubeOwner::Centered, true);
+        let facts = a.facts();
+        assert_eq!(facts[3], Fact::JacobyGammons);
+        let tp = a.take_point.unwrap();
+        assert!(facts.contains(&Fact::TakerChances { chances: tp.taker_chances, takes: false }));
+        assert!(facts.iter().any(|f| matches!(f, Fact::Answer { response: Response::Pass, .. })));
+        let Some(Fact::Verdict { action, reason: VerdictReason::Double { doubling, no_double, gain } }) = facts.last()
+        else {
+            panic!("{facts:?}")
+        };
+        assert_eq!(*action, CubeAction::DoublePass);
+        assert_eq!((*doubling, *no_double, *gain), (1.0, a.no_double, 1.0 - a.no_double));
+        // One line per fact.
+        assert_eq!(a.explain().lines().count(), facts.len());
+        assert!(a.explain().ends_with("X should double.\n"));
+    }
+
+    #[test]
+    fn without_cube_access_the_facts_stop_at_playing_on() {
+        let a = money([0.6, 0.1, 0.0, 0.05, 0.0], CubeOwner::Opponent, false);
+        let facts = a.facts();
+        assert_eq!(facts[3], Fact::MoneyGammons);
+        assert_eq!(
+            &facts[4..],
+            &[
+                Fact::CannotDouble { reason: NoDouble::OpponentOwnsCube },
+                Fact::PlayingOn { no_double: a.no_double, mwc: None },
+            ]
+        );
+    }
+
+    #[test]
+    fn match_facts_carry_the_score_and_the_notes() {
+        let state = CubeState {
+            cube: 1,
+            owner: CubeOwner::Centered,
+            max_cube: 64,
+            stakes: Stakes::Match { length: 5, away: (4, 1), crawford: false },
+        };
+        let p = Probabilities::from_array([0.45, 0.1, 0.0, 0.1, 0.0]);
+        let a = analyse(&p, 0.68, &state, Met::kazaross_xg2()).unwrap();
+        let facts = a.facts();
+        assert!(matches!(facts[0], Fact::MatchSetting { x_away: 4, o_away: 1, phase: MatchPhase::PostCrawford, .. }));
+        assert_eq!(facts[3], Fact::GammonPrices { prices: a.gammon_prices });
+        assert!(matches!(facts[6], Fact::Equities { match_chances: Some(_), .. }));
+        assert_eq!(facts.last(), Some(&Fact::PostCrawfordTrailer));
+        assert!(a
+            .explain()
+            .starts_with("5-point match, X needs 4 point(s), O needs 1, after the Crawford game; cube 1 centred.\n"));
+    }
+
+    #[test]
+    fn facts_serialise_with_their_kind() {
+        let a = money([0.5, 0.1, 0.0, 0.1, 0.0], CubeOwner::Centered, false);
+        let json = serde_json::to_value(a.facts()).unwrap();
+        assert_eq!(
+            json[0],
+            serde_json::json!({"fact": "money_setting", "cube": 1, "owner": "centred", "jacoby": false, "beaver": false})
+        );
+        assert_eq!(json[3]["fact"], "money_gammons");
+        let verdict = json.as_array().unwrap().iter().find(|f| f["fact"] == "verdict").unwrap();
+        assert_eq!(verdict["action"], "no_double_take");
+        assert_eq!(verdict["reason"]["reason"], "not_yet");
     }
 }

@@ -117,7 +117,8 @@
 //!
 //! `state` (the cube and the stakes), `janowski` (cube efficiency and the
 //! cubeful formulas), `decision` (the three equities and the verdict),
-//! `nply` (the cubeful search) and `explain` (the explanation for people);
+//! `nply` (the cubeful search) and `explain` (the explanation: typed
+//! [`Fact`]s and their English text);
 //! everything public is re-exported here.
 
 mod decision;
@@ -129,6 +130,7 @@ mod state;
 pub use decision::{
     analyse, analyse_position, Choice, CubeAction, CubeAnalysis, MatchChances, Response, TakePoint, OPTIONAL_EPSILON,
 };
+pub use explain::{Fact, MatchPhase, VerdictReason};
 pub use janowski::{
     cube_efficiency, cubeful_equity, BEAROFF_X, CONTACT_X, CRASHED_X, RACE_COEFFICIENT_X, RACE_FACTOR_X, RACE_MAX_X,
     RACE_MIN_X,
