@@ -64,8 +64,9 @@
 //! Before every roll (the first included) the side on roll, if he may double,
 //! takes the 0-ply cube decision of [`crate::cube`] (Janowski's model at
 //! gnubg's cube efficiency, the evaluator's probabilities): he doubles when
-//! [`analyse`](crate::cube::analyse) says so (optional doubles included) and
-//! the opponent takes or passes as it says. A pass ends the cubeful game at
+//! [`decide`](crate::cube::decide) (the decision of
+//! [`analyse`](crate::cube::analyse)) says so (optional doubles included)
+//! and the opponent takes or passes as it says. A pass ends the cubeful game at
 //! the cube value; otherwise the game's points are multiplied by the final
 //! cube. At a truncation or bearoff stop the cubeful value is the Janowski
 //! equity of the probabilities there, with the side on roll's cube decision
@@ -87,7 +88,7 @@
 //! move carries its difference to the best one with the standard error of the
 //! paired differences.
 
-use crate::cube::{cube_efficiency, cubeful_equity, CubeError, CubeState};
+use crate::cube::{cube_efficiency, decide, CubeError, CubeState, Response};
 use crate::met::Met;
 use gammon_eval::bearoff::bearoff_db;
 use gammon_eval::play::{DiceSource, RandomDice};
@@ -473,34 +474,13 @@ impl Cube {
     }
 }
 
-/// The money cube action of the side on roll (no Jacoby rule, no beavers),
-/// exactly as [`crate::cube::analyse`] decides it (gnubg's
-/// `FindBestCubeDecision`): `(doubles, opponent takes)`.
-fn cube_action(p: &Probabilities, x: f64, state: &CubeState, met: &Met) -> Result<(bool, bool), CubeError> {
-    if state.no_double_reason().is_some() {
-        return Ok((false, false));
-    }
-    let nd = cubeful_equity(p, x, state, met)?;
-    let dt = 2.0 * cubeful_equity(p, x, &state.doubled(), met)?;
-    let dp = 1.0;
-    let wins_gammons = p.win_gammon > 0.0;
-    let doubles = (dt >= nd && dp >= nd) || (!wins_gammons && nd > dp && dt > dp);
-    Ok((doubles, doubles && dp > dt))
-}
-
 /// The cubeful value (normalised to the cube) of a position for its side on
 /// roll, with his cube decision: `max(no double, min(double/take, +1))`.
 fn cubeful_value(pos: &Position, p: &Probabilities, state: &CubeState, met: &Met) -> Result<f64, CubeError> {
     if pos.game_result().is_some() {
         return Ok(equity_of(&five(p)));
     }
-    let x = cube_efficiency(pos);
-    let nd = cubeful_equity(p, x, state, met)?;
-    if state.no_double_reason().is_some() {
-        return Ok(nd);
-    }
-    let dt = 2.0 * cubeful_equity(p, x, &state.doubled(), met)?;
-    Ok(nd.max(dt.min(1.0)))
+    Ok(decide(p, cube_efficiency(pos), state, met)?.best())
 }
 
 /// Buffers of one worker.
@@ -712,12 +692,14 @@ impl<'a> Roller<'a> {
                 let state = cube.state(mover_is_root);
                 if state.no_double_reason().is_none() {
                     let p = self.evaluator.evaluate(&pos).sanitized();
-                    let (doubles, takes) = cube_action(&p, cube_efficiency(&pos), &state, self.met)?;
-                    if doubles && takes {
-                        cube.value = cube.value.saturating_mul(2);
-                        cube.owner = Some(!mover_is_root);
-                    } else if doubles {
-                        cube.settled = Some(sign(mover_is_root) * f64::from(cube.value));
+                    let d = decide(&p, cube_efficiency(&pos), &state, self.met)?;
+                    if d.action.doubles() {
+                        if d.response() == Some(Response::Take) {
+                            cube.value = cube.value.saturating_mul(2);
+                            cube.owner = Some(!mover_is_root);
+                        } else {
+                            cube.settled = Some(sign(mover_is_root) * f64::from(cube.value));
+                        }
                     }
                 }
             }
@@ -974,7 +956,6 @@ fn leader(accs: &[Acc], headline: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cube::analyse;
 
     #[test]
     fn roll_indices_follow_all_rolls() {
@@ -1013,32 +994,5 @@ mod tests {
             seen[(a * 36 + b) as usize] += 1;
         }
         assert!(seen.iter().all(|&c| c == 1));
-    }
-
-    #[test]
-    fn the_cube_action_is_the_cube_modules() {
-        let met = Met::kazaross_xg2();
-        for owner in [CubeOwner::Centered, CubeOwner::OnRoll] {
-            let state = CubeState::money(1, owner, false, false);
-            for w in 0..=20 {
-                for g in 0..=4 {
-                    for lg in 0..=4 {
-                        let win = f64::from(w) / 20.0;
-                        let wg = (f64::from(g) * 0.1).min(win);
-                        let lgv = (f64::from(lg) * 0.1).min(1.0 - win);
-                        let p = Probabilities::from_array([win as f32, wg as f32, 0.0, lgv as f32, 0.0]);
-                        for x in [0.6, 0.68] {
-                            let a = analyse(&p, x, &state, met).unwrap();
-                            let (d, t) = cube_action(&p, x, &state, met).unwrap();
-                            assert_eq!(d, a.action.doubles(), "{p:?} {x} {owner:?}: {:?}", a.action);
-                            if d {
-                                let take = a.response() == Some(crate::cube::Response::Take);
-                                assert_eq!(t, take, "{p:?} {x}: {:?}", a.action);
-                            }
-                        }
-                    }
-                }
-            }
-        }
     }
 }

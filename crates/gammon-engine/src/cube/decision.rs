@@ -246,6 +246,65 @@ pub struct CubeAnalysis {
     pub take_point: Option<TakePoint>,
 }
 
+/// The lean cube decision: the three cubeful equities and gnubg's verdict,
+/// without the take point or the prices of [`CubeAnalysis`] (what a rollout
+/// needs at every turn). From [`decide`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CubeDecision {
+    /// Cubeful equity of not doubling, normalised to the current cube.
+    pub no_double: f64,
+    /// Cubeful equity of double/take, normalised to the current cube.
+    pub double_take: f64,
+    /// Equity of double/pass, normalised: `+1`.
+    pub double_pass: f64,
+    /// The same in match winning chances (match play only).
+    pub match_chances: Option<MatchChances>,
+    /// Why the player on roll may not double, if he may not.
+    pub no_double_reason: Option<NoDouble>,
+    /// The verdict.
+    pub action: CubeAction,
+}
+
+impl CubeDecision {
+    /// The verdict on three values (gnubg's `FindBestCubeDecision`).
+    pub(super) fn new(v: &Values, p: &P, state: &CubeState) -> Self {
+        CubeDecision {
+            no_double: v.nd,
+            double_take: v.dt,
+            double_pass: v.dp,
+            match_chances: v.mwc,
+            no_double_reason: state.no_double_reason(),
+            action: find_best(v, p, state),
+        }
+    }
+
+    /// True if the player on roll may double (usefully) now.
+    pub fn can_double(&self) -> bool {
+        self.no_double_reason.is_none()
+    }
+
+    /// The opponent's correct answer to a double (`None` when the player on
+    /// roll may not double).
+    pub fn response(&self) -> Option<Response> {
+        self.action.response()
+    }
+
+    /// The value with correct cube play by both sides, normalised:
+    /// `max(no_double, min(double_take, double_pass))`, `no_double` when
+    /// doubling is not possible (a beaver is not counted).
+    pub fn best(&self) -> f64 {
+        best_of(self.can_double(), self.no_double, self.double_take, self.double_pass)
+    }
+}
+
+fn best_of(can_double: bool, nd: f64, dt: f64, dp: f64) -> f64 {
+    if can_double {
+        nd.max(dt.min(dp))
+    } else {
+        nd
+    }
+}
+
 /// No double, double/take, double/pass: normalised equities and (match)
 /// match winning chances.
 #[derive(Debug, Clone, Copy)]
@@ -405,17 +464,38 @@ fn take_point(p: &P, x: f64, state: &CubeState, met: &Met) -> Option<TakePoint> 
 /// assert_eq!(a.double_pass, 1.0);
 /// ```
 pub fn analyse(p: &Probabilities, x: f64, state: &CubeState, met: &Met) -> Result<CubeAnalysis, CubeError> {
-    check_inputs(p, x)?;
-    let q = P::of(p);
-    let v = values(&q, x, state, met);
-    Ok(assemble(p, x, state, met, &v))
+    let d = decide(p, x, state, met)?;
+    Ok(assemble(p, x, state, met, &d))
 }
 
-/// The analysis from the three values: verdict, prices, take point.
-pub(super) fn assemble(p: &Probabilities, x: f64, state: &CubeState, met: &Met, v: &Values) -> CubeAnalysis {
+/// The cube decision alone, as [`analyse`] makes it (the same equities and
+/// verdict) but without solving for the take point: cheap enough for every
+/// turn of a rollout.
+///
+/// # Errors
+/// As [`analyse`].
+///
+/// ```
+/// use gammon_engine::cube::{decide, CubeAction, CubeState, Response};
+/// use gammon_engine::met::Met;
+/// use gammon_eval::Probabilities;
+/// use gammon_rules::CubeOwner;
+/// let p = Probabilities::from_array([0.8, 0.0, 0.0, 0.0, 0.0]);
+/// let state = CubeState::money(1, CubeOwner::Centered, false, false);
+/// let d = decide(&p, 0.65, &state, Met::kazaross_xg2()).unwrap();
+/// assert_eq!((d.action, d.response()), (CubeAction::DoublePass, Some(Response::Pass)));
+/// assert_eq!(d.best(), 1.0);
+/// ```
+pub fn decide(p: &Probabilities, x: f64, state: &CubeState, met: &Met) -> Result<CubeDecision, CubeError> {
+    check_inputs(p, x)?;
     let q = P::of(p);
-    let no_double_reason = state.no_double_reason();
-    let action = find_best(v, &q, state);
+    Ok(CubeDecision::new(&values(&q, x, state, met), &q, state))
+}
+
+/// The analysis of a decision: prices, cubeless equity, take point.
+pub(super) fn assemble(p: &Probabilities, x: f64, state: &CubeState, met: &Met, d: &CubeDecision) -> CubeAnalysis {
+    let q = P::of(p);
+    let CubeDecision { no_double, double_take, double_pass, match_chances, no_double_reason, action } = *d;
     let gammon_prices = state.gammon_prices(met);
     let cubeless_equity = match state.stakes {
         Stakes::Money { .. } => q.utility(&GammonPrices::MONEY),
@@ -428,10 +508,10 @@ pub(super) fn assemble(p: &Probabilities, x: f64, state: &CubeState, met: &Met, 
         efficiency: x,
         gammon_prices,
         cubeless_equity,
-        no_double: v.nd,
-        double_take: v.dt,
-        double_pass: v.dp,
-        match_chances: v.mwc,
+        no_double,
+        double_take,
+        double_pass,
+        match_chances,
         no_double_reason,
         action,
         take_point,
@@ -476,10 +556,7 @@ impl CubeAnalysis {
     /// when doubling is not possible). A beaver is not counted here: see
     /// [`beaver_equity`](Self::beaver_equity).
     pub fn best(&self) -> f64 {
-        if !self.can_double() {
-            return self.no_double;
-        }
-        self.no_double.max(self.double_take.min(self.double_pass))
+        best_of(self.can_double(), self.no_double, self.double_take, self.double_pass)
     }
 
     /// The same as [`best`](Self::best) in match winning chances.
@@ -549,6 +626,39 @@ mod tests {
         assert!(matches!(analyse(&p([f32::NAN, 0.0, 0.0, 0.0, 0.0]), 0.68, &s, met), Err(CubeError::Probabilities(_))));
         assert!(matches!(analyse(&p([0.5, 0.6, 0.0, 0.0, 0.0]), 0.68, &s, met), Err(CubeError::Probabilities(_))));
         assert!(matches!(analyse(&p([0.5, 0.1, 0.0, 0.0, 0.0]), 1.5, &s, met), Err(CubeError::Efficiency(_))));
+    }
+
+    #[test]
+    fn decide_is_the_decision_of_analyse() {
+        let met = Met::kazaross_xg2();
+        let money = CubeState::money(1, CubeOwner::Centered, false, false);
+        let owned = CubeState::money(2, CubeOwner::Opponent, false, false);
+        let matched = CubeState {
+            cube: 1,
+            owner: CubeOwner::OnRoll,
+            max_cube: 64,
+            stakes: Stakes::Match { length: 7, away: (3, 5), crawford: false },
+        };
+        for state in [money, owned, matched] {
+            for w in [0.3f32, 0.6, 0.7, 0.8, 0.9] {
+                let p = p([w, 0.2 * w, 0.0, 0.1 * (1.0 - w), 0.0]);
+                let d = decide(&p, 0.68, &state, met).unwrap();
+                let a = analyse(&p, 0.68, &state, met).unwrap();
+                assert_eq!((d.no_double, d.double_take, d.double_pass), (a.no_double, a.double_take, a.double_pass));
+                assert_eq!(
+                    (d.action, d.no_double_reason, d.match_chances),
+                    (a.action, a.no_double_reason, a.match_chances)
+                );
+                assert_eq!(d.best(), a.best());
+                let expected =
+                    if d.can_double() { d.no_double.max(d.double_take.min(d.double_pass)) } else { d.no_double };
+                assert_eq!(d.best(), expected);
+            }
+        }
+        let d = decide(&p([0.8, 0.0, 0.0, 0.0, 0.0]), 0.68, &money, met).unwrap();
+        assert_eq!((d.action, d.best()), (CubeAction::DoublePass, 1.0));
+        let d = decide(&p([0.7, 0.1, 0.0, 0.0, 0.0]), 0.68, &owned, met).unwrap();
+        assert_eq!((d.action, d.response(), d.best()), (CubeAction::NotAvailable, None, d.no_double));
     }
 
     #[test]

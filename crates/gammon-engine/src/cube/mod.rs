@@ -128,7 +128,8 @@ mod nply;
 mod state;
 
 pub use decision::{
-    analyse, analyse_position, Choice, CubeAction, CubeAnalysis, MatchChances, Response, TakePoint, OPTIONAL_EPSILON,
+    analyse, analyse_position, decide, Choice, CubeAction, CubeAnalysis, CubeDecision, MatchChances, Response,
+    TakePoint, OPTIONAL_EPSILON,
 };
 pub use explain::{Fact, MatchPhase, VerdictReason};
 pub use janowski::{

@@ -1,7 +1,7 @@
 //! n-ply cube decisions as gnubg searches them (`EvaluatePositionCubeful`):
 //! cubeful values carried through the plies of a [`Search`].
 
-use super::decision::{analyse, assemble, CubeAnalysis, MatchChances, Response, Values};
+use super::decision::{analyse, assemble, CubeAnalysis, CubeDecision, MatchChances, Response, Values};
 use super::janowski::{cube_efficiency, cubeful_match, cubeful_money, MatchScore, P};
 use super::state::{CubeError, CubeState, Stakes};
 use crate::met::Met;
@@ -266,7 +266,7 @@ pub fn analyse_states_nply<E: Evaluator>(
                 }
             }
         };
-        let mut a = assemble(&p, x, state, met, &v);
+        let mut a = assemble(&p, x, state, met, &CubeDecision::new(&v, &q, state));
         if plies > 0 {
             if let (Some(tp), Some(r)) = (a.take_point, a.response()) {
                 if (tp.taker_chances >= tp.model) != (r != Response::Pass) {
