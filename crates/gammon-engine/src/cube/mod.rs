@@ -100,9 +100,10 @@
 //! cube action (double where `min(double/take, double/pass)` beats no
 //! double); the root compares no double with double/take and double/pass.
 //! Moves inside the search are the ones
-//! [`Search::value`](crate::search::Search::value) plays (the best by
-//! static evaluation), so the cubeless probabilities it reports are the
-//! search's n-ply ones. At 0 plies it is [`analyse_position`].
+//! [`Search::value`](crate::search::Search::value) plays, from
+//! [`Search::play`](crate::search::Search::play) (the best by static
+//! evaluation with the default filter), so the cubeless probabilities it
+//! reports are the search's n-ply ones. At 0 plies it is [`analyse_position`].
 //! [`analyse_position_cubeless_nply`] is the simpler approximation (n-ply
 //! cubeless probabilities fed to Janowski's model at the root), kept for
 //! comparison; `tests/cube_nply.rs` reports how both agree with gnubg's

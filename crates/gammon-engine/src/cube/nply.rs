@@ -83,13 +83,8 @@ impl<E: Evaluator> Nply<'_, E> {
             })
             .collect();
         let after = |dice: &Dice| {
-            let list = pos.legal_moves(*dice);
-            let next = if list.positions().is_empty() {
-                pos.switched()
-            } else {
-                let best = self.search.rank_results(list.positions(), 0).first().map_or(0, |r| r.index);
-                list.positions().get(best).copied().unwrap_or_else(|| pos.switched())
-            };
+            // The move Search::value would play here, with `plies - 1` to search after it.
+            let next = self.search.play(pos, *dice, plies - 1);
             let (v, p) = self.node(&next, &child, plies - 1, false);
             (self.decide(&v, &child), p)
         };
@@ -143,11 +138,13 @@ impl<E: Evaluator> Nply<'_, E> {
 /// `states`, searched `plies` deep as gnubg does (`EvaluatePositionCubeful`):
 ///
 /// - a leaf (0 plies left, or a finished game) gets the Janowski cubeful
-///   value of its static probabilities ([`cubeful_equity`](super::cubeful_equity)) with its own
-///   cube efficiency ([`cube_efficiency`]);
+///   value of its static probabilities
+///   ([`cubeful_equity`](super::cubeful_equity)) with its own cube
+///   efficiency ([`cube_efficiency`]);
 /// - an inner node averages, over the 21 rolls, the value of the position
-///   after the move the search would play (the best by its static
-///   evaluation, as in [`Search::value`]), seen from the other side;
+///   after the move [`Search::value`] would play there ([`Search::play`]:
+///   the best by static evaluation with the default filter), seen from the
+///   other side;
 /// - below the root the side on roll makes his best cube decision at every
 ///   node, leaves included: where he may double, his value is
 ///   `max(no double, min(double/take, double/pass))` (gnubg's `GetECF3`),

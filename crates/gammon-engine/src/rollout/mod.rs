@@ -4,11 +4,17 @@
 //! # A trial
 //!
 //! Trial `k` plays the game from the start position with the dice of stream
-//! `k` of the seed ([`RandomDice::new`](gammon_eval::play::RandomDice::new)`(seed, k)`), both sides moving with
-//! the evaluator: at 0 ply by [`Evaluator::best_move`], at 1 ply by the best
-//! of the 0-ply candidates (up to 8 within 0.16 equity, gnubg's normal
-//! filter) after every roll of the opponent and his 0-ply best reply. A turn
-//! with no legal move passes. The trial stops:
+//! `k` of the seed
+//! ([`RandomDice::new`](gammon_eval::play::RandomDice::new)`(seed, k)`),
+//! both sides moving with the evaluator: at 0 ply by
+//! [`Evaluator::best_move`], at 1 ply by the first move of
+//! [`Search::rank_results`](crate::search::Search::rank_results) at 1 ply
+//! with gnubg's normal filter ([`MoveFilter::NORMAL`](crate::search::MoveFilter::NORMAL):
+//! up to 8 candidates within 0.16 equity by 0 ply, each valued over every
+//! roll of the opponent and his 0-ply best reply; the search's static values
+//! are exact for bearoffs whatever [`RolloutSettings::bearoff_exact`] says,
+//! as the shipped net's are). A turn with no legal move passes. The trial
+//! stops:
 //!
 //! - when the game is over: the exact result;
 //! - with [`RolloutSettings::bearoff_exact`], when both sides are in the

@@ -6,15 +6,11 @@ use super::stats::{equity_of, five, invert, invert_difference, Sample};
 use super::{RolloutError, RolloutSettings, MAX_TURNS};
 use crate::cube::{cube_efficiency, decide, CubeError, CubeState, Response};
 use crate::met::Met;
+use crate::search::Search;
 use gammon_eval::bearoff::bearoff_db;
 use gammon_eval::play::RandomDice;
 use gammon_eval::{Evaluator, Probabilities};
 use gammon_rules::{CubeOwner, Dice, MoveList, Position, ALL_ROLLS};
-
-/// Candidates kept for the 1-ply move choice: at most this many...
-const PLY1_MAX_MOVES: usize = 8;
-/// ... within this much 0-ply equity of the best (gnubg's normal filter).
-const PLY1_WINDOW: f32 = 0.16;
 
 /// The doubling cube of a cubeful trial: money play, no Jacoby rule, no
 /// beavers.
@@ -54,25 +50,36 @@ pub(super) struct Work {
     list: MoveList,
     chosen: [Position; 21],
     values: [Probabilities; 21],
-    candidates: Vec<(Position, f32)>,
-    scratch: Vec<Probabilities>,
 }
 
 impl Work {
     pub(super) fn new() -> Self {
-        Work {
-            list: MoveList::new(),
-            chosen: [Position::STARTING; 21],
-            values: [Probabilities::default(); 21],
-            candidates: Vec::with_capacity(64),
-            scratch: Vec::with_capacity(256),
-        }
+        Work { list: MoveList::new(), chosen: [Position::STARTING; 21], values: [Probabilities::default(); 21] }
+    }
+}
+
+/// A borrowed evaluator, for a search that does not own it.
+struct Borrowed<'a>(&'a dyn Evaluator);
+
+impl Evaluator for Borrowed<'_> {
+    fn evaluate_batch(&self, positions: &[Position], out: &mut [Probabilities]) {
+        self.0.evaluate_batch(positions, out);
+    }
+
+    fn best_move(&self, before: &Position, results: &[Position]) -> usize {
+        self.0.best_move(before, results)
+    }
+
+    fn name(&self) -> String {
+        self.0.name()
     }
 }
 
 /// Both players of a rollout's trials and their dice.
 pub(super) struct Player<'a> {
     evaluator: &'a dyn Evaluator,
+    /// The chequer play's lookahead from 1 ply on (`None` at 0 ply).
+    search: Option<Search<Borrowed<'a>>>,
     settings: RolloutSettings,
     dice: TrialDice,
     met: &'static Met,
@@ -82,6 +89,7 @@ impl<'a> Player<'a> {
     pub(super) fn new(evaluator: &'a dyn Evaluator, settings: &RolloutSettings) -> Self {
         Player {
             evaluator,
+            search: (settings.ply > 0).then(|| Search::new(Borrowed(evaluator))),
             settings: *settings,
             dice: TrialDice::new(settings.seed, settings.quasi_random),
             met: Met::kazaross_xg2(),
@@ -128,68 +136,24 @@ impl<'a> Player<'a> {
         }
     }
 
-    /// The position after the 1-ply best move (seen by the next player).
-    fn play1(&self, w: &mut Work, pos: &Position, dice: Dice) -> Position {
+    /// The position after the best move by the search's ranking at the
+    /// rollout's ply (gnubg's normal filter), seen by the next player.
+    fn play_searched(&self, search: &Search<Borrowed<'_>>, w: &mut Work, pos: &Position, dice: Dice) -> Position {
         w.list.generate(pos, dice);
-        let n = w.list.len();
-        if n <= 1 {
-            return w.list.positions().first().copied().unwrap_or_else(|| pos.switched());
-        }
-        w.scratch.clear();
-        w.scratch.resize(n, Probabilities::default());
-        self.values(w.list.positions(), &mut w.scratch);
-        // The mover's equity is minus the next player's.
-        w.candidates.clear();
-        w.candidates.extend(w.list.positions().iter().zip(&w.scratch).map(|(p, v)| (*p, -v.equity())));
-        w.candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let best0 = w.candidates[0].1;
-        let keep = w.candidates.iter().take(PLY1_MAX_MOVES).take_while(|c| c.1 >= best0 - PLY1_WINDOW).count();
-        w.candidates.truncate(keep.max(1));
-        let mut best = (w.candidates[0].0, f64::NEG_INFINITY);
-        for c in 0..w.candidates.len() {
-            let q = w.candidates[c].0;
-            let v = self.one_ply_value(w, &q);
-            if v > best.1 {
-                best = (q, v);
+        match w.list.positions() {
+            [] => pos.switched(),
+            [only] => *only,
+            all => {
+                let i = search.rank_results(all, self.settings.ply).first().map_or(0, |r| r.index);
+                all.get(i).copied().unwrap_or(all[0])
             }
         }
-        best.0
-    }
-
-    /// The 1-ply cubeless equity of `q` (the opponent on roll) for the player
-    /// who just moved: each roll of the opponent, his 0-ply best reply.
-    fn one_ply_value(&self, w: &mut Work, q: &Position) -> f64 {
-        if let Some(p) = self.exact(q) {
-            return -f64::from(p.equity());
-        }
-        let mut total = 0.0;
-        for d in ALL_ROLLS {
-            w.list.generate(q, d);
-            let ours = match w.list.len() {
-                0 => {
-                    let back = q.switched();
-                    let mut v = [Probabilities::default()];
-                    self.values(std::slice::from_ref(&back), &mut v);
-                    v[0].equity()
-                }
-                n => {
-                    w.scratch.clear();
-                    w.scratch.resize(n, Probabilities::default());
-                    self.values(w.list.positions(), &mut w.scratch);
-                    // The opponent leaves us the least.
-                    w.scratch.iter().map(|v| v.equity()).fold(f32::INFINITY, f32::min)
-                }
-            };
-            total += f64::from(d.weight()) * f64::from(ours);
-        }
-        total / 36.0
     }
 
     fn play(&self, w: &mut Work, pos: &Position, dice: Dice) -> Position {
-        if self.settings.ply == 0 {
-            self.play0(&mut w.list, pos, dice)
-        } else {
-            self.play1(w, pos, dice)
+        match &self.search {
+            None => self.play0(&mut w.list, pos, dice),
+            Some(search) => self.play_searched(search, w, pos, dice),
         }
     }
 
@@ -288,10 +252,9 @@ impl<'a> Player<'a> {
                     }
                     luck_cubeful += sign(mover_is_root) * f64::from(cube.value) * (got - mean / 36.0);
                 }
-                if s.ply == 0 {
-                    w.chosen[actual]
-                } else {
-                    self.play1(w, &pos, dice)
+                match &self.search {
+                    None => w.chosen[actual],
+                    Some(search) => self.play_searched(search, w, &pos, dice),
                 }
             } else {
                 self.play(w, &pos, dice)
