@@ -1,3 +1,9 @@
+// Over 600 lines, for a reason: the search (its documentation is the first
+// 70 lines) and, after "The cache.", its private table of positions (about
+// 150 lines), which nothing else uses and whose correctness argument is
+// the search's (every value a pure function of the key). If either grows,
+// the cache is the next split (`search/cache.rs`).
+
 //! n-ply lookahead over all 21 rolls, wrapped around any [`Evaluator`], with
 //! gnubg-style move filters and a cache of evaluated positions.
 //!

@@ -2,9 +2,10 @@
 //! [`CubeAnalysis::facts`]) and their English text ([`CubeAnalysis::explain`],
 //! one line per fact). JSON (`serde`) and later HTML render the same facts.
 
-use super::decision::{CubeAction, CubeAnalysis, MatchChances, Response, OPTIONAL_EPSILON};
+use super::decision::{CubeAnalysis, MatchChances, OPTIONAL_EPSILON};
 use super::janowski::P;
 use super::state::{NoDouble, Stakes};
+use super::verdict::{CubeAction, Response};
 use crate::met::GammonPrices;
 use gammon_rules::CubeOwner;
 use serde::{Serialize, Serializer};

@@ -117,9 +117,9 @@
 //! # Layout
 //!
 //! `state` (the cube and the stakes), `janowski` (cube efficiency and the
-//! cubeful formulas), `decision` (the three equities and the verdict),
-//! `nply` (the cubeful search) and `explain` (the explanation: typed
-//! [`Fact`]s and their English text);
+//! cubeful formulas), `verdict` (gnubg's names of the verdicts), `decision`
+//! (the three equities and the verdict), `nply` (the cubeful search) and
+//! `explain` (the explanation: typed [`Fact`]s and their English text);
 //! everything public is re-exported here.
 
 mod decision;
@@ -127,10 +127,10 @@ mod explain;
 mod janowski;
 mod nply;
 mod state;
+mod verdict;
 
 pub use decision::{
-    analyse, analyse_position, decide, Choice, CubeAction, CubeAnalysis, CubeDecision, MatchChances, Response,
-    TakePoint, OPTIONAL_EPSILON,
+    analyse, analyse_position, decide, CubeAnalysis, CubeDecision, MatchChances, TakePoint, OPTIONAL_EPSILON,
 };
 pub use explain::{Fact, MatchPhase, VerdictReason};
 pub use janowski::{
@@ -142,3 +142,4 @@ pub use nply::{
     NplyCubeful,
 };
 pub use state::{CubeError, CubeState, NoDouble, Stakes};
+pub use verdict::{Choice, CubeAction, Response};

@@ -1,9 +1,10 @@
 //! n-ply cube decisions as gnubg searches them (`EvaluatePositionCubeful`):
 //! cubeful values carried through the plies of a [`Search`].
 
-use super::decision::{analyse, assemble, CubeAnalysis, CubeDecision, MatchChances, Response, Values};
+use super::decision::{analyse, assemble, CubeAnalysis, CubeDecision, MatchChances, Values};
 use super::janowski::{cube_efficiency, cubeful_match, cubeful_money, MatchScore, P};
 use super::state::{CubeError, CubeState, Stakes};
+use super::verdict::Response;
 use crate::met::Met;
 use crate::search::Search;
 use gammon_eval::{Evaluator, PositionClass, Probabilities};
