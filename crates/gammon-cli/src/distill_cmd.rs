@@ -74,7 +74,7 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let benchmark = |w: &NetWeights| {
         let seed = gammon_train::trainer::BENCHMARK_SEED;
-        pool.install(|| gammon_eval::play::duel(&NetEvaluator::new(w.clone()), &PubEval, args.benchmark_pairs, seed))
+        pool.install(|| gammon_engine::duel::duel(&NetEvaluator::new(w.clone()), &PubEval, args.benchmark_pairs, seed))
     };
     let mut curve = Vec::new();
     let mut record = |round: u32, w: &NetWeights| -> Result<()> {

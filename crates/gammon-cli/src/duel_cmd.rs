@@ -3,7 +3,7 @@
 use crate::evaluators;
 use anyhow::{bail, Result};
 use clap::Args;
-use gammon_eval::play::duel;
+use gammon_engine::duel::duel;
 use serde::Serialize;
 
 /// Arguments of `gammon duel`.

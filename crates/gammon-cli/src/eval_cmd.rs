@@ -1,55 +1,38 @@
 //! `gammon eval`: the evaluation of a position.
 
-use crate::evaluators;
-use crate::json::EvaluationJson;
-use crate::position_arg::parse_position;
+use crate::args::{JsonArg, PositionText, WeightsArg};
+use crate::json::{self, EvalJson};
+use crate::request::Request;
+use crate::text;
 use anyhow::Result;
 use clap::Args;
-use serde::Serialize;
-use std::path::PathBuf;
+use gammon_engine::api::Engine;
+use std::io::{BufWriter, Write};
 
 /// Arguments of `gammon eval`.
 #[derive(Debug, Args)]
+#[command(mut_arg("position", |a| a.help("The position (player on roll, before rolling): Position ID, XGID or `start`")))]
 pub struct EvalArgs {
-    /// The position (player on roll, before rolling): Position ID, XGID or `start`.
-    position: String,
-    /// Weights file to use instead of the built-in net.
-    #[arg(long)]
-    weights: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Serialize)]
-struct EvalJson {
-    position: String,
-    evaluator: String,
-    #[serde(flatten)]
-    evaluation: EvaluationJson,
+    #[command(flatten)]
+    position: PositionText,
+    #[command(flatten)]
+    weights: WeightsArg,
+    #[command(flatten)]
+    json: JsonArg,
 }
 
 /// Runs `gammon eval`.
 pub fn run(args: &EvalArgs) -> Result<()> {
-    let pos = parse_position(&args.position)?.position;
-    let net = evaluators::net(args.weights.as_deref())?;
-    let (p, class) = net.evaluate_with(&pos, &mut net.scratch());
-    if args.json {
-        let j = EvalJson { position: pos.to_position_id(), evaluator: class.to_string(), evaluation: p.into() };
-        println!("{}", serde_json::to_string_pretty(&j)?);
-        return Ok(());
+    let request = Request::read(&args.position.position, None, "")?;
+    let engine = Engine::new(args.weights.net()?);
+    let evaluation = engine.evaluate(&request.position, 0);
+    let out = std::io::stdout();
+    let mut out = BufWriter::new(out.lock());
+    if args.json.json {
+        json::write(&mut out, &EvalJson::from(&evaluation))?;
+    } else {
+        text::evaluation(&mut out, &evaluation)?;
     }
-    print!("{pos}");
-    println!();
-    println!(" Evaluated by: {class}");
-    println!("          win   gammon  backgammon");
-    println!(" X (me)  {:6.2}%  {:6.2}%  {:6.2}%", 100.0 * p.win, 100.0 * p.win_gammon, 100.0 * p.win_backgammon);
-    println!(
-        " O       {:6.2}%  {:6.2}%  {:6.2}%",
-        100.0 * (1.0 - p.win),
-        100.0 * p.lose_gammon,
-        100.0 * p.lose_backgammon
-    );
-    println!(" Cubeless equity: {:+.3}", p.equity());
+    out.flush()?;
     Ok(())
 }

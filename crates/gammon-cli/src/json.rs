@@ -1,43 +1,62 @@
-//! JSON shapes shared by several commands.
+//! The `--json` printers. The engine's answers serialize to the JSON each
+//! command prints ([`gammon_engine::api::json`]); this module adds the
+//! shapes of `eval` and of `analyse` without dice, which frame them.
 
-use gammon_eval::Probabilities;
+use gammon_engine::api::json::EvaluationJson;
+use gammon_engine::api::{CubeDecision, Evaluation};
+use gammon_eval::evaluated_by;
 use serde::Serialize;
+use std::io::Write;
 
-/// The five cumulative probabilities of one side, with the losing chance
-/// written out, as every `--json` output prints them.
-#[derive(Debug, Serialize)]
-pub struct ProbabilitiesJson {
-    win: f32,
-    win_gammon: f32,
-    win_backgammon: f32,
-    lose: f32,
-    lose_gammon: f32,
-    lose_backgammon: f32,
+/// Writes `value` as pretty JSON and a newline.
+pub fn write(out: &mut impl Write, value: &impl Serialize) -> anyhow::Result<()> {
+    let text = serde_json::to_string_pretty(value)?;
+    writeln!(out, "{text}")?;
+    Ok(())
 }
 
-impl From<Probabilities> for ProbabilitiesJson {
-    fn from(p: Probabilities) -> Self {
-        ProbabilitiesJson {
-            win: p.win,
-            win_gammon: p.win_gammon,
-            win_backgammon: p.win_backgammon,
-            lose: 1.0 - p.win,
-            lose_gammon: p.lose_gammon,
-            lose_backgammon: p.lose_backgammon,
+/// `gammon eval --json`: the position, which part of the evaluator
+/// answered, the probabilities and the equity.
+#[derive(Serialize)]
+pub struct EvalJson {
+    position: String,
+    evaluator: String,
+    #[serde(flatten)]
+    evaluation: EvaluationJson,
+}
+
+impl From<&Evaluation> for EvalJson {
+    fn from(e: &Evaluation) -> Self {
+        EvalJson {
+            position: e.position.to_position_id(),
+            evaluator: evaluated_by(e.class).to_string(),
+            evaluation: e.probabilities.into(),
         }
     }
 }
 
-/// The probabilities followed by the cubeless equity.
-#[derive(Debug, Serialize)]
-pub struct EvaluationJson {
+/// `gammon analyse --json` without dice: the evaluation and the cube
+/// decision at the same depth, or why there is none.
+#[derive(Serialize)]
+pub struct PositionAnalysisJson<'a> {
     #[serde(flatten)]
-    probabilities: ProbabilitiesJson,
-    equity: f32,
+    evaluation: &'a Evaluation,
+    /// The cube decision of the player on roll at the same depth (`null`
+    /// when there is none, see `cube_error`).
+    cube: Option<&'a CubeDecision>,
+    /// Why there is no cube decision (a finished game, a score the match
+    /// equity table does not cover).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cube_error: Option<&'a str>,
 }
 
-impl From<Probabilities> for EvaluationJson {
-    fn from(p: Probabilities) -> Self {
-        EvaluationJson { probabilities: p.into(), equity: p.equity() }
+impl<'a> PositionAnalysisJson<'a> {
+    /// The evaluation with its cube decision or the reason it has none.
+    pub fn new(evaluation: &'a Evaluation, cube: &'a Result<CubeDecision, String>) -> Self {
+        let (cube, cube_error) = match cube {
+            Ok(d) => (Some(d), None),
+            Err(e) => (None, Some(e.as_str())),
+        };
+        PositionAnalysisJson { evaluation, cube, cube_error }
     }
 }

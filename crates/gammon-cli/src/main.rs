@@ -1,6 +1,7 @@
 //! `gammon`: the command-line front end of the gammon backgammon engine.
 
 mod analyse_cmd;
+mod args;
 mod cube_cmd;
 mod distill_cmd;
 mod duel_cmd;
@@ -10,7 +11,9 @@ mod json;
 mod moves;
 mod play_cmd;
 mod position_arg;
+mod request;
 mod rollout_cmd;
+mod text;
 mod train_cmd;
 mod ubgi_cmd;
 

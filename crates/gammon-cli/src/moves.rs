@@ -1,24 +1,26 @@
 //! `gammon moves`: every legal move of a position for a roll.
 
-use crate::position_arg::parse_position;
-use anyhow::{bail, Context, Result};
+use crate::args::JsonArg;
+use crate::request::Request;
+use crate::{json, text};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
+use gammon_engine::api::{legal_moves, EngineError};
 use gammon_rules::{Dice, MoveList, Position};
-use serde::Serialize;
 use std::io::{BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
 /// Arguments of `gammon moves`.
 #[derive(Debug, Args)]
+#[command(mut_arg("json", |a| a.help("Print JSON instead of text")))]
 pub struct MovesArgs {
     /// The position: a Position ID, an XGID or `start`.
     #[arg(required_unless_present = "stdin")]
     position: Option<String>,
     /// The roll, like `31` (optional when an XGID carries the dice).
     dice: Option<String>,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    json: JsonArg,
     /// For tools: read `<position-id> <d1><d2>` lines from standard input and
     /// print, per line, the sorted Position IDs of all results (seen by the
     /// player who moves next), separated by spaces; an empty line when no
@@ -27,78 +29,24 @@ pub struct MovesArgs {
     stdin: bool,
 }
 
-#[derive(Serialize)]
-struct MoveJson {
-    /// gnubg notation.
-    notation: String,
-    /// Every single-die step (UBGI style).
-    steps: String,
-    /// Position ID after the move, seen by the player who moves next.
-    result: String,
-}
-
-#[derive(Serialize)]
-struct MovesJson {
-    position: String,
-    dice: String,
-    pips: [u32; 2],
-    dice_used: u8,
-    moves: Vec<MoveJson>,
-}
-
 /// Runs `gammon moves`.
 pub fn run(args: &MovesArgs) -> Result<ExitCode> {
     if args.stdin {
         return run_stdin();
     }
-    let Some(text) = &args.position else { bail!("give a position (or --stdin)") };
-    let arg = parse_position(text)?;
-    let dice = match (&args.dice, arg.dice) {
-        (Some(d), _) => d.parse::<Dice>().with_context(|| format!("cannot read dice {d:?}"))?,
-        (None, Some(d)) => d,
-        (None, None) => bail!("give the dice, like `gammon moves {text} 31`"),
-    };
-    let pos = arg.position;
-    if pos.game_result().is_some() {
-        bail!("the game in this position is over: there is nothing to move");
-    }
-    let list = pos.legal_moves(dice);
+    let Some(position) = &args.position else { bail!("give a position (or --stdin)") };
+    let request = Request::read(position, args.dice.as_deref(), "")?;
+    let Some(dice) = request.dice else { bail!("give the dice, like `gammon moves {position} 31`") };
+    let moves = legal_moves(&request.position, dice).map_err(|e| match e {
+        EngineError::GameOver => anyhow!("the game in this position is over: there is nothing to move"),
+        e => e.into(),
+    })?;
     let out = std::io::stdout();
     let mut out = BufWriter::new(out.lock());
-    if args.json {
-        let (me, him) = pos.pip_count();
-        let json = MovesJson {
-            position: pos.to_position_id(),
-            dice: dice.to_string(),
-            pips: [me, him],
-            dice_used: list.dice_used(),
-            moves: list
-                .iter()
-                .map(|(m, after)| MoveJson {
-                    notation: pos.format_move(&m),
-                    steps: m.to_ubgi(true),
-                    result: after.to_position_id(),
-                })
-                .collect(),
-        };
-        serde_json::to_writer_pretty(&mut out, &json)?;
-        writeln!(out)?;
+    if args.json.json {
+        json::write(&mut out, &moves)?;
     } else {
-        write!(out, "{pos}")?;
-        writeln!(out, " Dice: {dice}")?;
-        writeln!(out)?;
-        if list.is_empty() {
-            writeln!(out, "No legal move: the turn passes.")?;
-        } else {
-            let s = if list.len() == 1 { "" } else { "s" };
-            writeln!(out, "{} legal move{s}:", list.len())?;
-            let rows: Vec<(String, String)> =
-                list.iter().map(|(m, after)| (pos.format_move(&m), after.to_position_id())).collect();
-            let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
-            for (i, (notation, id)) in rows.iter().enumerate() {
-                writeln!(out, "{:>4}. {notation:<width$}  {id}", i + 1)?;
-            }
-        }
+        text::legal_moves(&mut out, &moves)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -26,7 +26,13 @@
 //! [t/d]` (`take`, `drop`/`pass`; `b`/`beaver` with `--beaver`; `hint`,
 //! `board`, `help`, `quit`).
 //!
-//! The engine's cube decisions come from [`analyse_position`] (the 0-ply
+//! The game itself (turns, the cube exchange, points, the Crawford game) is
+//! the rules crate's one game loop ([`play_game`]) and match flow
+//! ([`MatchState`]); this module is the table at which the human and the
+//! engine sit: prompts, the board, and the engine's answers from the engine
+//! API.
+//!
+//! The engine's cube decisions come from [`Engine::decide_cube`] (the 0-ply
 //! evaluation of its net and Janowski's cubeful model, money or match play,
 //! Kazaross-XG2 match equity table): it doubles when the verdict says double
 //! (optional doubles included) and answers a double with the verdict's
@@ -77,11 +83,15 @@ use crate::evaluators;
 use crate::position_arg::parse_position;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
-use gammon_engine::cube::{analyse_position, CubeAnalysis, CubeState, Response};
+use gammon_engine::api::Engine;
+use gammon_engine::cube::{CubeAnalysis, CubeState, Response};
 use gammon_engine::met::Met;
-use gammon_eval::play::{DiceSource, RandomDice};
-use gammon_eval::{Evaluator, Probabilities};
-use gammon_rules::{parse_move_in, CubeOwner, Dice, GameContext, GameResult, Move, MoveList, Position};
+use gammon_eval::Evaluator;
+use gammon_rules::{
+    parse_move_in, play_game, Abandoned, BeaverAnswer, Cube, CubeAnswer, Decision, Dice, DiceSource, FirstRoll,
+    GameContext, GameEnd, GameResult, GameStart, MatchError, MatchRules, MatchState, Move, MoveList, Position,
+    RandomDice, Seat, Table, Turn,
+};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -153,26 +163,13 @@ fn parse_score(text: &str) -> Result<(u32, u32), String> {
     Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
 }
 
-/// The rules of the session.
-#[derive(Debug, Clone, Copy)]
-struct Rules {
-    /// The doubling cube is in play.
-    cube: bool,
-    /// Match length; 0 = money play.
-    match_length: u32,
-    /// Money play: the Jacoby rule.
-    jacoby: bool,
-    /// Money play: beavers.
-    beaver: bool,
-    /// Money play: the most automatic doubles of a game (0: none).
-    murphy: u32,
-}
+/// The human's seat; the engine has the other one.
+const HUMAN: Seat = Seat::Zero;
+/// The engine's seat.
+const ENGINE: Seat = Seat::One;
 
-impl Rules {
-    const fn money(&self) -> bool {
-        self.match_length == 0
-    }
-}
+/// An engine around whichever evaluator `--engine` or `--weights` chose.
+type PlayEngine = Engine<Box<dyn Evaluator>>;
 
 /// Runs `gammon play` on the terminal (or any standard input).
 pub fn run(args: &PlayArgs) -> Result<()> {
@@ -184,19 +181,26 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             met.max_away()
         );
     }
-    let score = args.score.unwrap_or((0, 0));
-    if args.score.is_some() {
-        if match_length == 0 {
-            bail!("--score needs a match (--match POINTS)");
-        }
-        if score.0 >= match_length || score.1 >= match_length {
-            bail!("a score of {}-{} is not below the match length {match_length}", score.0, score.1);
-        }
+    if args.score.is_some() && match_length == 0 {
+        bail!("--score needs a match (--match POINTS)");
     }
-    let one_away = match_length > 0 && (match_length - score.0 == 1 || match_length - score.1 == 1);
-    if args.post_crawford && !one_away {
-        bail!("--post-crawford needs a score where a player is one point from winning the match");
-    }
+    let money = match_length == 0;
+    let cube = !args.no_cube;
+    let rules = MatchRules {
+        length: match_length,
+        cube,
+        jacoby: money && args.jacoby,
+        beaver: money && args.beaver,
+        murphy: if money { args.murphy.unwrap_or(0) } else { 0 },
+        max_cube: GameContext::DEFAULT_MAX_CUBE,
+    };
+    let (me, him) = args.score.unwrap_or((0, 0));
+    let state = MatchState::at_score(rules, [me, him], args.post_crawford).map_err(|e| match e {
+        MatchError::PostCrawfordNotOneAway => {
+            anyhow::anyhow!("--post-crawford needs a score where a player is one point from winning the match")
+        }
+        e => anyhow::anyhow!("{e}"),
+    })?;
     let start = match &args.position {
         Some(text) => {
             let p = parse_position(text)?.position;
@@ -207,23 +211,18 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         }
         None => None,
     };
-    let engine: Box<dyn Evaluator> = match (&args.engine, &args.weights) {
+    let evaluator: Box<dyn Evaluator> = match (&args.engine, &args.weights) {
         (_, Some(path)) => Box::new(evaluators::net(Some(path))?),
         (Some(spec), None) => evaluators::by_name(spec)?,
         (None, None) => Box::new(evaluators::net(None)?),
     };
-    let money = match_length == 0;
-    let cube = !args.no_cube;
+    let engine = Engine::new(evaluator);
     // pubeval has no real probabilities: the built-in net takes the cube
     // decisions for it.
-    let cube_net: Option<Box<dyn Evaluator>> =
-        if cube && args.engine.as_deref() == Some("pubeval") { Some(Box::new(evaluators::net(None)?)) } else { None };
-    let rules = Rules {
-        cube,
-        match_length,
-        jacoby: money && args.jacoby,
-        beaver: money && args.beaver,
-        murphy: if money { args.murphy.unwrap_or(0) } else { 0 },
+    let cube_net: Option<PlayEngine> = if cube && args.engine.as_deref() == Some("pubeval") {
+        Some(Engine::new(Box::new(evaluators::net(None)?)))
+    } else {
+        None
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -269,38 +268,44 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         Some(RandomDice::new(seed, 0))
     };
     let echo = !stdin.is_terminal();
-    let mut game = Game {
+    let mut session = Session {
         input: stdin.lock(),
         out,
-        engine: engine.as_ref(),
-        cube_engine: cube_net.as_deref().unwrap_or(engine.as_ref()),
-        met,
-        dice,
+        engine: &engine,
+        cube_engine: cube_net.as_ref().unwrap_or(&engine),
+        manual: dice.is_none(),
+        dice: dice.unwrap_or_else(|| RandomDice::new(0, 0)),
         echo,
-        rules,
+        state,
         cube: Cube::START,
-        score,
-        // Both players one point away: the Crawford game is behind them.
-        crawford: cube && one_away && !args.post_crawford && match_length - score.0 + match_length - score.1 > 2,
-        crawford_played: one_away,
+        typed_roll: None,
+        stop: None,
     };
-    match game.play_match(args.first, start) {
+    match session.play_match(args.first, start) {
         Ok(()) => Ok(()),
         Err(End::Eof) => {
             let what = if money { "game" } else { "match" };
-            writeln!(game.out, "\nEnd of input: the {what} is abandoned.")?;
+            writeln!(session.out, "\nEnd of input: the {what} is abandoned.")?;
             Ok(())
         }
         Err(End::Quit) => {
             if money {
-                writeln!(game.out, "You leave the game; it is not scored.")?;
+                writeln!(session.out, "You leave the game; it is not scored.")?;
             } else {
-                let (me, him) = game.score;
+                let [me, him] = session.state.score();
                 writeln!(
-                    game.out,
+                    session.out,
                     "You leave the match at you {me}, the engine {him}; the game in progress is not scored."
                 )?;
             }
+            Ok(())
+        }
+        Err(End::TooLong) => {
+            writeln!(
+                session.out,
+                "The game reached {} half-moves and is stopped; it is not scored.",
+                gammon_rules::MAX_TURNS
+            )?;
             Ok(())
         }
         Err(End::Io(e)) => Err(e.into()),
@@ -320,6 +325,8 @@ enum End {
     Eof,
     /// The human typed `quit` or `resign`.
     Quit,
+    /// The game reached the game loop's turn limit.
+    TooLong,
     /// Reading or writing failed.
     Io(std::io::Error),
 }
@@ -331,46 +338,6 @@ impl From<std::io::Error> for End {
 }
 
 type Step<T> = std::result::Result<T, End>;
-
-/// Who holds the cube.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Holder {
-    /// Nobody: either side may double.
-    Centre,
-    /// The human.
-    Human,
-    /// The engine.
-    Engine,
-}
-
-/// The doubling cube of the game in progress.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Cube {
-    value: u32,
-    holder: Holder,
-    /// Automatic doubles (Murphy rule) so far.
-    automatic: u32,
-}
-
-impl Cube {
-    const START: Cube = Cube { value: 1, holder: Holder::Centre, automatic: 0 };
-}
-
-/// How a game ended: who won, and how many points.
-#[derive(Debug, Clone, Copy)]
-struct Outcome {
-    human_won: bool,
-    points: u32,
-}
-
-/// What happened before a roll.
-#[derive(Debug, Clone, Copy)]
-enum CubeTurn {
-    /// The game goes on: roll (the dice if the human typed them).
-    Roll(Option<Dice>),
-    /// A double was dropped: the game is over.
-    Dropped(Outcome),
-}
 
 /// Reads `31`, `3 1`, `3-1` or `3,1`: two dice 1..=6, in the order typed.
 fn parse_roll(text: &str) -> Option<(u8, u8)> {
@@ -386,15 +353,6 @@ fn result_words(r: GameResult) -> &'static str {
         GameResult::Single => "a single game (1 point)",
         GameResult::Gammon => "a gammon (2 points)",
         GameResult::Backgammon => "a backgammon (3 points)",
-    }
-}
-
-/// The value of a result before the cube: 1, 2 or 3.
-const fn result_value(r: GameResult) -> u32 {
-    match r {
-        GameResult::Single => 1,
-        GameResult::Gammon => 2,
-        GameResult::Backgammon => 3,
     }
 }
 
@@ -435,31 +393,33 @@ The engine doubles:
   board     show the board
   quit      end the game (also: resign)";
 
-struct Game<'e, R, W> {
+/// The table at which the human and the engine play: prompts, the board,
+/// and the engine's decisions. The game loop runs the game.
+struct Session<'e, R, W> {
     input: R,
     out: W,
-    engine: &'e dyn Evaluator,
-    /// The evaluator of the cube decisions (the engine, or the built-in net
+    engine: &'e PlayEngine,
+    /// The engine of the cube decisions (the engine, or the built-in net
     /// for pubeval).
-    cube_engine: &'e dyn Evaluator,
-    met: &'static Met,
-    /// `None`: manual dice.
-    dice: Option<RandomDice>,
+    cube_engine: &'e PlayEngine,
+    /// The human types every roll.
+    manual: bool,
+    /// The dice (unused with manual dice).
+    dice: RandomDice,
     /// Repeat each answer after its prompt (input from a pipe or file, so
     /// that the transcript reads like a terminal session).
     echo: bool,
-    rules: Rules,
-    /// The cube of the game in progress.
+    /// The score, the Crawford game, the rules.
+    state: MatchState,
+    /// The cube of the game in progress, as the board shows it.
     cube: Cube,
-    /// Match score: (human, engine).
-    score: (u32, u32),
-    /// The game in progress is the Crawford game.
-    crawford: bool,
-    /// The Crawford game has been played (or is being played).
-    crawford_played: bool,
+    /// A roll the human typed at the cube prompt (manual dice).
+    typed_roll: Option<Dice>,
+    /// Why the game was abandoned, for the message.
+    stop: Option<End>,
 }
 
-impl<R: BufRead, W: Write> Game<'_, R, W> {
+impl<R: BufRead, W: Write> Session<'_, R, W> {
     /// Writes `text` without a newline and reads the answer line; `End::Eof`
     /// at the end of the input.
     fn ask(&mut self, prompt: &str) -> Step<String> {
@@ -476,7 +436,7 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
         Ok(line)
     }
 
-    /// A roll typed by the human (`who` names the side), in the order typed.
+    /// A roll typed by the human, in the order typed.
     fn ask_roll(&mut self, prompt: &str) -> Step<(u8, u8)> {
         loop {
             let line = self.ask(prompt)?;
@@ -493,30 +453,38 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
     }
 
     /// The roll of a side for its turn.
-    fn roll(&mut self, human: bool) -> Step<Dice> {
-        if let Some(rd) = &mut self.dice {
-            return Ok(rd.roll());
+    fn roll_for(&mut self, human: bool) -> Step<Dice> {
+        if !self.manual {
+            return Ok(self.dice.roll());
         }
         let prompt = if human { "Roll for you (e.g. 31): " } else { "Roll for the engine (e.g. 31): " };
         let (a, b) = self.ask_roll(prompt)?;
         Dice::new(a, b).map_err(|e| End::Io(std::io::Error::other(e.to_string())))
     }
 
+    /// Keeps why a decider gave up the game, for the game loop.
+    fn abandon<T>(&mut self, step: Step<T>) -> Decision<T> {
+        step.map_err(|e| {
+            self.stop = Some(e);
+            Abandoned
+        })
+    }
+
     /// Automatic doubles (Murphy rule) are played in this session.
-    const fn murphy_active(&self) -> bool {
-        self.rules.cube && self.rules.money() && self.rules.murphy > 0
+    fn murphy_active(&self) -> bool {
+        let rules = self.state.rules();
+        rules.cube && rules.is_money() && rules.murphy > 0
     }
 
     /// Equal opening dice: turns the cube automatically if the Murphy rule
     /// allows another automatic double, and says so.
     fn opening_tie(&mut self, die: u8) -> Step<()> {
-        let next = self.cube.value.saturating_mul(2);
-        if self.murphy_active() && self.cube.automatic < self.rules.murphy && next <= GameContext::DEFAULT_MAX_CUBE {
-            self.cube.value = next;
-            self.cube.automatic += 1;
+        if let Some(cube) = self.state.automatic_double(&self.cube) {
+            self.cube = cube;
             writeln!(
                 self.out,
-                "Both dice show {die}: automatic double (Murphy rule), the cube is now at {next}, centred. Roll again."
+                "Both dice show {die}: automatic double (Murphy rule), the cube is now at {}, centred. Roll again.",
+                cube.value
             )?;
         } else {
             writeln!(self.out, "Both dice show {die}: roll again.")?;
@@ -528,8 +496,8 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
     fn opening(&mut self, first: Option<First>) -> Step<(bool, Dice)> {
         if let Some(f) = first {
             let human = f == First::Human;
-            if let Some(rd) = &mut self.dice {
-                let d = rd.opening();
+            if !self.manual {
+                let d = self.dice.opening();
                 let who = if human { "You move" } else { "The engine moves" };
                 writeln!(self.out, "Opening roll {d}. {who} first (--first).")?;
                 return Ok((human, d));
@@ -551,33 +519,31 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
         }
         let murphy = self.murphy_active();
         let (human_die, engine_die) = loop {
-            let (a, b) = match &mut self.dice {
-                Some(rd) if !murphy => {
-                    // One die each: the two different dice, and a fair coin
-                    // (the parity of a roll's sum) for who holds the higher one.
-                    let d = rd.opening();
-                    let coin = rd.roll();
+            let (a, b) = if self.manual {
+                self.ask_roll("Opening roll: your die and the engine's die (e.g. 31 = you 3, engine 1): ")?
+            } else if !murphy {
+                // One die each: the two different dice, and a fair coin
+                // (the parity of a roll's sum) for who holds the higher one.
+                let d = self.dice.opening();
+                let coin = self.dice.roll();
+                if (coin.high() + coin.low()) % 2 == 0 {
+                    (d.high(), d.low())
+                } else {
+                    (d.low(), d.high())
+                }
+            } else {
+                // Ties count here: a roll of two dice, then the coin.
+                let d = self.dice.roll();
+                if d.is_double() {
+                    (d.high(), d.low())
+                } else {
+                    let coin = self.dice.roll();
                     if (coin.high() + coin.low()) % 2 == 0 {
                         (d.high(), d.low())
                     } else {
                         (d.low(), d.high())
                     }
                 }
-                Some(rd) => {
-                    // Ties count here: a roll of two dice, then the coin.
-                    let d = rd.roll();
-                    if d.is_double() {
-                        (d.high(), d.low())
-                    } else {
-                        let coin = rd.roll();
-                        if (coin.high() + coin.low()) % 2 == 0 {
-                            (d.high(), d.low())
-                        } else {
-                            (d.low(), d.high())
-                        }
-                    }
-                }
-                None => self.ask_roll("Opening roll: your die and the engine's die (e.g. 31 = you 3, engine 1): ")?,
             };
             if a != b {
                 break (a, b);
@@ -596,12 +562,12 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
     /// The cube in words: `2, owned by you`.
     fn cube_words(&self) -> String {
         let v = self.cube.value;
-        let mut s = match self.cube.holder {
-            Holder::Centre => format!("{v}, centred"),
-            Holder::Human => format!("{v}, owned by you"),
-            Holder::Engine => format!("{v}, owned by the engine"),
+        let mut s = match self.cube.owner {
+            None => format!("{v}, centred"),
+            Some(HUMAN) => format!("{v}, owned by you"),
+            Some(ENGINE) => format!("{v}, owned by the engine"),
         };
-        if self.crawford {
+        if self.state.is_crawford() {
             s.push_str(" (Crawford game: nobody may double)");
         }
         s
@@ -631,233 +597,181 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
                 writeln!(self.out, "{line}")?;
             }
         }
-        if self.rules.cube {
+        let rules = *self.state.rules();
+        if rules.cube {
             writeln!(self.out, " Cube: {}.", self.cube_words())?;
         }
-        if !self.rules.money() {
-            let (me, him) = self.score;
-            writeln!(self.out, " Match to {}: you {me}, the engine {him}.", self.rules.match_length)?;
+        if !rules.is_money() {
+            let [me, him] = self.state.score();
+            writeln!(self.out, " Match to {}: you {me}, the engine {him}.", rules.length)?;
         }
         writeln!(self.out, " You are X (moving 24 -> 1), the engine is O. {status}")?;
         writeln!(self.out)?;
         Ok(())
     }
 
-    /// The game context of the game in progress, seen by the side on roll.
-    fn context(&self, human_on_roll: bool) -> GameContext {
-        let mut ctx = GameContext::new_match(self.rules.match_length);
-        ctx.cube_value = self.cube.value;
-        ctx.cube_owner = match (self.cube.holder, human_on_roll) {
-            (Holder::Centre, _) => CubeOwner::Centered,
-            (Holder::Human, true) | (Holder::Engine, false) => CubeOwner::OnRoll,
-            (Holder::Human, false) | (Holder::Engine, true) => CubeOwner::Opponent,
-        };
-        ctx.score = if human_on_roll { self.score } else { (self.score.1, self.score.0) };
-        ctx.crawford = self.crawford;
-        if self.rules.money() {
-            ctx.jacoby = self.rules.jacoby;
-            ctx.beaver = self.rules.beaver;
-        }
-        ctx
+    /// True if a double by the side on roll in `ctx` can gain anything (not
+    /// the leader after the Crawford game, not a cube that already wins).
+    fn double_matters(&self, ctx: &GameContext) -> bool {
+        CubeState::from_context(ctx, self.cube_engine.met()).is_ok_and(|s| s.no_double_reason().is_none())
     }
 
-    /// True if the side on roll may double now (and the double can matter).
-    fn may_double(&self, human_on_roll: bool) -> bool {
-        self.rules.cube
-            && CubeState::from_context(&self.context(human_on_roll), self.met)
-                .is_ok_and(|s| s.no_double_reason().is_none())
-    }
-
-    /// The engine's cube analysis of `pos` (seen by the side on roll).
-    fn analysis(&self, pos: &Position, human_on_roll: bool) -> Option<CubeAnalysis> {
-        analyse_position(self.cube_engine, pos, &self.context(human_on_roll), self.met).ok()
-    }
-
-    /// A beaver is possible on the current cube (money play with beavers,
-    /// and four times the cube within the maximum).
-    fn beaver_possible(&self) -> bool {
-        self.rules.beaver
-            && self.rules.money()
-            && self.cube.value.checked_mul(4).is_some_and(|c| c <= GameContext::DEFAULT_MAX_CUBE)
+    /// The engine's cube analysis of `pos` (seen by the side on roll, who
+    /// has not rolled) in `ctx` (any pending cube action set aside).
+    fn analysis(&self, pos: &Position, ctx: &GameContext) -> Option<CubeAnalysis> {
+        let before_roll = GameContext { dice: gammon_rules::DiceState::ToRoll, ..*ctx };
+        self.cube_engine.decide_cube(pos, &before_roll, 0).ok().map(|d| d.analysis)
     }
 
     /// Plays a match (money play: one game), writing the score after each
     /// game of a match.
     fn play_match(&mut self, first: Option<First>, mut start: Option<Position>) -> Step<()> {
-        let length = self.rules.match_length;
+        let rules = *self.state.rules();
+        let length = rules.length;
         let mut number = 1;
         loop {
             if length > 0 {
-                let (me, him) = self.score;
-                let note = if self.crawford {
+                let [me, him] = self.state.score();
+                let note = if self.state.is_crawford() {
                     " This is the Crawford game: nobody may double."
-                } else if self.rules.cube && length - me == 1 && length - him == 1 {
+                } else if rules.cube && length - me == 1 && length - him == 1 {
                     " Both sides need one point: the cube is dead."
-                } else if self.rules.cube && (length - me == 1 || length - him == 1) {
+                } else if rules.cube && (length - me == 1 || length - him == 1) {
                     " After the Crawford game: the trailer may double."
                 } else {
                     ""
                 };
                 writeln!(self.out, "\nGame {number} of the {length}-point match: you {me}, the engine {him}.{note}")?;
             }
-            let outcome = self.play_game(first, start.take())?;
+            let (winner, won) = self.play_one(first, start.take())?;
             if length == 0 {
                 return Ok(());
             }
-            let side = if outcome.human_won { &mut self.score.0 } else { &mut self.score.1 };
-            *side = side.saturating_add(outcome.points);
-            let (me, him) = self.score;
+            let over = self.state.record(winner, won);
+            let [me, him] = self.state.score();
             writeln!(self.out, "Score: you {me}, the engine {him} (match to {length}).")?;
-            if me >= length {
-                writeln!(self.out, "You win the match, {me}-{him}.")?;
-                return Ok(());
+            match over {
+                Some(HUMAN) => {
+                    writeln!(self.out, "You win the match, {me}-{him}.")?;
+                    return Ok(());
+                }
+                Some(ENGINE) => {
+                    writeln!(self.out, "The engine wins the match, {him}-{me}.")?;
+                    return Ok(());
+                }
+                None => {}
             }
-            if him >= length {
-                writeln!(self.out, "The engine wins the match, {him}-{me}.")?;
-                return Ok(());
-            }
-            // The Crawford game: the first game after a player gets one
-            // point from the match.
-            let one_away = length - me == 1 || length - him == 1;
-            self.crawford = !self.crawford_played && self.rules.cube && one_away;
-            self.crawford_played |= one_away;
             number += 1;
         }
     }
 
-    /// Plays one game to its end (or a dropped double): who won, and how
+    /// Plays one game to its end (or a passed double): who won, and how
     /// many points.
-    fn play_game(&mut self, first: Option<First>, start: Option<Position>) -> Step<Outcome> {
+    fn play_one(&mut self, first: Option<First>, start: Option<Position>) -> Step<(Seat, u32)> {
         self.cube = Cube::START;
-        let (mut human_on_roll, mut dice, mut pos) = match start {
+        let game = match start {
             Some(p) => {
                 writeln!(self.out, "Starting from position {}: you are on roll.", p.to_position_id())?;
                 self.show_board(&p, Some(false), "Your turn.")?;
-                (true, None, p)
+                GameStart { cube: self.cube, ..GameStart::from_position(p, HUMAN) }
             }
             None => {
                 self.show_board(&Position::STARTING, None, "Opening roll.")?;
                 let (human, opening) = self.opening(first)?;
-                (human, Some(opening), Position::STARTING)
+                let on_roll = if human { HUMAN } else { ENGINE };
+                GameStart { first_roll: FirstRoll::Given(opening), cube: self.cube, ..GameStart::opening(on_roll) }
             }
         };
-        loop {
-            let roll = match dice.take() {
-                Some(d) => d,
-                None => {
-                    let mut typed = None;
-                    if self.may_double(human_on_roll) {
-                        let turn = if human_on_roll { self.human_cube(&pos)? } else { self.engine_cube(&pos)? };
-                        match turn {
-                            CubeTurn::Roll(d) => typed = d,
-                            CubeTurn::Dropped(outcome) => return Ok(outcome),
-                        }
-                    }
-                    match typed {
-                        Some(d) => d,
-                        None => self.roll(human_on_roll)?,
-                    }
-                }
-            };
-            let after = if human_on_roll { self.human_turn(&pos, roll)? } else { self.engine_turn(&pos, roll)? };
-            // `after` is seen by the side to move next.
-            let human_view = if human_on_roll { after.switched() } else { after };
-            if let Some((on_roll_won, result)) = after.game_result() {
-                self.show_board(&human_view, None, "Game over.")?;
-                return self.finish(human_on_roll != on_roll_won, result);
-            }
-            let status = if human_on_roll { "The engine's turn." } else { "Your turn." };
-            self.show_board(&human_view, Some(human_on_roll), status)?;
-            pos = after;
-            human_on_roll = !human_on_roll;
+        let state = self.state;
+        // Every roll goes through `Table::roll`, which reads the session's
+        // dice (or the typed ones); the loop's own source is never asked.
+        let mut unused = RandomDice::new(0, 0);
+        let record = match play_game(self, &mut unused, &game, &state) {
+            Ok(r) => r,
+            Err(Abandoned) => return Err(self.stop.take().unwrap_or(End::Quit)),
+        };
+        match record.end {
+            GameEnd::Finished { winner, result, points } => self.finish(winner, result, &record.cube, points),
+            // The cube prompts said who passed.
+            GameEnd::Passed { winner, points } => Ok((winner, points)),
+            GameEnd::Stopped { .. } => Err(End::TooLong),
         }
     }
 
-    /// The end of a game played out: says who won what, and scores it.
-    fn finish(&mut self, human_won: bool, result: GameResult) -> Step<Outcome> {
-        let who = if human_won { "You win" } else { "The engine wins" };
-        if !self.rules.cube {
+    /// The end of a game played out: says who won what.
+    fn finish(&mut self, winner: Seat, result: GameResult, cube: &Cube, total: u32) -> Step<(Seat, u32)> {
+        let who = if winner == HUMAN { "You win" } else { "The engine wins" };
+        if !self.state.rules().cube {
             writeln!(self.out, "{who} {}.", result_words(result))?;
-            return Ok(Outcome { human_won, points: result_value(result) });
-        }
-        let cube = self.cube.value;
-        let jacoby = self.rules.money() && self.rules.jacoby && self.cube.holder == Holder::Centre;
-        if jacoby && result != GameResult::Single {
+        } else if self.state.jacoby_applies(cube) && result != GameResult::Single {
             let what = if result == GameResult::Gammon { "a gammon" } else { "a backgammon" };
             writeln!(
                 self.out,
                 "{who} {what}, counted as a single game under the Jacoby rule (the cube was not turned): {}.",
-                points(cube)
+                points(total)
             )?;
-            return Ok(Outcome { human_won, points: cube });
-        }
-        let total = result_value(result).saturating_mul(cube);
-        if cube == 1 {
+        } else if cube.value == 1 {
             writeln!(self.out, "{who} {}.", result_words(result))?;
         } else {
-            writeln!(self.out, "{who} {} with the cube at {cube}: {}.", result_words(result), points(total))?;
+            writeln!(self.out, "{who} {} with the cube at {}: {}.", result_words(result), cube.value, points(total))?;
         }
-        Ok(Outcome { human_won, points: total })
+        Ok((winner, total))
     }
 
-    /// Before the human's roll, when he may double: roll or double (with
-    /// manual dice, typing the roll rolls it).
-    fn human_cube(&mut self, pos: &Position) -> Step<CubeTurn> {
+    /// Before the human's roll, when he may double: roll (with manual dice,
+    /// typing the roll rolls it) or double.
+    fn human_offers(&mut self, pos: &Position, ctx: &GameContext) -> Step<bool> {
         loop {
             let line = self.ask("Roll or double? [r/d]: ")?;
-            if self.dice.is_none() {
+            if self.manual {
                 if let Some(d) = parse_roll(&line).and_then(|(a, b)| Dice::new(a, b).ok()) {
-                    return Ok(CubeTurn::Roll(Some(d)));
+                    self.typed_roll = Some(d);
+                    return Ok(false);
                 }
             }
             match line.to_ascii_lowercase().as_str() {
-                "" | "r" | "roll" => return Ok(CubeTurn::Roll(None)),
+                "" | "r" | "roll" => return Ok(false),
                 "d" | "double" => break,
-                "hint" => self.cube_hint(pos, true)?,
+                "hint" => self.cube_hint(pos, ctx, true)?,
                 "board" => self.show_board(pos, Some(false), "Your turn.")?,
                 "help" | "?" => writeln!(self.out, "{CUBE_HELP}")?,
                 "quit" | "resign" | "exit" => return Err(End::Quit),
                 _ => writeln!(self.out, "Type r to roll or d to double (or hint, board, help, quit).")?,
             }
         }
-        let old = self.cube.value;
-        let new = old.saturating_mul(2);
-        writeln!(self.out, "You double to {new}.")?;
-        let answer = self.analysis(pos, true).and_then(|a| a.response()).unwrap_or(Response::Take);
-        match answer {
-            Response::Pass => {
-                writeln!(self.out, "The engine drops: you win {}.", points(old))?;
-                Ok(CubeTurn::Dropped(Outcome { human_won: true, points: old }))
-            }
-            Response::Beaver if self.beaver_possible() => {
-                let beavered = old.saturating_mul(4);
-                self.cube.value = beavered;
-                self.cube.holder = Holder::Engine;
-                writeln!(
-                    self.out,
-                    "The engine beavers: it takes and redoubles at once; the cube is at {beavered}, owned by the engine."
-                )?;
-                Ok(CubeTurn::Roll(None))
-            }
-            Response::Take | Response::Beaver => {
-                self.cube.value = new;
-                self.cube.holder = Holder::Engine;
-                writeln!(self.out, "The engine takes: the cube is at {new}, owned by the engine.")?;
-                Ok(CubeTurn::Roll(None))
-            }
-        }
+        writeln!(self.out, "You double to {}.", ctx.cube_value.saturating_mul(2))?;
+        Ok(true)
     }
 
-    /// Before the engine's roll, when it may double: it doubles if its
-    /// analysis says so, and the human answers. Returns the outcome if the
-    /// human drops.
-    fn engine_cube(&mut self, pos: &Position) -> Step<CubeTurn> {
-        if !self.analysis(pos, false).is_some_and(|a| a.action.doubles()) {
-            return Ok(CubeTurn::Roll(None));
-        }
-        let old = self.cube.value;
+    /// The engine answers the human's double (`pos` and `ctx` seen by the human).
+    fn engine_answers(&mut self, pos: &Position, ctx: &GameContext) -> Step<CubeAnswer> {
+        let old = ctx.cube_value;
+        let answer = self.analysis(pos, ctx).and_then(|a| a.response()).unwrap_or(Response::Take);
+        Ok(match answer {
+            Response::Pass => {
+                writeln!(self.out, "The engine drops: you win {}.", points(old))?;
+                CubeAnswer::Pass
+            }
+            Response::Beaver if self.state.may_beaver(&self.cube) => {
+                writeln!(
+                    self.out,
+                    "The engine beavers: it takes and redoubles at once; the cube is at {}, owned by the engine.",
+                    old.saturating_mul(4)
+                )?;
+                CubeAnswer::Beaver
+            }
+            Response::Take | Response::Beaver => {
+                writeln!(self.out, "The engine takes: the cube is at {}, owned by the engine.", old.saturating_mul(2))?;
+                CubeAnswer::Take
+            }
+        })
+    }
+
+    /// The human answers the engine's double (`pos` and `ctx` seen by the engine).
+    fn human_answers(&mut self, pos: &Position, ctx: &GameContext) -> Step<CubeAnswer> {
+        let old = ctx.cube_value;
         let new = old.saturating_mul(2);
-        let beaver = self.beaver_possible();
+        let beaver = self.state.may_beaver(&self.cube);
         let prompt = if beaver {
             format!("The engine doubles to {new}. Take or drop (or beaver)? [t/d/b]: ")
         } else {
@@ -867,26 +781,21 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
             let line = self.ask(&prompt)?;
             match line.to_ascii_lowercase().as_str() {
                 "t" | "take" => {
-                    self.cube.value = new;
-                    self.cube.holder = Holder::Human;
                     writeln!(self.out, "You take: the cube is at {new}, owned by you.")?;
-                    return Ok(CubeTurn::Roll(None));
+                    return Ok(CubeAnswer::Take);
                 }
                 "d" | "drop" | "p" | "pass" => {
                     writeln!(self.out, "You drop: the engine wins {}.", points(old))?;
-                    return Ok(CubeTurn::Dropped(Outcome { human_won: false, points: old }));
+                    return Ok(CubeAnswer::Pass);
                 }
                 "b" | "beaver" if beaver => {
-                    let beavered = old.saturating_mul(4);
-                    self.cube.value = beavered;
-                    self.cube.holder = Holder::Human;
-                    writeln!(self.out, "You beaver: the cube is at {beavered}, owned by you.")?;
-                    return Ok(CubeTurn::Roll(None));
+                    writeln!(self.out, "You beaver: the cube is at {}, owned by you.", old.saturating_mul(4))?;
+                    return Ok(CubeAnswer::Beaver);
                 }
                 "b" | "beaver" => {
                     writeln!(self.out, "Beavers are not allowed here (they need --beaver, in money play).")?
                 }
-                "hint" => self.cube_hint(pos, false)?,
+                "hint" => self.cube_hint(pos, ctx, false)?,
                 "board" => self.show_board(&pos.switched(), Some(true), "The engine's turn.")?,
                 "help" | "?" => writeln!(self.out, "{TAKE_HELP}")?,
                 "quit" | "resign" | "exit" => return Err(End::Quit),
@@ -900,26 +809,19 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
 
     /// The engine's cube analysis of `pos` (seen by the side on roll, who is
     /// X in the explanation).
-    fn cube_hint(&mut self, pos: &Position, human_on_roll: bool) -> Step<()> {
-        let Some(a) = self.analysis(pos, human_on_roll) else {
+    fn cube_hint(&mut self, pos: &Position, ctx: &GameContext, human_on_roll: bool) -> Step<()> {
+        let Some(a) = self.analysis(pos, ctx) else {
             writeln!(self.out, "No cube analysis is available here.")?;
             return Ok(());
         };
+        let name = self.cube_engine.name();
         if human_on_roll {
-            writeln!(
-                self.out,
-                "The engine's cube analysis ({}); you are X, on roll, the engine is O:",
-                self.cube_engine.name()
-            )?;
+            writeln!(self.out, "The engine's cube analysis ({name}); you are X, on roll, the engine is O:")?;
             writeln!(self.out, "Proper cube action for you: {}.", a.action)?;
         } else {
-            writeln!(
-                self.out,
-                "The engine's analysis of its double ({}); the engine is X, on roll, you are O:",
-                self.cube_engine.name()
-            )?;
+            writeln!(self.out, "The engine's analysis of its double ({name}); the engine is X, on roll, you are O:")?;
             let answer = match a.response() {
-                Some(Response::Beaver) if self.beaver_possible() => "beaver",
+                Some(Response::Beaver) if self.state.may_beaver(&self.cube) => "beaver",
                 Some(Response::Pass) => "drop",
                 _ => "take",
             };
@@ -931,30 +833,18 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
         Ok(())
     }
 
-    /// The engine moves; returns the position seen by the human.
-    fn engine_turn(&mut self, pos: &Position, dice: Dice) -> Step<Position> {
-        let mut list = MoveList::new();
-        list.generate(pos, dice);
-        if list.is_empty() {
-            writeln!(self.out, "The engine rolls {dice} and cannot move.")?;
-            return Ok(pos.switched());
-        }
-        let i = if list.len() == 1 { 0 } else { self.engine.best_move(pos, list.positions()) };
-        let i = if i < list.len() { i } else { 0 };
-        let m = list.moves()[i];
-        writeln!(self.out, "The engine rolls {dice} and plays {}.", pos.format_move(&m))?;
-        Ok(list.positions()[i])
+    /// The engine's move: the index in `moves`.
+    fn engine_turn(&mut self, pos: &Position, dice: Dice, moves: &MoveList) -> Step<usize> {
+        let chosen =
+            self.engine.choose_move(pos, dice, 0).map_err(|e| End::Io(std::io::Error::other(e.to_string())))?;
+        // Results are distinct positions: the one reached names the move.
+        let i = moves.positions().iter().position(|p| *p == chosen.result).unwrap_or(0);
+        writeln!(self.out, "The engine rolls {dice} and plays {}.", pos.format_move(&moves.moves()[i]))?;
+        Ok(i)
     }
 
-    /// The human's turn: prompts until a legal move (or a pass); returns the
-    /// position seen by the engine.
-    fn human_turn(&mut self, pos: &Position, dice: Dice) -> Step<Position> {
-        let mut list = MoveList::new();
-        list.generate(pos, dice);
-        if list.is_empty() {
-            writeln!(self.out, "You roll {dice} and cannot move: your turn passes.")?;
-            return Ok(pos.switched());
-        }
+    /// The human's turn: prompts until a legal move; the index in `moves`.
+    fn human_turn(&mut self, pos: &Position, dice: Dice, list: &MoveList) -> Step<usize> {
         writeln!(self.out, "You roll {dice}.")?;
         if list.len() == 1 {
             let only = pos.format_move(&list.moves()[0]);
@@ -975,11 +865,11 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
                     None
                 }
                 "hint" => {
-                    self.hint(pos, &list)?;
+                    self.hint(pos, dice, list)?;
                     None
                 }
                 "moves" => {
-                    self.list_moves(pos, &list)?;
+                    self.list_moves(pos, list)?;
                     None
                 }
                 "board" => {
@@ -994,7 +884,7 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
                         None
                     }
                 },
-                _ => match parse_move_in(pos, dice, &line, &list) {
+                _ => match parse_move_in(pos, dice, &line, list) {
                     Ok(found) => Some(found),
                     Err(e) => {
                         writeln!(self.out, "Illegal move: {e}.")?;
@@ -1002,9 +892,10 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
                     }
                 },
             };
-            if let Some((m, after)) = chosen {
-                writeln!(self.out, "You play {}.", pos.format_move(&m))?;
-                return Ok(after);
+            // Results are distinct positions: the one reached names the move.
+            if let Some(i) = chosen.and_then(|(_, after)| list.positions().iter().position(|p| *p == after)) {
+                writeln!(self.out, "You play {}.", pos.format_move(&list.moves()[i]))?;
+                return Ok(i);
             }
         }
     }
@@ -1019,18 +910,16 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
         Ok(())
     }
 
-    /// The engine's five best moves with their cubeless equities for the mover.
-    fn hint(&mut self, pos: &Position, list: &MoveList) -> Step<()> {
-        let mut probs = vec![Probabilities::default(); list.len()];
-        self.engine.evaluate_batch(list.positions(), &mut probs);
-        // Results are seen by the opponent: the mover's equity is the negative.
-        let mut ranked: Vec<(usize, f32)> = probs.iter().enumerate().map(|(i, p)| (i, -p.equity())).collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let best = ranked.first().map_or(0.0, |r| r.1);
-        let names: Vec<String> = ranked.iter().take(5).map(|&(i, _)| pos.format_move(&list.moves()[i])).collect();
+    /// The engine's five best moves by its 0-ply evaluation, with their
+    /// cubeless equities for the mover.
+    fn hint(&mut self, pos: &Position, dice: Dice, list: &MoveList) -> Step<()> {
+        let ranked = self.engine.analyse_roll(pos, dice, 0).map(|a| a.moves).unwrap_or_default();
+        let best = ranked.first().map_or(0.0, |r| r.equity);
+        let names: Vec<String> = ranked.iter().take(5).map(|r| pos.format_move(&r.move_)).collect();
         let width = names.iter().map(String::len).max().unwrap_or(0);
         writeln!(self.out, "The engine's choice ({}), cubeless equity for you:", self.engine.name())?;
-        for (rank, (name, &(_, eq))) in names.iter().zip(&ranked).enumerate() {
+        for (rank, (name, r)) in names.iter().zip(&ranked).enumerate() {
+            let eq = r.equity;
             let diff = if rank == 0 { String::new() } else { format!("  ({:+.3})", eq - best) };
             writeln!(self.out, "{:>4}. {name:<width$}  {eq:+.3}{diff}", rank + 1)?;
         }
@@ -1038,5 +927,73 @@ impl<R: BufRead, W: Write> Game<'_, R, W> {
             writeln!(self.out, "      ... and {} more (`moves` lists them all)", list.len() - names.len())?;
         }
         Ok(())
+    }
+}
+
+impl<R: BufRead, W: Write> Table for Session<'_, R, W> {
+    fn choose_move(&mut self, seat: Seat, pos: &Position, dice: Dice, moves: &MoveList) -> Decision<usize> {
+        let step = if seat == HUMAN { self.human_turn(pos, dice, moves) } else { self.engine_turn(pos, dice, moves) };
+        self.abandon(step)
+    }
+
+    fn roll(&mut self, seat: Seat, _: &mut dyn DiceSource) -> Decision<Dice> {
+        if let Some(d) = self.typed_roll.take() {
+            return Ok(d);
+        }
+        let step = self.roll_for(seat == HUMAN);
+        self.abandon(step)
+    }
+
+    /// Doubles that cannot gain anything are neither offered to the human
+    /// nor made.
+    fn offers_double(&mut self, seat: Seat, pos: &Position, ctx: &GameContext) -> Decision<bool> {
+        if !self.double_matters(ctx) {
+            return Ok(false);
+        }
+        if seat == HUMAN {
+            let step = self.human_offers(pos, ctx);
+            self.abandon(step)
+        } else {
+            Ok(self.analysis(pos, ctx).is_some_and(|a| a.action.doubles()))
+        }
+    }
+
+    fn answers_double(&mut self, seat: Seat, pos: &Position, ctx: &GameContext) -> Decision<CubeAnswer> {
+        let step = if seat == HUMAN { self.human_answers(pos, ctx) } else { self.engine_answers(pos, ctx) };
+        self.abandon(step)
+    }
+
+    /// A beaver stands: the doubler plays on at four times the cube
+    /// (raccoons are not played).
+    fn answers_beaver(&mut self, _: Seat, _: &Position, _: &GameContext) -> Decision<BeaverAnswer> {
+        Ok(BeaverAnswer::Accept)
+    }
+
+    fn cube_changed(&mut self, cube: &Cube) -> Decision<()> {
+        self.cube = *cube;
+        Ok(())
+    }
+
+    /// A passed turn is announced; the board is drawn after every turn.
+    fn after_turn(&mut self, turn: &Turn<'_>) -> Decision<()> {
+        let human_moved = turn.seat == HUMAN;
+        let step = (|| {
+            if turn.played.is_none() {
+                if human_moved {
+                    writeln!(self.out, "You roll {} and cannot move: your turn passes.", turn.dice)?;
+                } else {
+                    writeln!(self.out, "The engine rolls {} and cannot move.", turn.dice)?;
+                }
+            }
+            // `after` is seen by the side to move next.
+            let human_view = if human_moved { turn.after.switched() } else { turn.after };
+            if turn.after.game_result().is_some() {
+                self.show_board(&human_view, None, "Game over.")
+            } else {
+                let status = if human_moved { "The engine's turn." } else { "Your turn." };
+                self.show_board(&human_view, Some(human_moved), status)
+            }
+        })();
+        self.abandon(step)
     }
 }

@@ -1,22 +1,26 @@
 //! Reading a position given on the command line.
 
 use anyhow::{Context, Result};
-use gammon_rules::{Dice, DiceState, Position, Xgid};
+use gammon_rules::{Dice, DiceState, GameContext, Position, Xgid};
 
-/// A position as the user wrote it, with the dice an XGID may carry.
+/// A position as the user wrote it, with the dice and game context an XGID
+/// may carry.
 #[derive(Debug, Clone)]
 pub struct PositionArg {
     /// The position, player on roll to move.
     pub position: Position,
     /// Dice given inside the position text (XGID), if any.
     pub dice: Option<Dice>,
+    /// The cube, score, dice state and rules of an XGID; `None` for the
+    /// other forms.
+    pub context: Option<GameContext>,
 }
 
 /// Reads `start`, a gnubg Position ID or an XGID.
 pub fn parse_position(text: &str) -> Result<PositionArg> {
     let text = text.trim();
     if text.eq_ignore_ascii_case("start") {
-        return Ok(PositionArg { position: Position::STARTING, dice: None });
+        return Ok(PositionArg { position: Position::STARTING, dice: None, context: None });
     }
     if text.starts_with("XGID=") || text.contains(':') {
         let xgid = Xgid::parse(text).with_context(|| format!("cannot read XGID {text:?}"))?;
@@ -24,8 +28,8 @@ pub fn parse_position(text: &str) -> Result<PositionArg> {
             DiceState::Rolled(d) => Some(d),
             _ => None,
         };
-        return Ok(PositionArg { position: xgid.position, dice });
+        return Ok(PositionArg { position: xgid.position, dice, context: Some(xgid.context) });
     }
     let position = Position::from_position_id(text).with_context(|| format!("cannot read Position ID {text:?}"))?;
-    Ok(PositionArg { position, dice: None })
+    Ok(PositionArg { position, dice: None, context: None })
 }

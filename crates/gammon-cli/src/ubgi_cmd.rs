@@ -130,11 +130,12 @@
 use crate::evaluators;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use gammon_engine::cube::{analyse_position_nply, CubeAnalysis, CubeError};
-use gammon_engine::met::Met;
-use gammon_engine::search::Search;
-use gammon_eval::{Evaluator, Probabilities};
-use gammon_rules::{Dice, DiceState, FibsBoard, GameContext, Move, MoveList, Position, Xgid};
+use gammon_engine::api::{self, pending_answer, EngineError, PendingAnswer};
+use gammon_engine::cube::{CubeAnalysis, CubeError};
+use gammon_eval::Evaluator;
+use gammon_rules::{
+    BeaverAnswer, CubeAnswer, Dice, DiceState, FibsBoard, GameContext, Move, Position, RaccoonAnswer, Xgid,
+};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
@@ -182,24 +183,6 @@ const MAX_PLY: u8 = 3;
 /// The deepest cube search offered.
 const MAX_CUBE_PLY: u8 = 2;
 
-/// A boxed evaluator as an [`Evaluator`] of its own, for [`Search`].
-struct Boxed(Box<dyn Evaluator>);
-
-impl Evaluator for Boxed {
-    fn evaluate_batch(&self, positions: &[Position], out: &mut [Probabilities]) {
-        self.0.evaluate_batch(positions, out);
-    }
-    fn evaluate(&self, position: &Position) -> Probabilities {
-        self.0.evaluate(position)
-    }
-    fn best_move(&self, before: &Position, results: &[Position]) -> usize {
-        self.0.best_move(before, results)
-    }
-    fn name(&self) -> String {
-        self.0.name()
-    }
-}
-
 /// Runs `gammon ubgi` on standard input and output.
 pub fn run(args: &UbgiArgs) -> Result<()> {
     let stdin = std::io::stdin();
@@ -207,35 +190,35 @@ pub fn run(args: &UbgiArgs) -> Result<()> {
     serve(args, stdin.lock(), stdout.lock())
 }
 
-/// The evaluator (inside a search, for cube decisions), loaded on first use.
+/// The engine (the evaluator inside the engine API), loaded on first use.
 struct Engine<'a> {
     args: &'a UbgiArgs,
-    search: Option<Search<Boxed>>,
+    api: Option<api::Engine<Box<dyn Evaluator>>>,
 }
 
 impl Engine<'_> {
-    fn search(&mut self) -> Result<&Search<Boxed>> {
-        if self.search.is_none() {
+    fn api(&mut self) -> Result<&api::Engine<Box<dyn Evaluator>>> {
+        if self.api.is_none() {
             let evaluator: Box<dyn Evaluator> = match (&self.args.engine, &self.args.weights) {
                 (_, Some(path)) => Box::new(evaluators::net(Some(path))?),
                 (Some(spec), None) => evaluators::by_name(spec)?,
                 (None, None) => Box::new(evaluators::net(None)?),
             };
             eprintln!("gammon ubgi: evaluator {}", evaluator.name());
-            self.search = Some(Search::new(Boxed(evaluator)));
+            self.api = Some(api::Engine::new(evaluator));
         }
-        match &self.search {
-            Some(s) => Ok(s),
+        match &self.api {
+            Some(e) => Ok(e),
             None => anyhow::bail!("no evaluator"),
         }
     }
 
     fn get(&mut self) -> Result<&dyn Evaluator> {
-        Ok(self.search()?.evaluator().0.as_ref())
+        Ok(self.api()?.evaluator().as_ref())
     }
 }
 
-/// An answer to a pending cube action.
+/// An answer to a pending cube action, in UBGI's words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Answer {
     Take,
@@ -252,74 +235,46 @@ fn cube_analysis(
     ctx: &GameContext,
     plies: u8,
 ) -> std::result::Result<CubeAnalysis, (&'static str, String)> {
-    let search = engine.search().map_err(|e| ("bad_state", format!("cannot load the evaluator: {e:#}")))?;
+    let api = engine.api().map_err(|e| ("bad_state", format!("cannot load the evaluator: {e:#}")))?;
     let before_roll = GameContext { dice: DiceState::ToRoll, ..*ctx };
-    analyse_position_nply(search, pos, &before_roll, Met::kazaross_xg2(), plies).map_err(|e| match e {
-        CubeError::GameOver => ("bad_state", "the game is over in this position".to_string()),
-        CubeError::MatchTooLong { .. } => ("unsupported", e.to_string()),
-        CubeError::Context(_) => ("bad_value", e.to_string()),
+    api.decide_cube(pos, &before_roll, plies).map(|d| d.analysis).map_err(|e| match e {
+        EngineError::GameOver => ("bad_state", "the game is over in this position".to_string()),
+        EngineError::Cube(e @ CubeError::MatchTooLong { .. }) => ("unsupported", e.to_string()),
+        EngineError::Cube(e @ CubeError::Context(_)) => ("bad_value", e.to_string()),
         e => ("bad_state", e.to_string()),
     })
 }
 
-/// The answer to the cube action pending in `ctx.dice`, from `a` (the
-/// doubler's analysis, the doubler on roll):
-///
-/// - `D` (X doubled, O answers): O takes when double/take is worth no more
-///   to X than double/pass; he beavers instead (money play, beavers
-///   allowed) when X is the underdog after the take (double/take < 0).
-/// - `B` (O beavered, X answers): X accepts the cube at four times (worth
-///   `2 * double_take` to him, normalised to the original cube) unless
-///   passing, which loses twice the cube, is better: take when
-///   `double_take >= -1`. A raccoon is never proposed: accepting is `take`.
-/// - `R` (X raccooned, O answers): O accepts the eight-times cube (worth `4
-///   * double_take` to X) unless passing (X wins four times the cube) is
-///   better: take when `double_take <= 1`.
+/// The answer to the cube action pending in `pending` ([`pending_answer`]):
+/// accepting a beaver or a raccoon is `take`.
 fn answer_pending(a: &CubeAnalysis, pending: DiceState) -> Answer {
-    let take = |yes: bool| if yes { Answer::Take } else { Answer::Drop };
-    match pending {
-        DiceState::Beavered => take(a.double_take >= -1.0),
-        DiceState::Raccooned => take(a.double_take <= 1.0),
-        _ => {
-            if a.beaver_equity().is_some() && a.double_take < 0.0 {
-                Answer::Beaver
-            } else {
-                take(a.double_take <= a.double_pass)
-            }
-        }
+    match pending_answer(a, pending) {
+        Some(PendingAnswer::Double(CubeAnswer::Beaver)) => Answer::Beaver,
+        Some(
+            PendingAnswer::Double(CubeAnswer::Pass)
+            | PendingAnswer::Beaver(BeaverAnswer::Pass)
+            | PendingAnswer::Raccoon(RaccoonAnswer::Pass),
+        ) => Answer::Drop,
+        _ => Answer::Take,
     }
 }
 
 /// The engine's choice for `pos` (player on roll to move) and `dice` at
-/// `ply` UBGI plies: the move, and its cubeless equity for the mover when
-/// there was a choice.
+/// `ply` UBGI plies (1 = gnubg's 0-ply): the move, and its cubeless equity
+/// for the mover when there was a choice.
 fn choose_at(engine: &mut Engine<'_>, pos: &Position, dice: Dice, ply: u8) -> Result<(Move, Option<f32>)> {
+    let api = engine.api()?;
     if ply <= 1 {
-        return Ok(choose(engine.get()?, pos, dice));
+        let chosen = api.choose_move(pos, dice, 0)?;
+        let equity = (chosen.choices > 1).then(|| -api.evaluator().evaluate(&chosen.result).equity());
+        return Ok((chosen.mv, equity));
     }
-    let ranked = engine.search()?.analyse_roll(pos, dice, ply - 1)?;
+    let ranked = api.analyse_roll(pos, dice, ply - 1)?.moves;
     Ok(match ranked.as_slice() {
         [] => (Move::NONE, None),
         [only] => (only.move_, None),
         [best, ..] => (best.move_, Some(best.equity)),
     })
-}
-
-/// The engine's choice for `pos` (player on roll to move) and `dice`: the
-/// move, and its cubeless equity for the mover when there was a choice.
-fn choose(evaluator: &dyn Evaluator, pos: &Position, dice: Dice) -> (Move, Option<f32>) {
-    let mut list = MoveList::new();
-    list.generate(pos, dice);
-    match list.len() {
-        0 => (Move::NONE, None),
-        1 => (list.moves()[0], None),
-        n => {
-            let i = evaluator.best_move(pos, list.positions());
-            let i = if i < n { i } else { 0 };
-            let equity = -evaluator.evaluate(&list.positions()[i]).equity();
-            (list.moves()[i], Some(equity))
-        }
-    }
 }
 
 /// What a request line asks of the session.
@@ -331,7 +286,7 @@ enum Flow {
 /// Reads requests from `input` and answers on `out` until `quit` or the end
 /// of the input.
 fn serve(args: &UbgiArgs, mut input: impl BufRead, mut out: impl Write) -> Result<()> {
-    let mut engine = Engine { args, search: None };
+    let mut engine = Engine { args, api: None };
     let mut session = Session::new(args.cube_ply, args.ply);
     let mut buf = Vec::new();
     let mut replies: Vec<String> = Vec::new();

@@ -2,18 +2,16 @@
 //! position, JSON, and clear errors.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use std::process::Output;
+use gammon_testkit::Output;
 
 fn gammon(args: &[&str]) -> Output {
-    common::run(args, b"")
+    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
 }
 
 fn ok(args: &[&str]) -> String {
     let out = gammon(args);
-    assert!(out.status.success(), "gammon {args:?}: {}", common::text(&out.stderr));
-    common::text(&out.stdout)
+    assert!(out.success(), "gammon {args:?}: {}", out.stderr);
+    out.stdout
 }
 
 fn json(args: &[&str]) -> serde_json::Value {
@@ -22,8 +20,8 @@ fn json(args: &[&str]) -> serde_json::Value {
 
 fn fails(args: &[&str], message: &str) {
     let out = gammon(args);
-    assert!(!out.status.success(), "gammon {args:?} should fail");
-    let stderr = common::text(&out.stderr);
+    assert!(!out.success(), "gammon {args:?} should fail");
+    let stderr = out.stderr;
     assert!(stderr.contains(message), "gammon {args:?}: {stderr}");
 }
 

@@ -1,29 +1,21 @@
 //! The `gammon` binary end to end.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use std::process::Output;
+use gammon_testkit::{read_oracle, MovegenFull, Output};
 
 fn gammon(args: &[&str], stdin: Option<&str>) -> Output {
-    common::run(args, stdin.unwrap_or("").as_bytes())
+    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, stdin.unwrap_or("").as_bytes())
 }
 
-fn text(bytes: &[u8]) -> String {
-    common::text(bytes)
-}
-
-fn oracle(name: &str) -> Vec<serde_json::Value> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle").join(name);
-    let path = std::env::var("GAMMON_ORACLE").map_or(path, |d| std::path::Path::new(&d).join(name));
-    std::fs::read_to_string(&path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+fn movegen_full() -> Vec<MovegenFull> {
+    read_oracle("movegen_full.jsonl")
 }
 
 #[test]
 fn moves_start_31_lists_the_16_plays() {
     let out = gammon(&["moves", "start", "31"], None);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
+    assert!(out.success(), "{}", out.stderr);
+    let stdout = out.stdout;
     assert!(stdout.contains("16 legal moves"), "{stdout}");
     assert!(stdout.contains("8/5 6/5"));
     assert!(stdout.contains("sGfwATDgc/ABMA"));
@@ -32,42 +24,38 @@ fn moves_start_31_lists_the_16_plays() {
 
 #[test]
 fn moves_json_matches_the_oracle() {
-    let record = &oracle("movegen_full.jsonl")[5];
-    let dice = record["dice"].as_array().unwrap();
-    let roll = format!("{}{}", dice[0], dice[1]);
-    let out = gammon(&["moves", record["pos"].as_str().unwrap(), &roll, "--json"], None);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let record = &movegen_full()[5];
+    let roll = format!("{}{}", record.dice[0], record.dice[1]);
+    let out = gammon(&["moves", &record.pos, &roll, "--json"], None);
+    assert!(out.success(), "{}", out.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let mut ids: Vec<&str> = json["moves"].as_array().unwrap().iter().map(|m| m["result"].as_str().unwrap()).collect();
     ids.sort_unstable();
-    let expected: Vec<&str> = record["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
-    assert_eq!(ids, expected);
+    assert_eq!(ids, record.moves);
 }
 
 #[test]
 fn moves_accepts_an_xgid_with_its_dice() {
     let out = gammon(&["moves", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"], None);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("16 legal moves"));
+    assert!(out.success(), "{}", out.stderr);
+    assert!(out.stdout.contains("16 legal moves"));
 }
 
 #[test]
 fn stdin_mode_answers_each_line_like_the_oracle() {
-    let records = oracle("movegen_full.jsonl");
-    let sample: Vec<&serde_json::Value> = records.iter().step_by(7).collect();
+    let records = movegen_full();
+    let sample: Vec<&MovegenFull> = records.iter().step_by(7).collect();
     let mut input = String::new();
     for r in &sample {
-        let d = r["dice"].as_array().unwrap();
-        input.push_str(&format!("{} {}{}\n", r["pos"].as_str().unwrap(), d[0], d[1]));
+        input.push_str(&format!("{} {}{}\n", r.pos, r.dice[0], r.dice[1]));
     }
     let out = gammon(&["moves", "--stdin"], Some(&input));
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
+    assert!(out.success(), "{}", out.stderr);
+    let stdout = out.stdout;
     let lines: Vec<&str> = stdout.split('\n').collect();
     assert_eq!(lines.len(), sample.len() + 1, "one line per request");
     for (line, r) in lines.iter().zip(&sample) {
-        let expected: Vec<&str> = r["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
-        assert_eq!(*line, expected.join(" "));
+        assert_eq!(*line, r.moves.join(" "));
     }
 }
 
@@ -77,8 +65,8 @@ fn stdin_mode_reports_bad_lines_and_goes_on() {
         &["moves", "--stdin"],
         Some("4HPwATDgc/ABMA 31\nnot-an-id 31\n4HPwATDgc/ABMA 71\n\n4HPwATDgc/ABMA 66\n"),
     );
-    assert!(!out.status.success());
-    let stdout = text(&out.stdout);
+    assert!(!out.success());
+    let stdout = out.stdout;
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 5, "{stdout}");
     assert!(lines[0].starts_with("sGfwATDgc/ABMA ") || lines[0].contains("sGfwATDgc/ABMA"));
@@ -101,8 +89,8 @@ fn bad_input_is_a_clear_error_not_a_panic() {
         vec!["frobnicate"],
     ] {
         let out = gammon(&args, None);
-        assert!(!out.status.success(), "{args:?} should fail");
-        let stderr = text(&out.stderr);
+        assert!(!out.success(), "{args:?} should fail");
+        let stderr = out.stderr;
         assert!(stderr.contains("error"), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
@@ -112,6 +100,6 @@ fn bad_input_is_a_clear_error_not_a_panic() {
 fn no_legal_move_is_said_plainly() {
     // Two on the bar against a closed board.
     let out = gammon(&["moves", "27YBAAA8Dz4ADA", "65"], None);
-    assert!(out.status.success());
-    assert!(text(&out.stdout).contains("No legal move"));
+    assert!(out.success());
+    assert!(out.stdout.contains("No legal move"));
 }

@@ -1,32 +1,30 @@
 //! `gammon cube` end to end.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use gammon_engine::cube::{analyse_position, analyse_position_nply, CubeAction};
 use gammon_engine::met::Met;
 use gammon_engine::search::Search;
 use gammon_eval::NetEvaluator;
 use gammon_rules::{CubeOwner, GameContext, Position};
+use gammon_testkit::{read_oracle, CubeMatch, Output};
 use serde_json::Value;
-use std::process::Output;
 
 fn gammon(args: &[&str]) -> Output {
-    common::run(args, b"")
+    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
 }
 
 fn ok_json(args: &[&str]) -> Value {
     let mut all = args.to_vec();
     all.push("--json");
     let out = gammon(&all);
-    assert!(out.status.success(), "{}", common::text(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
+    assert!(out.success(), "{}", out.stderr);
+    serde_json::from_str(&out.stdout).unwrap()
 }
 
 fn fails(args: &[&str], wanted: &str) {
     let out = gammon(args);
-    assert!(!out.status.success(), "{args:?} should fail");
-    let err = common::text(&out.stderr);
+    assert!(!out.success(), "{args:?} should fail");
+    let err = out.stderr;
     assert!(err.contains(wanted), "{args:?}: {err}");
 }
 
@@ -36,8 +34,8 @@ const RACE: &str = "XGID=-----CCCB--------c-cccc---:0:0:1:00:0:0:0:0:10";
 #[test]
 fn prints_the_decision_table_like_gnubg() {
     let out = gammon(&["cube", "start"]);
-    assert!(out.status.success(), "{}", common::text(&out.stderr));
-    let text = common::text(&out.stdout);
+    assert!(out.success(), "{}", out.stderr);
+    let text = out.stdout;
     for wanted in [
         "Money game, cube 1 centred",
         "Cubeful equities (searched 2 plies):",
@@ -82,7 +80,7 @@ fn match_play_shows_match_winning_chances() {
     assert_eq!(mwc["double_pass"].as_f64().unwrap(), Met::kazaross_xg2().mwc(1, 4));
     assert!(json["gammon_prices"]["my_gammon"].as_f64().unwrap() > 1.0);
     let out = gammon(&["cube", RACE, "--match", "5", "--score", "3-1"]);
-    let text = common::text(&out.stdout);
+    let text = out.stdout;
     assert!(text.contains("5-point match, score X 3 - O 1 (X 2-away, O 4-away)"), "{text}");
     assert!(text.contains('%'));
 }
@@ -185,22 +183,18 @@ fn ply_zero_is_accepted_and_dice_are_noted() {
 fn oracle_positions_run_in_every_setting() {
     // Every oracle cube position at every oracle score: the command answers
     // and its verdict is the engine's.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle/cube_match.jsonl");
-    let path = std::env::var("GAMMON_ORACLE").map_or(path, |d| std::path::Path::new(&d).join("cube_match.jsonl"));
-    let text = std::fs::read_to_string(path).unwrap();
     let net = NetEvaluator::shipped().unwrap();
-    for line in text.lines().step_by(37) {
-        let r: Value = serde_json::from_str(line).unwrap();
-        let pos = r["pos"].as_str().unwrap();
-        let score = format!("{}-{}", r["score"][0], r["score"][1]);
+    for r in read_oracle::<CubeMatch>("cube_match.jsonl").iter().step_by(37) {
+        let pos = r.pos.as_str();
+        let score = format!("{}-{}", r.score[0], r.score[1]);
         let mut args = vec!["cube", pos, "--match", "5", "--score", &score, "--ply", "0"];
-        if r["crawford"].as_bool().unwrap() {
+        if r.crawford {
             args.push("--crawford");
         }
         let json = ok_json(&args);
         let mut ctx = GameContext::new_match(5);
-        ctx.score = (r["score"][0].as_u64().unwrap() as u32, r["score"][1].as_u64().unwrap() as u32);
-        ctx.crawford = r["crawford"].as_bool().unwrap();
+        ctx.score = (r.score[0], r.score[1]);
+        ctx.crawford = r.crawford;
         ctx.cube_owner = CubeOwner::Centered;
         let a = analyse_position(&net, &Position::from_position_id(pos).unwrap(), &ctx, Met::kazaross_xg2()).unwrap();
         assert_eq!(json["action"], a.action.as_str(), "{pos} {score}");
@@ -215,7 +209,7 @@ fn every_depth_answers_and_deeper_is_not_the_same_as_0_ply() {
         assert_eq!(json["ply"].as_u64().unwrap().to_string(), ply);
         assert_eq!(json["action"], "No double, take", "{ply} ply");
         equities.push(json["no_double"].as_f64().unwrap());
-        let text = common::text(&gammon(&["cube", "start", "--ply", ply]).stdout);
+        let text = gammon(&["cube", "start", "--ply", ply]).stdout;
         assert!(text.contains(&format!("Cube analysis ({ply} ply")), "{text}");
         if ply != "0" {
             assert!(text.contains(&format!("searched {ply} plies")), "{text}");

@@ -1,15 +1,12 @@
 //! `gammon eval`, `duel` and `train` end to end, and their errors.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use std::process::{Command, Output};
+use gammon_testkit::Output;
+use std::process::Command;
 
 fn gammon(args: &[&str]) -> Output {
-    common::run(args, b"")
+    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
 }
-
-use common::text;
 
 fn temp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("gammon-cli-{name}-{}", std::process::id()));
@@ -21,8 +18,8 @@ fn temp(name: &str) -> std::path::PathBuf {
 #[test]
 fn eval_json_is_consistent() {
     let out = gammon(&["eval", "start", "--json"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(out.success(), "{}", out.stderr);
+    let j: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let f = |k: &str| j[k].as_f64().unwrap();
     assert!((f("win") + f("lose") - 1.0).abs() < 1e-6);
     assert!(f("win_backgammon") <= f("win_gammon") && f("win_gammon") <= f("win"));
@@ -35,17 +32,17 @@ fn eval_json_is_consistent() {
 #[test]
 fn eval_says_which_part_answered() {
     let out = gammon(&["eval", "AwAAEAEAAAAAAA"]);
-    assert!(out.status.success());
-    assert!(text(&out.stdout).contains("bearoff database"));
+    assert!(out.success());
+    assert!(out.stdout.contains("bearoff database"));
 }
 
 #[test]
 fn duel_is_reproducible_and_json() {
     let run = || gammon(&["duel", "--a", "net", "--b", "pubeval", "--games", "40", "--seed", "3", "--json"]);
     let (a, b) = (run(), run());
-    assert!(a.status.success(), "{}", text(&a.stderr));
-    let ja: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
-    let jb: serde_json::Value = serde_json::from_slice(&b.stdout).unwrap();
+    assert!(a.success(), "{}", a.stderr);
+    let ja: serde_json::Value = serde_json::from_str(&a.stdout).unwrap();
+    let jb: serde_json::Value = serde_json::from_str(&b.stdout).unwrap();
     assert_eq!(ja, jb);
     assert_eq!(ja["games"], 40);
 }
@@ -62,8 +59,8 @@ fn corrupt_weights_are_refused_with_a_message() {
         vec!["duel", "--a", "nonsense", "--b", "pubeval"],
     ] {
         let out = gammon(&args);
-        assert!(!out.status.success(), "{args:?}");
-        let err = text(&out.stderr);
+        assert!(!out.success(), "{args:?}");
+        let err = out.stderr;
         assert!(err.starts_with("error:") && !err.contains("panicked"), "{args:?}: {err}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -83,7 +80,7 @@ fn train_runs_writes_its_files_and_refuses_to_overwrite() {
     let out_dir = dir.join("run");
     let args = ["train", "--config", config.to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "--quiet"];
     let out = gammon(&args);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.success(), "{}", out.stderr);
     for f in ["weights.gnn", "checkpoint.gck", "learning-curve.csv", "learning-curve.svg", "config.toml"] {
         assert!(out_dir.join(f).exists(), "{f} missing");
     }
@@ -91,16 +88,16 @@ fn train_runs_writes_its_files_and_refuses_to_overwrite() {
     assert_eq!(csv.lines().count(), 3, "{csv}");
     // The trained weights load in the other commands.
     let w = out_dir.join("weights.gnn");
-    assert!(gammon(&["eval", "start", "--weights", w.to_str().unwrap()]).status.success());
+    assert!(gammon(&["eval", "start", "--weights", w.to_str().unwrap()]).success());
     // A second run into the same folder is refused; --resume extends it.
-    assert!(!gammon(&args).status.success());
+    assert!(!gammon(&args).success());
     let resumed = gammon(&["train", "--resume", "--out", out_dir.to_str().unwrap(), "--games", "60", "--quiet"]);
-    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert!(resumed.success(), "{}", resumed.stderr);
     // Bad settings are refused.
     std::fs::write(&config, "name = \"x\"\ngames = 1\nbogus = 3\n").unwrap();
     let out = gammon(&["train", "--config", config.to_str().unwrap(), "--out", dir.join("r2").to_str().unwrap()]);
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("error"));
+    assert!(!out.success());
+    assert!(out.stderr.contains("error"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -148,7 +145,7 @@ fn distill_rounds_write_a_curve_and_resume() {
         "9",
     ];
     let first = gammon(&args);
-    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(first.success(), "{}", first.stderr);
     for f in ["round-1/weights.gnn", "round-2/weights.gnn", "round-2/dataset.gds", "weights.gnn", "learning-curve.svg"]
     {
         assert!(out.join(f).exists(), "{f}");
@@ -161,7 +158,7 @@ fn distill_rounds_write_a_curve_and_resume() {
     assert_ne!(trained.contact, weights(&shipped).contact, "the net changed");
     // Finished rounds are kept: a second call only reloads them.
     let again = gammon(&args);
-    assert!(String::from_utf8_lossy(&again.stderr).contains("round 2: already done"));
+    assert!(again.stderr.contains("round 2: already done"));
     assert_eq!(weights(&out.join("weights.gnn")).contact, trained.contact);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -2,23 +2,20 @@
 #![allow(clippy::unwrap_used)]
 
 use gammon_rules::{parse_move, Dice, Position};
-mod common;
-
-use std::process::Output;
+use gammon_testkit::Output;
 
 /// Runs `gammon play <args>` with `input` on standard input.
 fn play(args: &[&str], input: &[u8]) -> Output {
     let mut all = vec!["play"];
     all.extend_from_slice(args);
-    common::run(&all, input)
+    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), &all, input)
 }
 
 /// Standard output of a game that must end with exit status 0.
 fn transcript(args: &[&str], input: &str) -> String {
     let out = play(args, input.as_bytes());
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success(), "{}\n{stdout}", String::from_utf8_lossy(&out.stderr));
-    stdout
+    assert!(out.success(), "{}\n{}", out.stderr, out.stdout);
+    out.stdout
 }
 
 fn start31() -> Dice {
@@ -119,16 +116,16 @@ fn garbage_input_never_crashes() {
     let input: &[u8] =
         b"31\n\xff\xfe\x00\n////\n24/\nbar/off\n99999999999999999999999\n13/10(9)\n6/off\n8/5 6/5 4/1\n*\n()\nquit\n";
     let out = play(&["--manual-dice"], input);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.success(), "{}", out.stderr);
+    let stdout = out.stdout;
     assert!(stdout.matches("Illegal move:").count() >= 7, "{stdout}");
 }
 
 #[test]
 fn a_missing_weights_file_is_a_clear_error() {
     let out = play(&["--weights", "/no/such/weights.bin"], b"");
-    assert!(!out.status.success());
-    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!out.success());
+    let err = out.stderr;
     assert!(err.contains("/no/such/weights.bin"), "{err}");
 }
 
@@ -379,17 +376,13 @@ fn a_whole_game_with_the_cube_is_reproducible() {
 #[test]
 fn bad_options_are_clear_errors() {
     let out = play(&["--match", "99"], b"");
-    assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("99-point match"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(!out.success());
+    assert!(out.stderr.contains("99-point match"), "{}", out.stderr);
     let out = play(&["--position", "nonsense"], b"");
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("nonsense"));
+    assert!(!out.success());
+    assert!(out.stderr.contains("nonsense"));
     let out = play(&["--no-cube", "--jacoby"], b"");
-    assert!(!out.status.success());
+    assert!(!out.success());
 }
 
 #[test]
@@ -433,6 +426,6 @@ fn after_the_crawford_game_only_the_trailer_doubles() {
         &["--match", "5", "--score", "1-1", "--post-crawford"],
     ] {
         let out = play(bad, b"");
-        assert!(!out.status.success(), "{bad:?}");
+        assert!(!out.success(), "{bad:?}");
     }
 }

@@ -1,16 +1,14 @@
 //! `gammon rollout` end to end.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use gammon_engine::rollout::{rollout_position, RolloutSettings};
 use gammon_eval::NetEvaluator;
 use gammon_rules::Position;
+use gammon_testkit::Output;
 use serde_json::Value;
-use std::process::Output;
 
 fn gammon(args: &[&str]) -> Output {
-    common::run(args, b"")
+    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
 }
 
 fn ok_json(args: &[&str]) -> Value {
@@ -18,24 +16,24 @@ fn ok_json(args: &[&str]) -> Value {
     all.extend_from_slice(args);
     all.push("--json");
     let out = gammon(&all);
-    assert!(out.status.success(), "{args:?}: {}", common::text(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
+    assert!(out.success(), "{args:?}: {}", out.stderr);
+    serde_json::from_str(&out.stdout).unwrap()
 }
 
 fn fails(args: &[&str], wanted: &str) {
     let mut all = vec!["rollout"];
     all.extend_from_slice(args);
     let out = gammon(&all);
-    assert!(!out.status.success(), "{args:?} should fail");
-    let err = common::text(&out.stderr);
+    assert!(!out.success(), "{args:?} should fail");
+    let err = out.stderr;
     assert!(err.contains(wanted), "{args:?}: {err}");
 }
 
 #[test]
 fn prints_probabilities_equity_and_intervals() {
     let out = gammon(&["rollout", "start", "--games", "36", "--truncate", "4", "--cubeful"]);
-    assert!(out.status.success(), "{}", common::text(&out.stderr));
-    let text = common::text(&out.stdout);
+    assert!(out.success(), "{}", out.stderr);
+    let text = out.stdout;
     for wanted in [
         "Rollout of 4HPwATDgc/ABMA",
         "win   win g  win bg    lose  lose g lose bg",
@@ -86,8 +84,8 @@ fn ranks_the_moves_of_a_roll() {
     assert!(moves[1]["difference"]["mean"].as_f64().unwrap() < 0.0);
 
     let out = gammon(&["rollout", "start", "--dice", "31", "--games", "12", "--truncate", "2", "--moves", "0"]);
-    assert!(out.status.success(), "{}", common::text(&out.stderr));
-    let text = common::text(&out.stdout);
+    assert!(out.success(), "{}", out.stderr);
+    let text = out.stdout;
     assert!(text.contains("all 16 legal moves"), "{text}");
     assert!(text.contains(" 1. 8/5 6/5"), "{text}");
     assert!(text.contains("16. "), "{text}");

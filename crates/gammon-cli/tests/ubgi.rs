@@ -2,29 +2,27 @@
 #![allow(clippy::unwrap_used)]
 
 use gammon_rules::{parse_move, Dice, DiceState, GameContext, MoveList, Position, Xgid, ALL_ROLLS};
-mod common;
-
-use std::process::Output;
+use gammon_testkit::Output;
 
 /// Runs `gammon ubgi <args>` with `input` on standard input.
 fn ubgi(args: &[&str], input: &[u8]) -> Output {
     let mut all = vec!["ubgi"];
     all.extend_from_slice(args);
-    common::run(&all, input)
+    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), &all, input)
 }
 
 /// The reply lines of a v0.2 session (default protocol).
 fn v02(input: &str) -> Vec<String> {
     let out = ubgi(&[], input.as_bytes());
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+    assert!(out.success(), "{}", out.stderr);
+    out.stdout.lines().map(str::to_string).collect()
 }
 
 /// The reply lines of a draft 0.01 session.
 fn v001(input: &str) -> Vec<String> {
     let out = ubgi(&["--protocol", "0.01"], input.as_bytes());
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+    assert!(out.success(), "{}", out.stderr);
+    out.stdout.lines().map(str::to_string).collect()
 }
 
 /// The `bestmove` payloads of a v0.2 session.
@@ -143,7 +141,7 @@ fn v02_deeper_chequer_play_makes_the_five_point_with_31() {
     // The same from the command line, with the first draft.
     let out =
         ubgi(&["--protocol", "0.01", "--ply", "3"], b"ubgi\nXGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10\n");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = out.stdout;
     assert!(text.lines().any(|l| l.trim() == "8/5 6/5"), "{text}");
 }
 
@@ -292,8 +290,8 @@ fn v02_quit_and_end_of_input_stop_the_engine() {
 #[test]
 fn v02_survives_binary_garbage() {
     let out = ubgi(&[], b"\xff\xfe\x00garbage\n\n   \nisready\n");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.success());
+    let text = out.stdout;
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].starts_with("error bad_command"));
@@ -302,14 +300,12 @@ fn v02_survives_binary_garbage() {
 
 #[test]
 fn v02_other_evaluators() {
-    let lines =
-        String::from_utf8(ubgi(&["--engine", "pubeval"], b"position gnubgid 4HPwATDgc/ABMA\ndice 3 1\ngo\n").stdout)
-            .unwrap();
+    let lines = ubgi(&["--engine", "pubeval"], b"position gnubgid 4HPwATDgc/ABMA\ndice 3 1\ngo\n").stdout;
     // pubeval makes its 5-point with 31.
     assert!(lines.lines().any(|l| l == "bestmove 8/5 6/5" || l == "bestmove 6/5 8/5"), "{lines}");
     let out = ubgi(&["--weights", "/no/such/file.bin"], b"ubgi\nisready\n");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.success());
+    let text = out.stdout;
     assert!(text.lines().all(|l| l.starts_with("error bad_state cannot load the evaluator")), "{text}");
     assert_eq!(text.lines().count(), 2);
 }
@@ -368,8 +364,8 @@ fn v001_writes_bar_as_25_and_off_as_0() {
 fn v001_blank_line_when_no_checker_can_move() {
     let pos = Position::from_position_id(BLOCKED).unwrap();
     let out = ubgi(&["--protocol", "0.01"], format!("{}\nquit\n", xgid(pos, DiceState::Rolled(dice(6, 5)))).as_bytes());
-    assert!(out.status.success());
-    assert_eq!(out.stdout, b"\n");
+    assert!(out.success());
+    assert_eq!(out.stdout, "\n");
 }
 
 #[test]
@@ -388,14 +384,14 @@ quit
 XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10
 ";
     let out = ubgi(&["--protocol", "0.01"], script.as_bytes());
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.success());
+    let text = out.stdout;
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 8, "{lines:?}");
     assert!(lines[..7].iter().all(|l| *l == "sorry"), "{lines:?}");
     check_ubgi_move(&Position::STARTING, dice(3, 1), lines[7], false);
     // The reasons go to standard error.
-    let err = String::from_utf8(out.stderr).unwrap();
+    let err = out.stderr;
     assert!(err.contains("match equity table") && err.contains("game is over"), "{err}");
 }
 
@@ -603,7 +599,7 @@ fn v02_cube_depth_is_a_key() {
     assert_eq!(a[6], "value engine.cubeply 1");
     // The command line sets the default.
     let out = ubgi(&["--cube-ply", "0"], b"get engine.cubeply\nkeys\n");
-    let text = common::text(&out.stdout);
+    let text = out.stdout;
     assert!(text.starts_with("value engine.cubeply 0\n"), "{text}");
     assert!(text.contains("key engine.cubeply int 0..2 0 "), "{text}");
 }
@@ -615,8 +611,8 @@ fn v02_cube_answers_at_depth_0_follow_gammon_cube() {
     for (ply, set) in [("0", "set engine.cubeply 0\n"), ("2", "")] {
         for rest in ["0:0:1:00:0:0:0:0", "0:0:1:00:3:1:0:5", "1:1:1:00:0:0:0:0"] {
             let xgid = x(RACE, rest);
-            let out = common::run(&["cube", &xgid, "--ply", ply, "--json"], b"");
-            let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let out = gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), &["cube", &xgid, "--ply", ply, "--json"], b"");
+            let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
             let lines = v02(&format!("{set}position xgid {xgid}\ngo cube\n"));
             let doubles = json["doubles"].as_bool().unwrap();
             assert_eq!(answers(&lines), [if doubles { "bestcube double" } else { "bestcube nodouble" }], "{xgid}");

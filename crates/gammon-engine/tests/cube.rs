@@ -14,33 +14,38 @@ use gammon_engine::cube::{
 use gammon_engine::met::{Met, MetError};
 use gammon_eval::{NetEvaluator, Probabilities};
 use gammon_rules::{ContextError, CubeOwner, GameContext, Position};
+use gammon_testkit::{read_jsonl, read_oracle, CubeMatch, CubeMoney};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 fn met() -> &'static Met {
     Met::kazaross_xg2()
 }
 
-fn oracle(name: &str) -> Vec<Value> {
-    let dir = std::env::var("GAMMON_ORACLE")
-        .map_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle"), PathBuf::from);
-    let text = std::fs::read_to_string(dir.join(name)).unwrap();
-    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+fn cube_money() -> Vec<CubeMoney> {
+    read_oracle("cube_money.jsonl")
 }
 
+fn cube_match() -> Vec<CubeMatch> {
+    read_oracle("cube_match.jsonl")
+}
+
+/// gnubg's own 0-ply decisions in more settings (this test's data).
 fn fixture() -> Vec<Value> {
-    let text = include_str!("../data/gnubg-cube0.jsonl");
-    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    read_jsonl(concat!(env!("CARGO_MANIFEST_DIR"), "/data/gnubg-cube0.jsonl"))
 }
 
-fn probs(v: &Value) -> Probabilities {
-    let a: Vec<f32> = v.as_array().unwrap().iter().take(5).map(|x| x.as_f64().unwrap() as f32).collect();
-    Probabilities::from_array([a[0], a[1], a[2], a[3], a[4]])
+/// The five probabilities of gnubg's `[win, wg, wbg, lg, lbg, (equity)]`.
+fn probs(p: &[f64]) -> Probabilities {
+    Probabilities::from_array([p[0] as f32, p[1] as f32, p[2] as f32, p[3] as f32, p[4] as f32])
 }
 
-fn position(v: &Value) -> Position {
-    Position::from_position_id(v.as_str().unwrap()).unwrap()
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+}
+
+fn position(id: &str) -> Position {
+    Position::from_position_id(id).unwrap()
 }
 
 /// gnubg answers these from its exact two-sided bearoff database (each side
@@ -151,17 +156,17 @@ fn equity_and_mwc_convert_both_ways() {
 
 #[test]
 fn gammon_prices_and_double_pass_match_the_oracle() {
-    for r in oracle("cube_match.jsonl") {
-        let away = (r["away"][0].as_u64().unwrap() as u32, r["away"][1].as_u64().unwrap() as u32);
-        let crawford = r["crawford"].as_bool().unwrap();
+    for r in cube_match() {
+        let away = (r.away[0], r.away[1]);
+        let crawford = r.crawford;
         let g = met().gammon_prices(away, 1);
-        let want: Vec<f64> = r["gammonprice"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let want = r.gammonprice;
         let got = [g.my_gammon, g.my_backgammon, g.opp_gammon, g.opp_backgammon];
         for (a, b) in got.iter().zip(&want) {
-            assert!(close(*a, *b, 2e-6), "{} gammon prices {got:?} vs {want:?}", r["setting"]);
+            assert!(close(*a, *b, 2e-6), "{} gammon prices {got:?} vs {want:?}", r.setting);
         }
         let dp = met().mwc_after(away, crawford, 1, true);
-        assert!(close(dp, r["cube2_mwc"]["dp"].as_f64().unwrap(), 1e-6), "{}", r["setting"]);
+        assert!(close(dp, r.cube2_mwc.dp, 1e-6), "{}", r.setting);
     }
 }
 
@@ -457,15 +462,15 @@ fn money_state() -> CubeState {
 fn the_model_fed_gnubgs_probabilities_reproduces_gnubgs_0ply_money_decisions() {
     let mut janowski = Tally::default();
     let mut bearoff2 = Tally::default();
-    for r in oracle("cube_money.jsonl") {
-        let pos = position(&r["pos"]);
-        let a = analyse(&probs(&r["p0"]), cube_efficiency(&pos), &money_state(), met()).unwrap();
-        let c0 = &r["cube0"];
-        let same = u64::from(a.action.code()) == c0["code"].as_u64().unwrap();
-        assert_eq!(same, a.action.as_str() == c0["action"].as_str().unwrap());
-        assert_eq!(a.double_pass, c0["dp"].as_f64().unwrap());
+    for r in cube_money() {
+        let pos = position(&r.pos);
+        let a = analyse(&probs(&r.p0), cube_efficiency(&pos), &money_state(), met()).unwrap();
+        let c0 = &r.cube0;
+        let same = a.action.code() == c0.code;
+        assert_eq!(same, a.action.as_str() == c0.action);
+        assert_eq!(a.double_pass, c0.dp);
         let t = if gnubg_bearoff2(&pos) { &mut bearoff2 } else { &mut janowski };
-        t.add(same, a.no_double - c0["nd"].as_f64().unwrap(), a.double_take - c0["dt"].as_f64().unwrap());
+        t.add(same, a.no_double - c0.nd, a.double_take - c0.dt);
     }
     println!("cube_money.jsonl, our cube model fed gnubg's p0, vs gnubg's 0-ply cube decision (cube0):");
     println!("{}", janowski.line("Janowski positions"));
@@ -500,9 +505,9 @@ fn the_model_reproduces_gnubgs_own_0ply_decisions_in_more_settings() {
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     let mut mwc_max = 0.0f64;
     for r in fixture() {
-        let pos = position(&r["pos"]);
+        let pos = position(r["pos"].as_str().unwrap());
         let state = state_of(&r);
-        let a: CubeAnalysis = analyse(&probs(&r["p"]), cube_efficiency(&pos), &state, met()).unwrap();
+        let a: CubeAnalysis = analyse(&probs(&floats(&r["p"])), cube_efficiency(&pos), &state, met()).unwrap();
         let same = a.action.as_str() == r["action"].as_str().unwrap();
         let bearoff2 = r["class"] == "bearoff2";
         let key = format!("{}{}", r["setting"].as_str().unwrap(), if bearoff2 { " [bearoff2]" } else { "" });
@@ -532,17 +537,17 @@ fn the_model_reproduces_gnubgs_own_0ply_decisions_in_more_settings() {
 fn match_decisions_with_gnubgs_0ply_probabilities_approximate_its_2ply_decisions() {
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     let mut all = Tally::default();
-    for r in oracle("cube_match.jsonl") {
-        let pos = position(&r["pos"]);
-        let away = (r["away"][0].as_u64().unwrap() as u32, r["away"][1].as_u64().unwrap() as u32);
-        let state = match_state(5, away, 1, CubeOwner::Centered, r["crawford"].as_bool().unwrap());
-        let a = analyse(&probs(&r["p0"]), cube_efficiency(&pos), &state, met()).unwrap();
-        let same = u64::from(a.action.code()) == r["code"].as_u64().unwrap();
-        let nd = a.no_double - r["cube2_emg"]["nd"].as_f64().unwrap();
-        let dt = a.double_take - r["cube2_emg"]["dt"].as_f64().unwrap();
-        tallies.entry(r["setting"].as_str().unwrap().to_string()).or_default().add(same, nd, dt);
+    for r in cube_match() {
+        let pos = position(&r.pos);
+        let away = (r.away[0], r.away[1]);
+        let state = match_state(5, away, 1, CubeOwner::Centered, r.crawford);
+        let a = analyse(&probs(&r.p0), cube_efficiency(&pos), &state, met()).unwrap();
+        let same = a.action.code() == r.code;
+        let nd = a.no_double - r.cube2_emg.nd;
+        let dt = a.double_take - r.cube2_emg.dt;
+        tallies.entry(r.setting.clone()).or_default().add(same, nd, dt);
         all.add(same, nd, dt);
-        if r["crawford"].as_bool().unwrap() {
+        if r.crawford {
             assert_eq!(a.action, CubeAction::NeverDoubleDeadCube);
         }
     }
@@ -562,28 +567,24 @@ fn report_our_nets_decisions_against_gnubgs_2ply() {
     // Information only: our net is weaker than gnubg's.
     let net = NetEvaluator::shipped().unwrap();
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
-    for r in oracle("cube_money.jsonl") {
-        let pos = position(&r["pos"]);
+    for r in cube_money() {
+        let pos = position(&r.pos);
         let a = analyse_position(&net, &pos, &GameContext::money(), met()).unwrap();
-        let c2 = &r["cube2"];
-        let same = u64::from(a.action.code()) == c2["code"].as_u64().unwrap();
-        tallies.entry("money (vs cube2)".into()).or_default().add(
-            same,
-            a.no_double - c2["nd"].as_f64().unwrap(),
-            a.double_take - c2["dt"].as_f64().unwrap(),
-        );
+        let c2 = &r.cube2;
+        let same = a.action.code() == c2.code;
+        tallies.entry("money (vs cube2)".into()).or_default().add(same, a.no_double - c2.nd, a.double_take - c2.dt);
     }
-    for r in oracle("cube_match.jsonl") {
-        let pos = position(&r["pos"]);
+    for r in cube_match() {
+        let pos = position(&r.pos);
         let mut ctx = GameContext::new_match(5);
-        ctx.score = (r["score"][0].as_u64().unwrap() as u32, r["score"][1].as_u64().unwrap() as u32);
-        ctx.crawford = r["crawford"].as_bool().unwrap();
+        ctx.score = (r.score[0], r.score[1]);
+        ctx.crawford = r.crawford;
         let a = analyse_position(&net, &pos, &ctx, met()).unwrap();
-        let same = u64::from(a.action.code()) == r["code"].as_u64().unwrap();
-        tallies.entry(r["setting"].as_str().unwrap().to_string()).or_default().add(
+        let same = a.action.code() == r.code;
+        tallies.entry(r.setting.clone()).or_default().add(
             same,
-            a.no_double - r["cube2_emg"]["nd"].as_f64().unwrap(),
-            a.double_take - r["cube2_emg"]["dt"].as_f64().unwrap(),
+            a.no_double - r.cube2_emg.nd,
+            a.double_take - r.cube2_emg.dt,
         );
     }
     println!("our net at 0 ply + our cube model vs gnubg's 2-ply cube decisions:");

@@ -35,23 +35,15 @@ use gammon_engine::met::Met;
 use gammon_engine::search::Search;
 use gammon_eval::NetEvaluator;
 use gammon_rules::{CubeOwner, GameContext, Position};
-use serde_json::Value;
+use gammon_testkit::{read_oracle, CubeMatch, CubeMoney};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Instant;
 
 const PLIES: u8 = 2;
 const CLEAR: f64 = 0.04;
 
-fn oracle(name: &str) -> Vec<Value> {
-    let dir = std::env::var("GAMMON_ORACLE")
-        .map_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle"), PathBuf::from);
-    let text = std::fs::read_to_string(dir.join(name)).unwrap();
-    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
-}
-
-fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap()
+fn cube_money() -> Vec<CubeMoney> {
+    read_oracle("cube_money.jsonl")
 }
 
 /// One gnubg 2-ply decision.
@@ -99,30 +91,30 @@ impl Case {
 
 fn cases() -> Vec<Case> {
     let mut out = Vec::new();
-    for r in oracle("cube_money.jsonl") {
-        let c = &r["cube2"];
+    for r in cube_money() {
+        let c = &r.cube2;
         out.push(Case {
             setting: "money".into(),
-            pos: Position::from_position_id(r["pos"].as_str().unwrap()).unwrap(),
-            id: r["pos"].as_str().unwrap().into(),
+            pos: Position::from_position_id(&r.pos).unwrap(),
+            id: r.pos.clone(),
             state: CubeState::money(1, CubeOwner::Centered, false, false),
             crawford: false,
-            nd: f(&c["nd"]),
-            dt: f(&c["dt"]),
-            dp: f(&c["dp"]),
-            code: c["code"].as_u64().unwrap() as u8,
-            action: c["action"].as_str().unwrap().into(),
-            p0: [f(&r["p0"][0]), f(&r["p0"][1]), f(&r["p0"][3])],
+            nd: c.nd,
+            dt: c.dt,
+            dp: c.dp,
+            code: c.code,
+            action: c.action.clone(),
+            p0: [r.p0[0], r.p0[1], r.p0[3]],
         });
     }
-    for r in oracle("cube_match.jsonl") {
-        let c = &r["cube2_emg"];
-        let away = (r["away"][0].as_u64().unwrap() as u32, r["away"][1].as_u64().unwrap() as u32);
-        let crawford = r["crawford"].as_bool().unwrap();
+    for r in read_oracle::<CubeMatch>("cube_match.jsonl") {
+        let c = &r.cube2_emg;
+        let away = (r.away[0], r.away[1]);
+        let crawford = r.crawford;
         out.push(Case {
-            setting: r["setting"].as_str().unwrap().into(),
-            pos: Position::from_position_id(r["pos"].as_str().unwrap()).unwrap(),
-            id: r["pos"].as_str().unwrap().into(),
+            setting: r.setting.clone(),
+            pos: Position::from_position_id(&r.pos).unwrap(),
+            id: r.pos.clone(),
             state: CubeState {
                 cube: 1,
                 owner: CubeOwner::Centered,
@@ -130,12 +122,12 @@ fn cases() -> Vec<Case> {
                 stakes: Stakes::Match { length: 5, away, crawford },
             },
             crawford,
-            nd: f(&c["nd"]),
-            dt: f(&c["dt"]),
-            dp: f(&c["dp"]),
-            code: r["code"].as_u64().unwrap() as u8,
-            action: r["action"].as_str().unwrap().into(),
-            p0: [f(&r["p0"][0]), f(&r["p0"][1]), f(&r["p0"][3])],
+            nd: c.nd,
+            dt: c.dt,
+            dp: c.dp,
+            code: r.code,
+            action: r.action.clone(),
+            p0: [r.p0[0], r.p0[1], r.p0[3]],
         });
     }
     out
@@ -382,12 +374,7 @@ fn report_agreement_with_gnubgs_2ply_cube_decisions() {
 /// A few positions of the oracle and the start.
 fn sample_positions() -> Vec<Position> {
     let mut v = vec![Position::STARTING];
-    v.extend(
-        oracle("cube_money.jsonl")
-            .iter()
-            .step_by(29)
-            .map(|r| Position::from_position_id(r["pos"].as_str().unwrap()).unwrap()),
-    );
+    v.extend(cube_money().iter().step_by(29).map(|r| Position::from_position_id(&r.pos).unwrap()));
     v
 }
 

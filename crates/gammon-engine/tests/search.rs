@@ -6,30 +6,17 @@
 use gammon_engine::search::{Candidates, MoveFilter, Search, SearchError};
 use gammon_eval::{Evaluator, NetEvaluator, PositionClass, Probabilities};
 use gammon_rules::{Dice, MoveList, Position, ALL_ROLLS};
+use gammon_testkit::{read_oracle, read_shared, EvalRecord};
 use rayon::prelude::*;
-use std::path::PathBuf;
 use std::time::Instant;
 
-fn shared_dir() -> PathBuf {
-    std::env::var_os("GAMMON_SHARED")
-        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"), PathBuf::from)
-}
-
-fn oracle_dir() -> PathBuf {
-    std::env::var_os("GAMMON_ORACLE").map_or_else(|| shared_dir().join("oracle"), PathBuf::from)
-}
-
-fn eval_records() -> Vec<serde_json::Value> {
-    let path = oracle_dir().join("eval.jsonl");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e} (set GAMMON_ORACLE to the oracle folder)", path.display()));
-    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
+fn eval_records() -> Vec<EvalRecord> {
+    read_oracle("eval.jsonl")
 }
 
 fn contact_positions(n: usize) -> Vec<Position> {
-    let path = shared_dir().join("bench/contact-1000.txt");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    text.lines()
+    read_shared("bench/contact-1000.txt")
+        .lines()
         .filter(|l| !l.trim().is_empty())
         .take(n)
         .map(|l| Position::from_position_id(l.trim()).unwrap())
@@ -53,8 +40,8 @@ fn sample_positions() -> Vec<Position> {
         id("8H0AAEgAAAAAAA"), // bearoff, both sides have borne off
     ];
     v.extend(contact_positions(3));
-    let race = eval_records().into_iter().find(|r| r["class"] == "race").unwrap();
-    v.push(id(race["pos"].as_str().unwrap()));
+    let race = eval_records().into_iter().find(|r| r.class == "race").unwrap();
+    v.push(id(&race.pos));
     v
 }
 
@@ -188,11 +175,8 @@ fn a_filter_keeping_every_move_plays_the_best_by_one_ply() {
 fn exact_positions_have_the_same_value_at_every_ply() {
     let net = net();
     let search = Search::new(net.clone());
-    let mut positions: Vec<Position> = eval_records()
-        .iter()
-        .filter(|r| r["class"].as_str().unwrap().starts_with("bearoff"))
-        .map(|r| id(r["pos"].as_str().unwrap()))
-        .collect();
+    let mut positions: Vec<Position> =
+        eval_records().iter().filter(|r| r.class.starts_with("bearoff")).map(|r| id(&r.pos)).collect();
     assert!(positions.len() > 50);
     // Finished games: the side not on roll has borne off all 15.
     for (point, n) in [(6usize, 14u8), (6, 15), (20, 15), (25, 15)] {
@@ -312,9 +296,9 @@ fn close_to_gnubg_and_search_moves_toward_gnubg() {
     let rows: Vec<Row> = records
         .par_iter()
         .map(|r| {
-            let pos = id(r["pos"].as_str().unwrap());
+            let pos = id(&r.pos);
             let ours = [0, 1, 2].map(|n| f64::from(search.value(&pos, n).equity()));
-            let gnubg = ["ply0", "ply1", "ply2"].map(|k| r[k].as_array().unwrap()[5].as_f64().unwrap());
+            let gnubg = [r.ply0[5], r.ply1[5], r.ply2[5]];
             (ours, gnubg)
         })
         .collect();
@@ -339,8 +323,7 @@ fn close_to_gnubg_and_search_moves_toward_gnubg() {
     );
     eprintln!("mean |0-ply - 2-ply|: gnubg {gnubg_0_to_2:.4}, ours {ours_0_to_2:.4}");
     for class in ["contact", "crashed", "race", "bearoff1", "bearoff2"] {
-        let of_class: Vec<&Row> =
-            rows.iter().zip(&records).filter(|(_, r)| r["class"] == class).map(|(x, _)| x).collect();
+        let of_class: Vec<&Row> = rows.iter().zip(&records).filter(|(_, r)| r.class == class).map(|(x, _)| x).collect();
         let m =
             |k: usize| of_class.iter().map(|(o, g)| (o[k] - g[k]).abs()).sum::<f64>() / of_class.len().max(1) as f64;
         eprintln!("  {class:>8} ({:>3}): 0-ply {:.4}, 1-ply {:.4}, 2-ply {:.4}", of_class.len(), m(0), m(1), m(2));

@@ -41,8 +41,7 @@ fn main() {
         Some(p) => NetEvaluator::new(NetWeights::load(Path::new(p)).expect("weights file")),
         None => NetEvaluator::shipped().expect("shipped weights"),
     };
-    let dir =
-        args.get(2).map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle"), PathBuf::from);
+    let dir = args.get(2).map_or_else(gammon_testkit::oracle_dir, PathBuf::from);
     let text = std::fs::read_to_string(dir.join("eval.jsonl")).expect("oracle eval.jsonl");
     let mut by_class: BTreeMap<String, Tally> = BTreeMap::new();
     let mut by_category: BTreeMap<String, Tally> = BTreeMap::new();

@@ -40,3 +40,20 @@ pub trait Evaluator: Sync {
     /// A short name for logs and results.
     fn name(&self) -> String;
 }
+
+/// A boxed evaluator (chosen at run time: a net, pubeval, a weights file)
+/// is an evaluator: searches and engines can hold one.
+impl<T: Evaluator + ?Sized> Evaluator for Box<T> {
+    fn evaluate_batch(&self, positions: &[Position], out: &mut [Probabilities]) {
+        (**self).evaluate_batch(positions, out);
+    }
+    fn evaluate(&self, position: &Position) -> Probabilities {
+        (**self).evaluate(position)
+    }
+    fn best_move(&self, before: &Position, results: &[Position]) -> usize {
+        (**self).best_move(before, results)
+    }
+    fn name(&self) -> String {
+        (**self).name()
+    }
+}

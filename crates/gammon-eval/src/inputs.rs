@@ -781,43 +781,62 @@ mod tests {
         (any as f32 / 36.0, two as f32 / 36.0)
     }
 
-    /// The straightforward version of `escape_chance`'s count over the rolls.
-    fn escape_reference(pos: &Position) -> f32 {
-        let mine = pos.my_occupied();
-        if mine == 0 {
-            return 1.0;
-        }
-        let back = 31 - mine.leading_zeros();
-        let blocks = pos.blocked_points();
-        let window = if back > 13 { ((1u32 << back) - 1) & !((1u32 << (back - 12)) - 1) } else { (1u32 << back) - 1 };
-        let in_front = blocks & window;
-        if in_front == 0 {
-            return 1.0;
-        }
-        let target = (1u32 << in_front.trailing_zeros()) - 1;
-        let open = !blocks & POINTS;
-        let start = 1u32 << back;
-        let mut n = 0;
-        for dice in ALL_ROLLS {
-            let (a, b) = (dice.high(), dice.low());
-            let ok = if dice.is_double() {
-                let mut reach = start;
-                let mut got = false;
-                for _ in 0..4 {
-                    reach = (reach >> a) & open;
-                    got |= reach & target != 0;
-                }
-                got
-            } else {
-                let one = ((start >> a) | (start >> b)) & open;
-                let two = (((start >> a) & open) >> b | ((start >> b) & open) >> a) & open;
-                (one | two) & target != 0
-            };
-            n += dice.weight() * u32::from(ok);
-        }
-        n as f32 / 36.0
+    /// Is my point `point` held by the opponent (two or more of his checkers)?
+    /// Off the board (below 1) nothing is blocked.
+    fn held_by_opponent(pos: &Position, point: i32) -> bool {
+        (1..=24).contains(&point) && pos.their_checkers(point as usize) >= 2
     }
 
+    /// Rolls (of 36) with which my checker on point `from` (bar = 25) gets past
+    /// the opponent's points among the 12 in front of it, counted from that
+    /// definition: each of the 36 rolls, each way of moving that checker alone
+    /// (either die, both dice in either order, a double up to four times),
+    /// every landing point open; past means beyond the farthest of those points
+    /// (off the board counts). 36 when none of them is held.
+    fn escaping_rolls_reference(pos: &Position, from: usize) -> u32 {
+        let from = from as i32;
+        let Some(farthest) = (from - 12..from).filter(|&p| held_by_opponent(pos, p)).min() else {
+            return 36;
+        };
+        // Moves the checker by `steps` in turn: does it end past `farthest`
+        // without landing on a held point?
+        let escapes_by = |steps: &[i32]| {
+            let mut point = from;
+            for die in steps {
+                point -= die;
+                if held_by_opponent(pos, point) {
+                    return false;
+                }
+            }
+            point < farthest
+        };
+        let mut rolls = 0;
+        for a in 1..=6 {
+            for b in 1..=6 {
+                let escapes = if a == b {
+                    (1..=4).any(|n| escapes_by(&[a; 4][..n]))
+                } else {
+                    escapes_by(&[a]) || escapes_by(&[b]) || escapes_by(&[a, b]) || escapes_by(&[b, a])
+                };
+                rolls += u32::from(escapes);
+            }
+        }
+        rolls
+    }
+
+    /// `escape_chance` from its definition: the escaping rolls of my rearmost
+    /// checker, 1.0 when I have none left.
+    fn escape_reference(pos: &Position) -> f32 {
+        match (1..=25).rev().find(|&p| pos.my_checkers(p) > 0) {
+            Some(rearmost) => escaping_rolls_reference(pos, rearmost) as f32 / 36.0,
+            None => 1.0,
+        }
+    }
+
+    /// On these positions no escape goes past my 1-point. Beyond them the
+    /// code and the definition part: `escape_chance` never counts a move past
+    /// my 1-point, and `escapes_from` sees only the 12 points in front (a
+    /// double may land on a held point farther on).
     #[test]
     fn shots_and_escapes_equal_the_references_on_many_positions() {
         let mut checked = 0;
@@ -827,6 +846,13 @@ mod tests {
                 let h = hit_stats(&q);
                 assert_eq!((h.any, h.two), hit_chances_reference(&q), "{q:?}");
                 assert_eq!(escape_chance(&q), escape_reference(&q), "{q:?}");
+                for from in (1..=25).filter(|&p| q.my_checkers(p) > 0) {
+                    assert_eq!(
+                        u32::from(escapes_from(q.blocked_points(), from)),
+                        escaping_rolls_reference(&q, from),
+                        "{q:?} {from}"
+                    );
+                }
                 checked += 1;
             }
         }

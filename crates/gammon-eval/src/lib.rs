@@ -9,13 +9,15 @@ pub mod file_format;
 pub mod inputs;
 pub mod mlp;
 pub mod net;
-pub mod play;
+mod player;
 mod probabilities;
 pub mod pubeval;
 mod simd;
 pub mod weights;
 
 pub use evaluator::Evaluator;
-pub use net::{NetEvaluator, PositionClass};
+pub use gammon_rules::PositionClass;
+pub use net::{evaluated_by, NetEvaluator};
+pub use player::{choose_move, EvaluatorPlayer};
 pub use probabilities::Probabilities;
 pub use weights::{NetWeights, TrainingMeta};

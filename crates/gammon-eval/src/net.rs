@@ -8,50 +8,19 @@ use crate::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
 use crate::mlp::Mlp;
 use crate::probabilities::Probabilities;
 use crate::weights::NetWeights;
-use gammon_rules::Position;
-use std::fmt;
+use gammon_rules::{Position, PositionClass};
 
 /// The weights shipped in `weights/gammon.net`, embedded in the program.
 pub const SHIPPED_WEIGHTS: &[u8] = include_bytes!("../../../weights/gammon.net");
 
-/// Which part of the evaluator answers for a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PositionClass {
-    /// The game is over: the exact result.
-    Finished,
-    /// Both sides have all checkers home, no contact: the one-sided bearoff
-    /// database, exact up to its move policy.
-    Bearoff,
-    /// No contact: the race net.
-    Race,
-    /// Contact: the contact net.
-    Contact,
-}
-
-impl fmt::Display for PositionClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            PositionClass::Finished => "game over (exact)",
-            PositionClass::Bearoff => "bearoff database",
-            PositionClass::Race => "race net",
-            PositionClass::Contact => "contact net",
-        })
-    }
-}
-
-impl PositionClass {
-    /// Classifies a position seen from the side on roll.
-    pub fn of(pos: &Position) -> Self {
-        // A side with no checker left has won: the game is over.
-        if pos.my_occupied() == 0 || pos.their_occupied() == 0 {
-            PositionClass::Finished
-        } else if pos.has_contact() {
-            PositionClass::Contact
-        } else if pos.all_home() && pos.switched().all_home() {
-            PositionClass::Bearoff
-        } else {
-            PositionClass::Race
-        }
+/// What answers for a position of each phase in [`NetEvaluator`], as
+/// `gammon eval` and `gammon analyse` print it.
+pub const fn evaluated_by(class: PositionClass) -> &'static str {
+    match class {
+        PositionClass::Finished => "game over (exact)",
+        PositionClass::Bearoff => "bearoff database",
+        PositionClass::Race => "race net",
+        PositionClass::Contact => "contact net",
     }
 }
 

@@ -7,7 +7,7 @@
 use gammon_eval::bearoff::{bearoff_db, home_layouts, index, layout, successors, BearoffDb, Layout, LAYOUTS};
 use gammon_eval::{Evaluator, Probabilities};
 use gammon_rules::{Dice, Position, ALL_ROLLS};
-use std::path::PathBuf;
+use gammon_testkit::{read_oracle, EvalRecord};
 
 fn db() -> &'static BearoffDb {
     bearoff_db()
@@ -349,37 +349,27 @@ fn finished_positions_match_the_game_result() {
     }
 }
 
-fn oracle_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("GAMMON_ORACLE") {
-        return PathBuf::from(dir);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle")
-}
-
 /// gnubg's evaluations of bearoff positions: `bearoff1` = its one-sided
 /// database (the same policy: expect near-exact agreement, gnubg keeps 32
 /// rolls in 16-bit fixed point), `bearoff2` = its exact two-sided database
 /// (expect small differences in winning chances).
 #[test]
 fn agrees_with_gnubg_bearoff_evaluations() {
-    let path = oracle_dir().join("eval.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let db = db();
     let mut worst = [(0.0f64, String::new()), (0.0f64, String::new())];
     let mut worst_gammon = 0.0f64;
     let mut counts = [0, 0];
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let class = v["class"].as_str().unwrap();
+    for v in read_oracle::<EvalRecord>("eval.jsonl") {
+        let class = v.class.as_str();
         let which = match class {
             "bearoff1" => 0,
             "bearoff2" => 1,
             _ => continue,
         };
-        let id = v["pos"].as_str().unwrap();
+        let id = v.pos.as_str();
         let pos = Position::from_position_id(id).unwrap();
         let ours = db.evaluate(&pos).unwrap_or_else(|| panic!("{id} ({class}) is not a bearoff position"));
-        let gnubg: Vec<f64> = v["ply0"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        let gnubg = v.ply0;
         counts[which] += 1;
         let dw = (f64::from(ours.win) - gnubg[0]).abs();
         if dw > worst[which].0 {

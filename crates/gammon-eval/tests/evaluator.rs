@@ -4,12 +4,10 @@
 
 use gammon_eval::{Evaluator, NetEvaluator, PositionClass, Probabilities};
 use gammon_rules::Position;
+use gammon_testkit::{read_oracle, EvalRecord};
 
-fn oracle(name: &str) -> Vec<serde_json::Value> {
-    let dir = std::env::var("GAMMON_ORACLE")
-        .map_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle"), Into::into);
-    let text = std::fs::read_to_string(dir.join(name)).unwrap();
-    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+fn eval_records() -> Vec<EvalRecord> {
+    read_oracle("eval.jsonl")
 }
 
 fn check_consistent(p: Probabilities) {
@@ -24,13 +22,13 @@ fn check_consistent(p: Probabilities) {
 #[test]
 fn shipped_net_is_consistent_on_gnubg_positions_and_close_to_gnubg() {
     let net = NetEvaluator::shipped().unwrap();
-    let records = oracle("eval.jsonl");
+    let records = eval_records();
     let mut diffs = Vec::new();
     for r in &records {
-        let pos = Position::from_position_id(r["pos"].as_str().unwrap()).unwrap();
+        let pos = Position::from_position_id(&r.pos).unwrap();
         let p = net.evaluate(&pos);
         check_consistent(p);
-        let gnubg = r["ply0"].as_array().unwrap()[5].as_f64().unwrap();
+        let gnubg = r.ply0[5];
         diffs.push((f64::from(p.equity()) - gnubg).abs());
     }
     let mean = diffs.iter().sum::<f64>() / diffs.len() as f64;
@@ -42,12 +40,12 @@ fn shipped_net_is_consistent_on_gnubg_positions_and_close_to_gnubg() {
 #[test]
 fn bearoff_positions_agree_with_gnubg_closely() {
     let net = NetEvaluator::shipped().unwrap();
-    for r in oracle("eval.jsonl").iter().filter(|r| r["class"] == "bearoff1") {
-        let pos = Position::from_position_id(r["pos"].as_str().unwrap()).unwrap();
+    for r in eval_records().iter().filter(|r| r.class == "bearoff1") {
+        let pos = Position::from_position_id(&r.pos).unwrap();
         let (p, class) = net.evaluate_with(&pos, &mut net.scratch());
         assert_eq!(class, PositionClass::Bearoff);
-        let win = r["ply0"].as_array().unwrap()[0].as_f64().unwrap();
-        assert!((f64::from(p.win) - win).abs() < 1e-3, "{}", r["pos"]);
+        let win = r.ply0[0];
+        assert!((f64::from(p.win) - win).abs() < 1e-3, "{}", r.pos);
     }
 }
 

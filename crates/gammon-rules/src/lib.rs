@@ -18,30 +18,63 @@
 //! | single, gammon, backgammon | [`GameResult`], [`Position::game_result`] |
 //! | the opening roll | [`opening_roll`] |
 //! | the 21 rolls and their odds | [`ALL_ROLLS`], [`Dice::weight`] |
+//! | dice from a seed, replayed dice (duplicate play) | [`RandomDice`], [`ReplayDice`], [`RecordingDice`] |
+//! | the phase: finished, bearoff, race, contact | [`PositionClass`] |
+//!
+//! # The cube and the match
+//!
+//! | rule | item |
+//! |---|---|
+//! | a turn: the cube, the roll, the move; a pass when no checker can move | [`play_game`] |
+//! | one limit on a game's length | [`MAX_TURNS`] |
+//! | only the cube owner (or anyone, cube centred) doubles, before his roll | [`GameContext::may_double`], [`MatchState::may_double`] |
+//! | a taken double: twice the cube, owned by the taker | [`Cube::taken`] |
+//! | a passed double: the doubler wins the cube value before the double | [`play_game`] ([`GameEnd::Passed`]) |
+//! | beaver (money): take and redouble at once, keep the cube | [`Cube::beavered`], [`MatchState::may_beaver`] |
+//! | raccoon (money): the doubler redoubles a beaver | [`Cube::raccooned`], [`MatchState::may_raccoon`] |
+//! | the largest cube | [`MatchRules::max_cube`] |
+//! | Jacoby (money): gammons count single while the cube is centred | [`MatchState::jacoby_applies`], [`MatchState::points`] |
+//! | Murphy (money): equal opening dice turn the cube | [`MatchState::automatic_double`] |
+//! | points of a game: the result times the cube | [`MatchState::points`] |
+//! | the match score, the winner at the match length | [`MatchState::record`], [`MatchState::winner`] |
+//! | Crawford: no double in the first game after a player reaches 1-away | [`MatchState::record`], [`MatchState::is_crawford`] |
+//! | post-Crawford: the trailer may double again | [`MatchState::is_post_crawford`] |
+//! | money-only rules (Jacoby, beavers, Murphy) do not exist in a match | [`MatchRules::normalized`], [`GameContext::validate`] |
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod board_display;
 mod context;
 mod dice;
+mod dice_source;
 mod error;
 mod fibs;
+mod game;
 mod game_result;
 mod match_id;
+mod match_play;
 mod movegen;
 mod notation;
 mod perft;
+mod phase;
 mod position;
 mod position_id;
 mod xgid;
 
 pub use context::{ContextError, CubeOwner, DiceState, GameContext};
 pub use dice::{opening_roll, Dice, OpeningRoll, ALL_ROLLS};
+pub use dice_source::{DiceSource, RandomDice, RecordingDice, ReplayDice};
 pub use error::{DiceError, PositionError, PositionIdError};
 pub use fibs::{FibsBoard, FibsError};
+pub use game::{
+    play_game, Abandoned, CubePolicy, Decision, FirstRoll, Flow, GameEnd, GameRecord, GameStart, NoCube, Player, Seats,
+    Table, Turn, MAX_TURNS,
+};
 pub use game_result::GameResult;
 pub use match_id::{GameState, MatchId, MatchIdError, Resignation, Seat};
+pub use match_play::{BeaverAnswer, Cube, CubeAnswer, MatchError, MatchRules, MatchState, RaccoonAnswer};
 pub use movegen::{legal_sources, Move, MoveList, Step, MAX_MOVES};
 pub use notation::{parse_move, parse_move_in, MoveError};
 pub use perft::perft;
+pub use phase::PositionClass;
 pub use position::{Position, SideBoard, BAR, CHECKERS_PER_SIDE, OFF};
 pub use xgid::{Xgid, XgidError};

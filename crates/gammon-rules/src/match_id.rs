@@ -710,42 +710,4 @@ mod tests {
             }
         }
     }
-
-    #[derive(serde::Deserialize)]
-    struct Record {
-        match_id: String,
-        score: Option<[u32; 2]>,
-        match_length: Option<u32>,
-        crawford: Option<bool>,
-    }
-
-    #[test]
-    fn oracle_match_ids() {
-        for (file, is_match) in [("cube_match.jsonl", true), ("cube_money.jsonl", false)] {
-            let path = format!("{}/../../../shared/oracle/{file}", env!("CARGO_MANIFEST_DIR"));
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                println!("note: {path} not found, skipping");
-                continue;
-            };
-            let mut n = 0;
-            for line in text.lines().filter(|l| !l.trim().is_empty()) {
-                let r: Record = serde_json::from_str(line).unwrap();
-                let id = MatchId::parse(&r.match_id).unwrap();
-                assert_eq!(id.to_string(), r.match_id);
-                assert_eq!(id.on_roll, Seat::Zero, "{}", r.match_id);
-                let ctx = id.to_context().unwrap();
-                assert_eq!((ctx.cube_value, ctx.cube_owner, ctx.dice), (1, CubeOwner::Centered, DiceState::ToRoll));
-                if is_match {
-                    assert_eq!(Some([ctx.score.0, ctx.score.1]), r.score, "{}", r.match_id);
-                    assert_eq!(Some(ctx.match_length), r.match_length);
-                    assert_eq!(Some(ctx.crawford), r.crawford);
-                } else {
-                    assert_eq!(ctx, GameContext::money());
-                }
-                assert_eq!(MatchId::from_context(&ctx, Seat::Zero).unwrap(), id);
-                n += 1;
-            }
-            assert!(n > 0, "{file} is empty");
-        }
-    }
 }

@@ -1,14 +1,13 @@
 //! Whole gnubg games replayed move by move, and gnubg's move notation.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::read_jsonl;
 use gammon_rules::{parse_move_in, Dice, GameResult, MoveList, Position};
+use gammon_testkit::{read_oracle, EdgeCase};
+use serde_json::Value;
 
 #[test]
 fn games_replay_move_by_move() {
-    let games = read_jsonl("games.jsonl");
+    let games: Vec<Value> = read_oracle("games.jsonl");
     assert!(!games.is_empty());
     let mut list = MoveList::new();
     let (mut turns, mut same_text) = (0, 0);
@@ -61,16 +60,14 @@ fn games_replay_move_by_move() {
 
 #[test]
 fn edge_case_notation_parses_to_gnubgs_results() {
-    for r in read_jsonl("movegen_edge.jsonl") {
-        let pos = Position::from_position_id(r["pos"].as_str().unwrap()).unwrap();
-        let d = r["dice"].as_array().unwrap();
-        let dice = Dice::new(d[0].as_u64().unwrap() as u8, d[1].as_u64().unwrap() as u8).unwrap();
+    for r in read_oracle::<EdgeCase>("movegen_edge.jsonl") {
+        let pos = Position::from_position_id(&r.pos).unwrap();
+        let dice = Dice::new(r.dice[0], r.dice[1]).unwrap();
         let list = pos.legal_moves(dice);
-        for (text, id) in r["notation"].as_array().unwrap().iter().zip(r["moves"].as_array().unwrap()) {
-            let text = text.as_str().unwrap();
+        for (text, id) in r.notation.iter().zip(&r.moves) {
             let (_, after) =
-                parse_move_in(&pos, dice, text, &list).unwrap_or_else(|e| panic!("{}: {text}: {e}", r["name"]));
-            assert_eq!(after.to_position_id(), id.as_str().unwrap(), "{}: {text}", r["name"]);
+                parse_move_in(&pos, dice, text, &list).unwrap_or_else(|e| panic!("{}: {text}: {e}", r.name));
+            assert_eq!(after.to_position_id(), *id, "{}: {text}", r.name);
         }
     }
 }

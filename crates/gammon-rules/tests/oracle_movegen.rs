@@ -1,15 +1,11 @@
 //! The move generator against GNU Backgammon's legal move lists.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::{fnv1a64, read_jsonl};
 use gammon_rules::{Dice, MoveList, Position, ALL_ROLLS};
-use serde_json::Value;
+use gammon_testkit::{read_oracle, EdgeCase, MovegenDigest, MovegenFull};
 
-fn dice_of(v: &Value) -> Dice {
-    let d = v.as_array().unwrap();
-    Dice::new(d[0].as_u64().unwrap() as u8, d[1].as_u64().unwrap() as u8).unwrap()
+fn dice_of(d: [u8; 2]) -> Dice {
+    Dice::new(d[0], d[1]).unwrap()
 }
 
 fn sorted_ids(list: &MoveList) -> Vec<String> {
@@ -18,22 +14,31 @@ fn sorted_ids(list: &MoveList) -> Vec<String> {
     ids
 }
 
+/// FNV-1a 64 of `bytes`, as the oracle's digests use.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
 #[test]
 fn full_lists_match_gnubg() {
-    let records = read_jsonl("movegen_full.jsonl");
+    let records: Vec<MovegenFull> = read_oracle("movegen_full.jsonl");
     assert!(records.len() > 1000, "expected thousands of (position, roll) records");
     let mut list = MoveList::new();
     let mut failures = Vec::new();
     for r in &records {
-        let id = r["pos"].as_str().unwrap();
+        let id = &r.pos;
         let pos = Position::from_position_id(id).unwrap();
-        let dice = dice_of(&r["dice"]);
+        let dice = dice_of(r.dice);
         list.generate(&pos, dice);
-        let expected: Vec<String> =
-            r["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+        let expected = &r.moves;
         let got = sorted_ids(&list);
-        let max_dice = r["max_dice"].as_u64().unwrap() as u8;
-        if got != expected || (!got.is_empty() && list.dice_used() != max_dice) {
+        let max_dice = r.max_dice;
+        if got != *expected || (!got.is_empty() && list.dice_used() != max_dice) {
             failures.push(format!(
                 "{id} {dice}: got {} results using {} dice, gnubg {} using {max_dice}",
                 got.len(),
@@ -53,19 +58,19 @@ fn full_lists_match_gnubg() {
 
 #[test]
 fn digests_match_gnubg_for_all_21_rolls() {
-    let records = read_jsonl("movegen_digest.jsonl");
+    let records: Vec<MovegenDigest> = read_oracle("movegen_digest.jsonl");
     assert!(records.len() > 1000);
     let mut list = MoveList::new();
     let mut failures = Vec::new();
     for r in &records {
-        let id = r["pos"].as_str().unwrap();
+        let id = &r.pos;
         let pos = Position::from_position_id(id).unwrap();
         for (k, dice) in ALL_ROLLS.iter().enumerate() {
             list.generate(&pos, *dice);
             let ids = sorted_ids(&list);
             let digest = format!("{:016x}", fnv1a64(ids.join("\n").as_bytes()));
-            let n = r["n"][k].as_u64().unwrap() as usize;
-            if ids.len() != n || digest != r["fnv"][k].as_str().unwrap() {
+            let n = r.n[k] as usize;
+            if ids.len() != n || digest != r.fnv[k] {
                 failures.push(format!("{id} {dice}: {} results, gnubg {n}", ids.len()));
             }
         }
@@ -81,17 +86,15 @@ fn fnv_test_vectors() {
 
 #[test]
 fn edge_cases_match_hand_checked_lists() {
-    let records = read_jsonl("movegen_edge.jsonl");
+    let records: Vec<EdgeCase> = read_oracle("movegen_edge.jsonl");
     assert!(!records.is_empty());
     for r in &records {
-        let name = r["name"].as_str().unwrap();
-        let pos = Position::from_position_id(r["pos"].as_str().unwrap()).unwrap();
-        let list = pos.legal_moves(dice_of(&r["dice"]));
-        let expected: Vec<String> =
-            r["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
-        assert_eq!(sorted_ids(&list), expected, "edge case {name}");
-        if !expected.is_empty() {
-            assert_eq!(u64::from(list.dice_used()), r["max_dice"].as_u64().unwrap(), "dice used in {name}");
+        let name = &r.name;
+        let pos = Position::from_position_id(&r.pos).unwrap();
+        let list = pos.legal_moves(dice_of(r.dice));
+        assert_eq!(sorted_ids(&list), r.moves, "edge case {name}");
+        if !r.moves.is_empty() {
+            assert_eq!(list.dice_used(), r.max_dice, "dice used in {name}");
         }
     }
 }

@@ -13,14 +13,18 @@
 //!   valued at 1-ply, the best of them is played; the label is the average
 //!   of its (inverted) 1-ply value.
 //!
-//! Finished games and bearoff positions are exact at every ply.
+//! Finished games and bearoff positions are exact at every ply. The labels
+//! are the engine's [`Search`] values (its one lookahead); the sampling games
+//! are played by the one game loop ([`play_game`]).
 
+use gammon_engine::search::{Candidates, MoveFilter, Search};
 use gammon_eval::file_format::{self, FileError, FileKind};
 use gammon_eval::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
 use gammon_eval::net::{evaluate_position, Scratch};
-use gammon_eval::play::{DiceSource, RandomDice};
-use gammon_eval::{NetWeights, PositionClass, Probabilities};
-use gammon_rules::{MoveList, Position, ALL_ROLLS};
+use gammon_eval::{NetEvaluator, NetWeights, PositionClass, Probabilities};
+use gammon_rules::{
+    play_game, Decision, Dice, Flow, GameStart, MatchRules, MatchState, MoveList, Position, RandomDice, Seat, Table,
+};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -30,80 +34,17 @@ use std::path::Path;
 const DATASET_VERSION: u32 = 2;
 const MAX_DATASET_BYTES: u64 = 1 << 30;
 
-/// Buffers for lookahead on one thread.
-struct Lookahead<'a> {
-    weights: &'a NetWeights,
-    scratch: Scratch,
-    lists: Vec<MoveList>,
-}
-
-impl<'a> Lookahead<'a> {
-    fn new(weights: &'a NetWeights) -> Self {
-        Lookahead { weights, scratch: Scratch::new(weights), lists: (0..3).map(|_| MoveList::new()).collect() }
-    }
-
-    fn static_value(&mut self, pos: &Position) -> (Probabilities, PositionClass) {
-        evaluate_position(self.weights, pos, &mut self.scratch)
-    }
-
-    /// Value of `pos` (side on roll) at `ply` plies; `candidates` moves per
-    /// roll are searched deeper at 2 plies.
-    fn value(&mut self, pos: &Position, ply: u8, candidates: usize, depth: usize) -> Probabilities {
-        let (v0, class) = self.static_value(pos);
-        if ply == 0 || matches!(class, PositionClass::Finished | PositionClass::Bearoff) {
-            return v0;
-        }
-        let mut sum = [0.0f32; 5];
-        let mut list = std::mem::take(&mut self.lists[depth]);
-        for dice in ALL_ROLLS {
-            list.generate(pos, dice);
-            let after = if list.is_empty() {
-                // No move: the opponent is on roll in the same position.
-                let next = pos.switched();
-                if ply == 1 {
-                    self.static_value(&next).0
-                } else {
-                    self.value(&next, ply - 1, candidates, depth + 1)
-                }
-            } else {
-                // The opponent's value of each result, 0-ply; keep the best for us.
-                let mut scored: Vec<(f32, usize, Probabilities)> = list
-                    .positions()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| {
-                        let v = self.static_value(r).0;
-                        (v.equity(), i, v)
-                    })
-                    .collect();
-                scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                if ply == 1 {
-                    scored[0].2
-                } else {
-                    let mut best: Option<(f32, Probabilities)> = None;
-                    for &(_, i, _) in scored.iter().take(candidates.max(1)) {
-                        let r = list.positions()[i];
-                        let v = self.value(&r, ply - 1, candidates, depth + 1);
-                        if best.is_none_or(|b| v.equity() < b.0) {
-                            best = Some((v.equity(), v));
-                        }
-                    }
-                    best.map_or(scored[0].2, |b| b.1)
-                }
-            };
-            let w = dice.weight() as f32 / 36.0;
-            for (s, x) in sum.iter_mut().zip(after.inverted().to_array()) {
-                *s += w * x;
-            }
-        }
-        self.lists[depth] = list;
-        Probabilities::from_array(sum)
-    }
+/// The search that labels with `weights`: the engine's one lookahead, the
+/// best `candidates` moves of each roll (by 0-ply) valued at the remaining
+/// depth (the module documentation).
+fn labeller(weights: &NetWeights, candidates: usize) -> Search<NetEvaluator> {
+    let filter = MoveFilter { lookahead: Candidates::new(candidates.max(1), f32::INFINITY), ..MoveFilter::NORMAL };
+    Search::new(NetEvaluator::new(weights.clone())).with_filter(filter)
 }
 
 /// The lookahead value of `pos` for the side on roll with `weights`.
 pub fn lookahead_value(weights: &NetWeights, pos: &Position, ply: u8, candidates: usize) -> Probabilities {
-    Lookahead::new(weights).value(pos, ply, candidates, 0)
+    labeller(weights, candidates).value(pos, ply)
 }
 
 /// Positions (side on roll, before rolling) from self-play games of
@@ -134,7 +75,6 @@ pub fn sample_afterstates(
 }
 
 fn sample(weights: &NetWeights, count: usize, seed: u64, explore: f32, afterstates: usize) -> Vec<Position> {
-    let keep = |p: &Position| matches!(PositionClass::of(p), PositionClass::Contact | PositionClass::Race);
     let mut out = Vec::with_capacity(count);
     let mut next_game = 0u64;
     while out.len() < count {
@@ -142,44 +82,17 @@ fn sample(weights: &NetWeights, count: usize, seed: u64, explore: f32, afterstat
         let games: Vec<Vec<Position>> = (next_game..next_game + batch)
             .into_par_iter()
             .map_init(
-                || (Scratch::new(weights), MoveList::new(), Vec::new()),
-                |(scratch, list, scored), g| {
-                    let mut dice = RandomDice::new(seed, g);
+                || (Scratch::new(weights), Vec::new()),
+                |(scratch, scored), g| {
                     let mut explore_rng = ChaCha8Rng::seed_from_u64(seed ^ 0xE4F1_0BE5);
                     explore_rng.set_stream(g);
-                    let mut pos = Position::STARTING;
-                    let mut seen = Vec::new();
-                    for turn in 0..2000 {
-                        if afterstates == 0 && keep(&pos) {
-                            seen.push(pos);
-                        }
-                        let roll = if turn == 0 { dice.opening() } else { dice.roll() };
-                        list.generate(&pos, roll);
-                        if list.is_empty() {
-                            pos = pos.switched();
-                            continue;
-                        }
-                        // The results by the opponent's value, lowest (best for us) first.
-                        scored.clear();
-                        scored.extend(
-                            list.positions()
-                                .iter()
-                                .enumerate()
-                                .map(|(i, r)| (evaluate_position(weights, r, scratch).0.equity(), i)),
-                        );
-                        scored.sort_by(|a: &(f32, usize), b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                        seen.extend(scored.iter().take(afterstates).map(|&(_, i)| list.positions()[i]).filter(keep));
-                        let chosen = if explore_rng.random::<f32>() < explore {
-                            explore_rng.random_range(0..list.len())
-                        } else {
-                            scored[0].1
-                        };
-                        pos = list.positions()[chosen];
-                        if pos.game_result().is_some() {
-                            break;
-                        }
-                    }
-                    seen
+                    let mut sampler =
+                        Sampler { weights, scratch, scored, explore_rng, explore, afterstates, seen: Vec::new() };
+                    let state = MatchState::new(MatchRules::cubeless());
+                    let start = GameStart::opening(Seat::Zero);
+                    // The sampler never abandons a game.
+                    let _ = play_game(&mut sampler, &mut RandomDice::new(seed, g), &start, &state);
+                    sampler.seen
                 },
             )
             .collect();
@@ -192,13 +105,66 @@ fn sample(weights: &NetWeights, count: usize, seed: u64, explore: f32, afterstat
     out
 }
 
+/// Contact and race positions are trained; the rest are exact.
+fn trained(p: &Position) -> bool {
+    matches!(PositionClass::of(p), PositionClass::Contact | PositionClass::Race)
+}
+
+/// One sampling game: 0-ply play with exploration, keeping the positions
+/// before each roll or the best results of each move.
+struct Sampler<'a> {
+    weights: &'a NetWeights,
+    scratch: &'a mut Scratch,
+    /// `(opponent's equity, index)` of the results of a move.
+    scored: &'a mut Vec<(f32, usize)>,
+    explore_rng: ChaCha8Rng,
+    explore: f32,
+    afterstates: usize,
+    seen: Vec<Position>,
+}
+
+impl Sampler<'_> {
+    /// Ranks `results`, keeps the best `afterstates` and picks the move:
+    /// the best, or with probability `explore` a random one.
+    fn pick(&mut self, results: &[Position]) -> usize {
+        let (weights, scratch) = (self.weights, &mut *self.scratch);
+        self.scored.clear();
+        self.scored
+            .extend(results.iter().enumerate().map(|(i, r)| (evaluate_position(weights, r, scratch).0.equity(), i)));
+        // The results by the opponent's value, lowest (best for us) first.
+        self.scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        self.seen.extend(self.scored.iter().take(self.afterstates).map(|&(_, i)| results[i]).filter(trained));
+        if self.explore_rng.random::<f32>() < self.explore {
+            self.explore_rng.random_range(0..results.len())
+        } else {
+            self.scored[0].1
+        }
+    }
+}
+
+impl Table for Sampler<'_> {
+    fn before_roll(&mut self, _: Seat, pos: &Position, _: u32) -> Decision<Flow> {
+        if self.afterstates == 0 && trained(pos) {
+            self.seen.push(*pos);
+        }
+        Ok(Flow::Play)
+    }
+
+    /// Forced moves too: their result is an afterstate, and the exploration
+    /// draw keeps every game's random stream in step.
+    fn choose_move(&mut self, _: Seat, _: &Position, _: Dice, moves: &MoveList) -> Decision<usize> {
+        Ok(self.pick(moves.positions()))
+    }
+}
+
 /// Labels `positions` at `ply` in parallel (each label depends only on its
 /// position and the weights).
 pub fn label(weights: &NetWeights, positions: &[Position], ply: u8, candidates: usize) -> Vec<[f32; 5]> {
+    let search = labeller(weights, candidates);
     positions
         .par_iter()
         // Sums of 21 weighted probabilities can stray past 1 by a rounding.
-        .map_init(|| Lookahead::new(weights), |la, p| la.value(p, ply, candidates, 0).sanitized().to_array())
+        .map(|p| search.value(p, ply).sanitized().to_array())
         .collect()
 }
 
@@ -307,6 +273,7 @@ impl Dataset {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gammon_rules::DiceSource;
 
     #[test]
     fn one_ply_of_a_bearoff_is_exact_and_lookahead_agrees_with_the_database() {

@@ -1,5 +1,5 @@
 //! One self-play training game: greedy 0-ply play by the net being trained,
-//! with a TD(λ) update after every move.
+//! with a TD(λ) update after every move (a [`Table`] of the one game loop).
 //!
 //! The value of a position is the net's estimate for the side on roll before
 //! it rolls. After a move, the opponent's value of the resulting position,
@@ -17,9 +17,10 @@
 use gammon_eval::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
 use gammon_eval::mlp::{Activations, Mlp, OUTPUTS};
 use gammon_eval::net::{evaluate_position, Scratch};
-use gammon_eval::play::{DiceSource, RandomDice};
 use gammon_eval::{NetWeights, PositionClass, Probabilities};
-use gammon_rules::{MoveList, Position};
+use gammon_rules::{
+    play_game, Decision, Dice, GameStart, MatchRules, MatchState, MoveList, Position, RandomDice, Seat, Table, Turn,
+};
 
 /// What a training game did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,7 +36,6 @@ pub struct GameStats {
 /// Reusable buffers for training games on one thread.
 #[derive(Debug)]
 pub struct Workspace {
-    list: MoveList,
     scratch: Scratch,
     inputs: SparseInputs,
     traces: Option<[Vec<Mlp>; 2]>,
@@ -45,7 +45,6 @@ impl Workspace {
     /// Buffers for nets shaped like `weights`.
     pub fn new(weights: &NetWeights) -> Self {
         Workspace {
-            list: MoveList::new(),
             scratch: Scratch::new(weights),
             inputs: SparseInputs::with_capacity(ContactEncoding::LEN.max(RaceEncoding::LEN)),
             traces: None,
@@ -74,7 +73,6 @@ pub fn train_game(
     lambda: f32,
     ws: &mut Workspace,
 ) -> GameStats {
-    let mut stats = GameStats::default();
     let use_traces = lambda > 0.0;
     if use_traces {
         let traces = ws.traces.get_or_insert_with(|| {
@@ -87,37 +85,67 @@ pub fn train_game(
             t.scale(0.0);
         }
     }
-    let mut pos = Position::STARTING;
-    let mut player = 0usize;
-    loop {
-        let roll = if stats.turns == 0 { dice.opening() } else { dice.roll() };
-        ws.list.generate(&pos, roll);
-        // Choose the move: the result the opponent values least.
-        let (next, next_value) = if ws.list.is_empty() {
-            let next = pos.switched();
-            (next, evaluate_position(weights, &next, &mut ws.scratch).0)
-        } else {
-            let mut best = (ws.list.positions()[0], Probabilities::default());
-            let mut best_equity = f32::INFINITY;
-            for &candidate in ws.list.positions() {
-                let (v, _) = evaluate_position(weights, &candidate, &mut ws.scratch);
-                let e = v.equity();
-                if e < best_equity {
-                    best_equity = e;
-                    best = (candidate, v);
-                }
+    let mut learner = Learner { weights, ws, rate, lambda, chosen: None, updates: 0 };
+    let state = MatchState::new(MatchRules::cubeless());
+    // The learner never abandons a game.
+    let record = play_game(&mut learner, dice, &GameStart::opening(Seat::Zero), &state)
+        .unwrap_or_else(|_| unreachable!("the learner does not abandon"));
+    GameStats { turns: record.turns, updates: learner.updates, points: record.end.points_for(Seat::Zero) as i32 }
+}
+
+/// Greedy 0-ply play with a TD update after every turn.
+struct Learner<'a> {
+    weights: &'a mut NetWeights,
+    ws: &'a mut Workspace,
+    rate: f32,
+    lambda: f32,
+    /// The move chosen this turn and its value for the opponent (saves
+    /// evaluating it again in the update).
+    chosen: Option<(usize, Probabilities)>,
+    updates: u32,
+}
+
+impl Table for Learner<'_> {
+    /// The result the opponent values least (the first of equals); a
+    /// forced move is evaluated too, for its update.
+    fn choose_move(&mut self, _: Seat, _: &Position, _: Dice, moves: &MoveList) -> Decision<usize> {
+        let mut best = (0, Probabilities::default());
+        let mut best_equity = f32::INFINITY;
+        for (i, candidate) in moves.positions().iter().enumerate() {
+            let (v, _) = evaluate_position(self.weights, candidate, &mut self.ws.scratch);
+            let e = v.equity();
+            if e < best_equity {
+                best_equity = e;
+                best = (i, v);
             }
-            best
+        }
+        self.chosen = Some(best);
+        Ok(best.0)
+    }
+
+    /// The TD update for the position before the move toward the inverted
+    /// value of the one after it.
+    fn after_turn(&mut self, turn: &Turn<'_>) -> Decision<()> {
+        let next_value = match (self.chosen.take(), turn.played) {
+            (Some((i, v)), Some(p)) if i == p => v,
+            _ => evaluate_position(self.weights, &turn.after, &mut self.ws.scratch).0,
         };
-        stats.turns += 1;
-        // The TD update for `pos` toward the inverted value of `next`.
-        let class = PositionClass::of(&pos);
+        self.update(&turn.before, next_value, turn.seat.index());
+        Ok(())
+    }
+}
+
+impl Learner<'_> {
+    fn update(&mut self, pos: &Position, next_value: Probabilities, player: usize) {
+        let (weights, ws, rate, lambda) = (&mut *self.weights, &mut *self.ws, self.rate, self.lambda);
+        let use_traces = lambda > 0.0;
+        let class = PositionClass::of(pos);
         if matches!(class, PositionClass::Contact | PositionClass::Race) {
             let (net_index, net) = if class == PositionClass::Contact {
-                ContactEncoding::encode(&pos, &mut ws.inputs);
+                ContactEncoding::encode(pos, &mut ws.inputs);
                 (0, &mut weights.contact)
             } else {
-                RaceEncoding::encode(&pos, &mut ws.inputs);
+                RaceEncoding::encode(pos, &mut ws.inputs);
                 (1, &mut weights.race)
             };
             let act = net.activations(&ws.inputs);
@@ -137,25 +165,13 @@ pub fn train_game(
             } else {
                 net.train_toward(&ws.inputs, &act, &target, rate);
             }
-            stats.updates += 1;
+            self.updates += 1;
         } else if use_traces {
             // A database or final position: no gradient, but earlier
             // positions still learn from the difference.
-            let current = evaluate_position(weights, &pos, &mut ws.scratch).0;
+            let current = evaluate_position(weights, pos, &mut ws.scratch).0;
             let delta = fixed_delta(to_fixed_view(next_value.inverted(), player), to_fixed_view(current, player));
             apply_traces(weights, &delta, rate, lambda, ws.traces.as_mut());
-        }
-        pos = next;
-        player ^= 1;
-        if let Some((on_roll_won, result)) = pos.game_result() {
-            let first_won = (player == 0) == on_roll_won;
-            let points = result.points() as i32;
-            stats.points = if first_won { points } else { -points };
-            return stats;
-        }
-        if stats.turns > 20_000 {
-            // Untrained nets can dither; the dice end every game long before this.
-            return stats;
         }
     }
 }

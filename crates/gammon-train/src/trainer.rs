@@ -14,10 +14,11 @@ use crate::checkpoint::{BenchmarkRow, Checkpoint};
 use crate::config::TrainConfig;
 use crate::plot;
 use crate::selfplay::{train_game, Workspace};
+use gammon_engine::duel::{duel, DuelResult};
 use gammon_eval::file_format::FileError;
-use gammon_eval::play::{duel, RandomDice};
 use gammon_eval::pubeval::PubEval;
 use gammon_eval::{NetEvaluator, NetWeights};
+use gammon_rules::RandomDice;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -152,7 +153,7 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
 }
 
 /// Duels the weights against pubeval with the fixed benchmark dice.
-pub fn benchmark(weights: &NetWeights, pairs: u64) -> gammon_eval::play::DuelResult {
+pub fn benchmark(weights: &NetWeights, pairs: u64) -> DuelResult {
     duel(&NetEvaluator::new(weights.clone()), &PubEval, pairs, BENCHMARK_SEED)
 }
 

@@ -1,7 +1,7 @@
 //! Training: it learns, it reproduces, it resumes, and it refuses bad checkpoints.
 #![allow(clippy::unwrap_used)]
 
-use gammon_eval::play::duel;
+use gammon_engine::duel::duel;
 use gammon_eval::NetEvaluator;
 use gammon_train::{trainer, Checkpoint, RateStep, RunFiles, TrainConfig, TrainOutcome};
 use std::sync::atomic::AtomicBool;

@@ -2,8 +2,7 @@
 //! trial's own random stream.
 
 use super::BATCH;
-use gammon_eval::play::{DiceSource, RandomDice};
-use gammon_rules::{Dice, ALL_ROLLS};
+use gammon_rules::{Dice, DiceSource, RandomDice, ALL_ROLLS};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

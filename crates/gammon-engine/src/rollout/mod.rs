@@ -5,7 +5,7 @@
 //!
 //! Trial `k` plays the game from the start position with the dice of stream
 //! `k` of the seed
-//! ([`RandomDice::new`](gammon_eval::play::RandomDice::new)`(seed, k)`),
+//! ([`RandomDice::new`](gammon_rules::RandomDice::new)`(seed, k)`),
 //! both sides moving with the evaluator: at 0 ply by
 //! [`Evaluator::best_move`], at 1 ply by the first move of
 //! [`Search::rank_results`](crate::search::Search::rank_results) at 1 ply

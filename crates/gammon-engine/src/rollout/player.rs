@@ -8,9 +8,8 @@ use crate::cube::{cube_efficiency, decide, CubeError, CubeState, Response};
 use crate::met::Met;
 use crate::search::Search;
 use gammon_eval::bearoff::bearoff_db;
-use gammon_eval::play::RandomDice;
 use gammon_eval::{Evaluator, Probabilities};
-use gammon_rules::{CubeOwner, Dice, MoveList, Position, ALL_ROLLS};
+use gammon_rules::{CubeOwner, Dice, MoveList, Position, RandomDice, ALL_ROLLS};
 
 /// The doubling cube of a cubeful trial: money play, no Jacoby rule, no
 /// beavers.

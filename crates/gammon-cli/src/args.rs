@@ -1,0 +1,218 @@
+//! Argument blocks shared by several commands (`#[command(flatten)]`). A
+//! command words an argument for its own use with
+//! `#[command(mut_arg("position", |a| a.help("…")))]`.
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use gammon_eval::NetEvaluator;
+use gammon_rules::{CubeOwner, Dice, GameContext};
+use std::path::PathBuf;
+
+/// The position as typed (read into a [`Request`](crate::request::Request)).
+#[derive(Debug, Args)]
+pub struct PositionText {
+    /// The position, player on roll: Position ID, XGID or `start`.
+    pub position: String,
+}
+
+/// `--dice`: the roll, for the commands that also work before it.
+#[derive(Debug, Args)]
+pub struct DiceOption {
+    /// The roll, like `31` (an XGID may carry it instead).
+    #[arg(long)]
+    pub dice: Option<String>,
+}
+
+/// `--ply` of the searching commands.
+#[derive(Debug, Args)]
+pub struct PlyArg {
+    /// Search depth in plies, 0 to 3, counted as gnubg does (0 = static
+    /// evaluation, no lookahead).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub ply: u8,
+}
+
+/// `--weights`: the net the command evaluates with.
+#[derive(Debug, Args)]
+pub struct WeightsArg {
+    /// Weights file to use instead of the built-in net.
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+}
+
+impl WeightsArg {
+    /// The net of these arguments: the shipped one, or the weights file.
+    pub fn net(&self) -> Result<NetEvaluator> {
+        crate::evaluators::net(self.weights.as_deref())
+    }
+}
+
+/// `--json`.
+#[derive(Debug, Args)]
+pub struct JsonArg {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--threads`: the size of the worker pool.
+#[derive(Debug, Args)]
+pub struct ThreadsArg {
+    /// Worker threads (default: one per core); the result does not depend on them.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+impl ThreadsArg {
+    /// A rayon pool of these threads.
+    pub fn pool(&self) -> Result<rayon::ThreadPool> {
+        let mut pool = rayon::ThreadPoolBuilder::new();
+        if let Some(t) = self.threads {
+            if t == 0 {
+                bail!("--threads must be at least 1");
+            }
+            pool = pool.num_threads(t);
+        }
+        pool.build().context("cannot start the worker threads")
+    }
+}
+
+/// The game context options of `gammon cube`: each overrides what an XGID says.
+#[derive(Debug, Args)]
+pub struct ContextArgs {
+    /// Cube value: 1, 2, 4, ...
+    #[arg(long)]
+    pub cube: Option<u32>,
+    /// Who owns the cube: `me` (the player on roll), `opponent` or `centre`.
+    #[arg(long, value_parser = parse_owner)]
+    pub owner: Option<CubeOwner>,
+    /// Match length in points; 0 = money play.
+    #[arg(long = "match", value_name = "POINTS")]
+    pub match_length: Option<u32>,
+    /// Points already won, player on roll first, e.g. `2-4`.
+    #[arg(long, value_parser = parse_score)]
+    pub score: Option<(u32, u32)>,
+    /// This is the Crawford game (someone is 1 point from winning the match).
+    #[arg(long, conflicts_with = "no_crawford")]
+    pub crawford: bool,
+    /// This is not the Crawford game (overrides an XGID).
+    #[arg(long)]
+    pub no_crawford: bool,
+    /// Money play: the Jacoby rule (gammons count single until the cube is turned).
+    #[arg(long, conflicts_with = "no_jacoby")]
+    pub jacoby: bool,
+    /// Money play: no Jacoby rule (overrides an XGID).
+    #[arg(long)]
+    pub no_jacoby: bool,
+    /// Money play: beavers (and raccoons) allowed.
+    #[arg(long, conflicts_with = "no_beaver")]
+    pub beaver: bool,
+    /// Money play: no beavers (overrides an XGID).
+    #[arg(long)]
+    pub no_beaver: bool,
+}
+
+impl ContextArgs {
+    /// `ctx` with these options applied, and a note for what the options
+    /// left of it that the user may not expect.
+    pub fn apply(&self, mut ctx: GameContext) -> Result<(GameContext, Vec<String>)> {
+        let mut notes = Vec::new();
+        if let Some(length) = self.match_length {
+            ctx.match_length = length;
+            if length > 0 {
+                // Money rules from an XGID do not carry into a match.
+                ctx.jacoby = false;
+                ctx.beaver = false;
+            } else {
+                ctx.crawford = false;
+            }
+        }
+        if let Some(score) = self.score {
+            ctx.score = score;
+        }
+        if let Some(cube) = self.cube {
+            ctx.cube_value = cube;
+        }
+        if let Some(owner) = self.owner {
+            ctx.cube_owner = owner;
+        }
+        ctx.crawford = (ctx.crawford || self.crawford) && !self.no_crawford;
+        ctx.jacoby = (ctx.jacoby || self.jacoby) && !self.no_jacoby;
+        ctx.beaver = (ctx.beaver || self.beaver) && !self.no_beaver;
+        if ctx.cube_value > 1 && ctx.cube_owner == CubeOwner::Centered {
+            bail!(
+                "the cube is at {} but centred: a turned cube belongs to someone; say who owns it with --owner me or --owner opponent",
+                ctx.cube_value
+            );
+        }
+        if ctx.match_length > 0 && self.score.is_none() && self.match_length.is_some() && ctx.score != (0, 0) {
+            notes.push(format!("score {}-{} kept from the position", ctx.score.0, ctx.score.1));
+        }
+        Ok((ctx, notes))
+    }
+}
+
+fn parse_owner(text: &str) -> Result<CubeOwner, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "me" | "x" | "on-roll" | "player" => Ok(CubeOwner::OnRoll),
+        "opponent" | "opp" | "o" | "him" => Ok(CubeOwner::Opponent),
+        "centre" | "center" | "centred" | "centered" | "none" => Ok(CubeOwner::Centered),
+        _ => Err(format!("{text:?}: the owner is `me`, `opponent` or `centre`")),
+    }
+}
+
+fn parse_score(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("{text:?}: a score is two numbers of points already won, player on roll first, e.g. 2-4");
+    let (a, b) = text.split_once('-').ok_or_else(bad)?;
+    Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
+}
+
+/// Reads a roll like `31`; `hint` follows the text in the error message.
+pub fn parse_dice(text: &str, hint: &str) -> Result<Dice> {
+    text.parse::<Dice>().with_context(|| format!("cannot read dice {text:?}{hint}"))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct Cli {
+        #[command(flatten)]
+        context: ContextArgs,
+    }
+
+    fn apply(args: &[&str], ctx: GameContext) -> Result<(GameContext, Vec<String>)> {
+        let cli = Cli::try_parse_from(std::iter::once("cube").chain(args.iter().copied())).unwrap();
+        cli.context.apply(ctx)
+    }
+
+    #[test]
+    fn a_match_drops_the_money_rules_and_keeps_the_score() {
+        let mut money = GameContext { jacoby: true, beaver: true, ..GameContext::money() };
+        money.score = (1, 2);
+        let (ctx, notes) = apply(&["--match", "5"], money).unwrap();
+        assert_eq!((ctx.match_length, ctx.jacoby, ctx.beaver), (5, false, false));
+        assert_eq!(notes, ["score 1-2 kept from the position"]);
+        let (ctx, notes) = apply(&["--match", "5", "--score", "3-4", "--crawford"], money).unwrap();
+        assert_eq!((ctx.score, ctx.crawford), ((3, 4), true));
+        assert!(notes.is_empty());
+    }
+
+    #[test]
+    fn the_options_override_the_position() {
+        let xgid = GameContext { jacoby: true, beaver: true, ..GameContext::money() };
+        let (ctx, _) = apply(&["--no-jacoby", "--cube", "4", "--owner", "opp"], xgid).unwrap();
+        assert_eq!((ctx.jacoby, ctx.beaver, ctx.cube_value, ctx.cube_owner), (false, true, 4, CubeOwner::Opponent));
+    }
+
+    #[test]
+    fn a_turned_cube_needs_an_owner() {
+        let err = apply(&["--cube", "2"], GameContext::money()).unwrap_err();
+        assert!(err.to_string().contains("say who owns it with --owner"), "{err}");
+        assert!(Cli::try_parse_from(["cube", "--score", "3"]).is_err());
+        assert!(Cli::try_parse_from(["cube", "--owner", "bob"]).is_err());
+    }
+}

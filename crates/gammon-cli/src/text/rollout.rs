@@ -1,0 +1,173 @@
+//! Rollout results, and the progress line while a rollout runs.
+
+use gammon_engine::api::{RolloutOutcome, RolloutReport};
+use gammon_engine::rollout::{Estimate, RolloutProgress};
+use std::io::{self, Write};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// A progress line on standard error, at most four times a second, when
+/// `shown` (standard error is a terminal).
+#[derive(Debug)]
+pub struct RolloutProgressLine {
+    shown: bool,
+    last: Mutex<Option<Instant>>,
+    cubeful: bool,
+}
+
+impl RolloutProgressLine {
+    /// A progress line for a cubeful or cubeless rollout.
+    pub fn new(shown: bool, cubeful: bool) -> Self {
+        RolloutProgressLine { shown, last: Mutex::new(None), cubeful }
+    }
+
+    /// Shows where the rollout stands.
+    pub fn show(&self, p: &RolloutProgress) {
+        if !self.shown {
+            return;
+        }
+        let Ok(mut last) = self.last.lock() else { return };
+        let now = Instant::now();
+        if last.is_some_and(|t| now.duration_since(t) < Duration::from_millis(250)) && p.trials < p.max_trials {
+            return;
+        }
+        *last = Some(now);
+        let what = if self.cubeful { "cubeful equity" } else { "equity" };
+        let lead = if p.leader.is_some() { " (leading move)" } else { "" };
+        let pct = 100.0 * p.trials as f64 / p.max_trials as f64;
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\r\x1b[Krollout: {}/{} games ({pct:.0}%), {what}{lead} {:+.4} ± {:.4}",
+            p.trials, p.max_trials, p.equity, p.standard_error
+        );
+        let _ = err.flush();
+    }
+
+    /// Erases the line.
+    pub fn clear(&self) {
+        if self.shown {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[K");
+            let _ = err.flush();
+        }
+    }
+}
+
+fn signed(x: f64) -> String {
+    format!("{x:+.4}")
+}
+
+fn interval(e: &Estimate) -> String {
+    format!("[{:+.4}, {:+.4}]", e.low, e.high)
+}
+
+fn describe_settings(r: &RolloutReport) -> String {
+    let s = &r.settings;
+    let mut parts = vec![format!("{}-ply players", s.ply), format!("seed {}", s.seed)];
+    parts.push(if s.variance_reduction { "variance reduction".into() } else { "no variance reduction".into() });
+    parts.push(if s.quasi_random { "quasi-random dice".into() } else { "random dice".into() });
+    parts.push(if s.bearoff_exact { "exact bearoffs".into() } else { "bearoffs played out".into() });
+    if let Some(t) = s.truncate {
+        parts.push(format!("truncated after {t} half-moves"));
+    }
+    if s.cubeful {
+        parts.push("cubeful money (cube centred, 0-ply cube decisions)".into());
+    }
+    if let Some(t) = s.target_se {
+        parts.push(format!("target SE {t}"));
+    }
+    parts.join(", ")
+}
+
+fn footer(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
+    let mut line = format!("Games: {} of {}", r.trials(), r.settings.trials);
+    if matches!(&r.outcome, RolloutOutcome::Moves(m) if m.len() > 1) {
+        line.push_str(" per move");
+    }
+    if r.target_reached() {
+        line.push_str(" (target standard error reached)");
+    }
+    writeln!(
+        out,
+        "{line}, {:.2} s on {} thread{} ({:.0} games/s)",
+        r.elapsed.as_secs_f64(),
+        r.threads,
+        if r.threads == 1 { "" } else { "s" },
+        r.games_per_second()
+    )
+}
+
+/// `gammon rollout`: the settings, the estimates with their errors, the
+/// games played.
+pub fn rollout_report(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
+    let id = r.position.to_position_id();
+    match &r.outcome {
+        RolloutOutcome::Position(res) => {
+            writeln!(out, "Rollout of {id} (the player on roll, before rolling)")?;
+            writeln!(out, "{}", describe_settings(r))?;
+            writeln!(out)?;
+            writeln!(out, "           win   win g  win bg    lose  lose g lose bg")?;
+            let p = &res.probabilities;
+            let row = |f: &dyn Fn(&Estimate) -> f64| {
+                let lose = Estimate::new(1.0 - p[0].mean, p[0].standard_error);
+                [p[0], p[1], p[2], lose, p[3], p[4]].iter().map(|e| format!("{:>8.4}", f(e))).collect::<String>()
+            };
+            writeln!(out, "mean  {}", row(&|e| e.mean))?;
+            writeln!(out, "SE    {}", row(&|e| e.standard_error))?;
+            writeln!(out, "95%-  {}", row(&|e| e.low))?;
+            writeln!(out, "95%+  {}", row(&|e| e.high))?;
+            writeln!(out)?;
+            let show = |name: &str, e: &Estimate| {
+                format!("{name:<16}{}  SE {:.4}  95% CI {}", signed(e.mean), e.standard_error, interval(e))
+            };
+            writeln!(out, "{}", show("Cubeless equity", &res.equity))?;
+            if let Some(c) = &res.cubeful {
+                writeln!(out, "{}", show("Cubeful equity", c))?;
+            }
+        }
+        RolloutOutcome::Moves(moves) => {
+            let dice = r.dice.map(|d| d.to_string()).unwrap_or_default();
+            let legal = r.legal_moves.unwrap_or(moves.len());
+            writeln!(out, "Rollout of the moves of {dice} in {id}")?;
+            let which = if moves.len() < legal {
+                format!("the best {} of {legal} legal moves by the net's static evaluation", moves.len())
+            } else if legal == 0 {
+                "no legal move: the turn passes".to_string()
+            } else {
+                format!("all {legal} legal moves")
+            };
+            writeln!(out, "{which}; {}", describe_settings(r))?;
+            writeln!(out)?;
+            let cubeful = r.settings.cubeful;
+            let kind = if cubeful { "cubeful" } else { "equity" };
+            writeln!(
+                out,
+                " #  {:<22}{kind:>8}      SE  95% CI              vs best      SE     win   win g  win bg  lose g lose bg{}",
+                "move",
+                if cubeful { " cubeless" } else { "" }
+            )?;
+            for (i, m) in moves.iter().enumerate() {
+                let name = if m.mv.is_empty() { "(no move)".to_string() } else { r.position.format_move(&m.mv) };
+                let h = m.rollout.headline();
+                let diff = if i == 0 {
+                    format!("{:>16}", "")
+                } else {
+                    format!("{:>8} {:>7.4}", signed(m.difference.mean), m.difference.standard_error)
+                };
+                let probs: String = m.rollout.probabilities.iter().map(|e| format!("{:>8.4}", e.mean)).collect();
+                let cubeless = if cubeful { format!(" {:>8}", signed(m.rollout.equity.mean)) } else { String::new() };
+                writeln!(
+                    out,
+                    "{:>2}. {name:<22}{:>8} {:>7.4}  {:<20}{diff}{probs}{cubeless}",
+                    i + 1,
+                    signed(h.mean),
+                    h.standard_error,
+                    interval(&h)
+                )?;
+            }
+        }
+    }
+    writeln!(out)?;
+    footer(out, r)
+}

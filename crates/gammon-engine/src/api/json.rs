@@ -1,0 +1,433 @@
+//! The JSON form of the engine's answers: what `gammon … --json` prints and
+//! a server can send. Positions are written as gnubg Position IDs, moves in
+//! gnubg notation, probabilities with the losing chance written out.
+
+use super::{CubeDecision, Evaluation, LegalMoves, RollAnalysis, RolloutOutcome, RolloutReport};
+use crate::cube::TakePoint;
+use crate::met::GammonPrices;
+use crate::rollout::{Estimate, RolloutResult};
+use gammon_eval::{evaluated_by, Probabilities};
+use gammon_rules::CubeOwner;
+use serde::{Serialize, Serializer};
+
+/// The five cumulative probabilities of one side, with the losing chance
+/// written out.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ProbabilitiesJson {
+    win: f32,
+    win_gammon: f32,
+    win_backgammon: f32,
+    lose: f32,
+    lose_gammon: f32,
+    lose_backgammon: f32,
+}
+
+impl From<Probabilities> for ProbabilitiesJson {
+    fn from(p: Probabilities) -> Self {
+        ProbabilitiesJson {
+            win: p.win,
+            win_gammon: p.win_gammon,
+            win_backgammon: p.win_backgammon,
+            lose: 1.0 - p.win,
+            lose_gammon: p.lose_gammon,
+            lose_backgammon: p.lose_backgammon,
+        }
+    }
+}
+
+/// The probabilities followed by the cubeless equity.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct EvaluationJson {
+    #[serde(flatten)]
+    probabilities: ProbabilitiesJson,
+    equity: f32,
+}
+
+impl From<Probabilities> for EvaluationJson {
+    fn from(p: Probabilities) -> Self {
+        EvaluationJson { probabilities: p.into(), equity: p.equity() }
+    }
+}
+
+// ------------------------------------------------------------ legal moves
+
+#[derive(Serialize)]
+struct LegalMoveJson {
+    /// gnubg notation.
+    notation: String,
+    /// Every single-die step (UBGI style).
+    steps: String,
+    /// Position ID after the move, seen by the player who moves next.
+    result: String,
+}
+
+#[derive(Serialize)]
+struct LegalMovesJson {
+    position: String,
+    dice: String,
+    pips: [u32; 2],
+    dice_used: u8,
+    moves: Vec<LegalMoveJson>,
+}
+
+impl Serialize for LegalMoves {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let pos = &self.position;
+        let (me, him) = pos.pip_count();
+        LegalMovesJson {
+            position: pos.to_position_id(),
+            dice: self.dice.to_string(),
+            pips: [me, him],
+            dice_used: self.dice_used,
+            moves: self
+                .moves
+                .iter()
+                .map(|m| LegalMoveJson {
+                    notation: pos.format_move(&m.mv),
+                    steps: m.mv.to_ubgi(true),
+                    result: m.result.to_position_id(),
+                })
+                .collect(),
+        }
+        .serialize(serializer)
+    }
+}
+
+// ------------------------------------------------------------- evaluation
+
+#[derive(Serialize)]
+struct EvaluationOfJson<'a> {
+    position: String,
+    plies: u8,
+    evaluator: &'a str,
+    /// Which part of the evaluator answers (exact ones are not searched).
+    class: String,
+    probabilities: EvaluationJson,
+}
+
+impl Serialize for Evaluation {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        EvaluationOfJson {
+            position: self.position.to_position_id(),
+            plies: self.plies,
+            evaluator: &self.evaluator,
+            class: evaluated_by(self.class).to_string(),
+            probabilities: self.probabilities.into(),
+        }
+        .serialize(serializer)
+    }
+}
+
+// ---------------------------------------------------------- roll analysis
+
+#[derive(Serialize)]
+struct RankedMoveJson {
+    rank: usize,
+    /// gnubg notation.
+    #[serde(rename = "move")]
+    notation: String,
+    /// Position ID after the move, seen by the opponent (now on roll).
+    result: String,
+    /// The depth this move was evaluated at.
+    plies: u8,
+    /// Cubeless equity for the mover.
+    equity: f32,
+    /// Equity lost against the best move (0 for the best, else positive).
+    loss: f32,
+    probabilities: EvaluationJson,
+}
+
+#[derive(Serialize)]
+struct RollAnalysisJson<'a> {
+    position: String,
+    dice: String,
+    plies: u8,
+    evaluator: &'a str,
+    moves: Vec<RankedMoveJson>,
+}
+
+impl Serialize for RollAnalysis {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let pos = &self.position;
+        RollAnalysisJson {
+            position: pos.to_position_id(),
+            dice: self.dice.to_string(),
+            plies: self.plies,
+            evaluator: &self.evaluator,
+            moves: self
+                .moves
+                .iter()
+                .enumerate()
+                .map(|(i, m)| RankedMoveJson {
+                    rank: i + 1,
+                    notation: pos.format_move(&m.move_),
+                    result: m.result.to_position_id(),
+                    plies: m.plies,
+                    equity: m.equity,
+                    loss: m.loss,
+                    probabilities: m.probabilities.into(),
+                })
+                .collect(),
+        }
+        .serialize(serializer)
+    }
+}
+
+// ----------------------------------------------------------- cube decision
+
+#[derive(Serialize)]
+struct CubeSettingsJson {
+    match_length: u32,
+    score: [u32; 2],
+    away: Option<[u32; 2]>,
+    cube: u32,
+    owner: &'static str,
+    crawford: bool,
+    post_crawford: bool,
+    jacoby: bool,
+    beaver: bool,
+}
+
+#[derive(Serialize)]
+struct MwcJson {
+    no_double: f64,
+    double_take: f64,
+    double_pass: f64,
+    best: f64,
+    cubeless: f64,
+}
+
+#[derive(Serialize)]
+struct TakePointJson {
+    model: f64,
+    dead_cube: f64,
+    live_cube: f64,
+    no_gammons: f64,
+    taker_chances: f64,
+}
+
+impl From<TakePoint> for TakePointJson {
+    fn from(t: TakePoint) -> Self {
+        TakePointJson {
+            model: t.model,
+            dead_cube: t.dead,
+            live_cube: t.live,
+            no_gammons: t.no_gammons,
+            taker_chances: t.taker_chances,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct CubeDecisionJson<'a> {
+    position: String,
+    /// Which part of the evaluator answers for the position.
+    evaluator: String,
+    ply: u32,
+    settings: CubeSettingsJson,
+    probabilities: ProbabilitiesJson,
+    efficiency: f64,
+    gammon_prices: GammonPrices,
+    cubeless_equity: f64,
+    /// Normalised to the cube (gnubg's "EMG" in match play).
+    no_double: f64,
+    double_take: f64,
+    double_pass: f64,
+    best: f64,
+    /// `best` times the cube value (money play: points).
+    best_points: f64,
+    mwc: Option<MwcJson>,
+    can_double: bool,
+    no_double_reason: Option<&'static str>,
+    action: &'static str,
+    action_code: u8,
+    doubles: bool,
+    response: Option<String>,
+    take_point: Option<TakePointJson>,
+    beaver_equity: Option<f64>,
+    raccoon_equity: Option<f64>,
+    notes: &'a [String],
+    explanation: String,
+}
+
+/// The owner's name in JSON.
+fn owner_name(owner: CubeOwner) -> &'static str {
+    match owner {
+        CubeOwner::Centered => "centre",
+        CubeOwner::OnRoll => "me",
+        CubeOwner::Opponent => "opponent",
+    }
+}
+
+impl Serialize for CubeDecision {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (ctx, a) = (&self.context, &self.analysis);
+        CubeDecisionJson {
+            position: self.position.to_position_id(),
+            evaluator: evaluated_by(self.class).to_string(),
+            ply: u32::from(self.plies),
+            settings: CubeSettingsJson {
+                match_length: ctx.match_length,
+                score: [ctx.score.0, ctx.score.1],
+                away: ctx.away().map(|(x, y)| [x, y]),
+                cube: ctx.cube_value,
+                owner: owner_name(ctx.cube_owner),
+                crawford: ctx.crawford,
+                post_crawford: ctx.is_post_crawford(),
+                jacoby: ctx.jacoby,
+                beaver: ctx.beaver,
+            },
+            probabilities: a.probabilities.into(),
+            efficiency: a.efficiency,
+            gammon_prices: a.gammon_prices,
+            cubeless_equity: a.cubeless_equity,
+            no_double: a.no_double,
+            double_take: a.double_take,
+            double_pass: a.double_pass,
+            best: a.best(),
+            best_points: a.best() * f64::from(ctx.cube_value),
+            mwc: a.match_chances.map(|m| MwcJson {
+                no_double: m.no_double,
+                double_take: m.double_take,
+                double_pass: m.double_pass,
+                best: a.best_mwc().unwrap_or(m.no_double),
+                cubeless: m.cubeless,
+            }),
+            can_double: a.can_double(),
+            no_double_reason: a.no_double_reason.map(|r| r.describe()),
+            action: a.action.as_str(),
+            action_code: a.action.code(),
+            doubles: a.action.doubles(),
+            response: a.response().map(|r| r.to_string()),
+            take_point: a.take_point.map(TakePointJson::from),
+            beaver_equity: a.beaver_equity(),
+            raccoon_equity: a.raccoon_equity(),
+            notes: &self.notes,
+            explanation: a.explain(),
+        }
+        .serialize(serializer)
+    }
+}
+
+// ------------------------------------------------------------------ rollout
+
+#[derive(Serialize)]
+struct RolloutSettingsJson {
+    games: u64,
+    seed: u64,
+    ply: u8,
+    truncate: Option<u32>,
+    variance_reduction: bool,
+    quasi_random: bool,
+    bearoff_exact: bool,
+    cubeful: bool,
+    target_se: Option<f64>,
+    threads: usize,
+}
+
+#[derive(Serialize)]
+struct RolloutResultJson {
+    trials: u64,
+    win: Estimate,
+    win_gammon: Estimate,
+    win_backgammon: Estimate,
+    lose_gammon: Estimate,
+    lose_backgammon: Estimate,
+    equity: Estimate,
+    cubeful_equity: Option<Estimate>,
+    target_reached: bool,
+}
+
+impl From<&RolloutResult> for RolloutResultJson {
+    fn from(r: &RolloutResult) -> Self {
+        let [win, win_gammon, win_backgammon, lose_gammon, lose_backgammon] = r.probabilities;
+        RolloutResultJson {
+            trials: r.trials,
+            win,
+            win_gammon,
+            win_backgammon,
+            lose_gammon,
+            lose_backgammon,
+            equity: r.equity,
+            cubeful_equity: r.cubeful,
+            target_reached: r.target_reached,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct MoveRolloutJson {
+    rank: usize,
+    /// gnubg notation (empty: no legal move).
+    #[serde(rename = "move")]
+    notation: String,
+    /// Position ID after the move, seen by the opponent.
+    result: String,
+    /// The net's 0-ply cubeless equity of the move.
+    static_equity: f64,
+    rollout: RolloutResultJson,
+    /// Headline equity (cubeful in cubeful rollouts) minus the best move's.
+    difference: Estimate,
+}
+
+#[derive(Serialize)]
+struct RolloutReportJson {
+    position: String,
+    dice: Option<String>,
+    settings: RolloutSettingsJson,
+    seconds: f64,
+    games_per_second: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rollout: Option<RolloutResultJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legal_moves: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<Vec<MoveRolloutJson>>,
+}
+
+impl Serialize for RolloutReport {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let s = &self.settings;
+        RolloutReportJson {
+            position: self.position.to_position_id(),
+            dice: self.dice.map(|d| d.to_string()),
+            settings: RolloutSettingsJson {
+                games: s.trials,
+                seed: s.seed,
+                ply: s.ply,
+                truncate: s.truncate,
+                variance_reduction: s.variance_reduction,
+                quasi_random: s.quasi_random,
+                bearoff_exact: s.bearoff_exact,
+                cubeful: s.cubeful,
+                target_se: s.target_se,
+                threads: self.threads,
+            },
+            seconds: self.elapsed.as_secs_f64(),
+            games_per_second: self.games_per_second(),
+            rollout: match &self.outcome {
+                RolloutOutcome::Position(r) => Some(r.as_ref().into()),
+                RolloutOutcome::Moves(_) => None,
+            },
+            legal_moves: self.legal_moves,
+            moves: match &self.outcome {
+                RolloutOutcome::Position(_) => None,
+                RolloutOutcome::Moves(moves) => Some(
+                    moves
+                        .iter()
+                        .enumerate()
+                        .map(|(i, m)| MoveRolloutJson {
+                            rank: i + 1,
+                            notation: self.position.format_move(&m.mv),
+                            result: m.result.to_position_id(),
+                            static_equity: m.static_equity,
+                            rollout: (&m.rollout).into(),
+                            difference: m.difference,
+                        })
+                        .collect(),
+                ),
+            },
+        }
+        .serialize(serializer)
+    }
+}

@@ -1,0 +1,228 @@
+//! One entry point for what the engine answers, for the command line, match
+//! review and servers: rank the moves of a roll, choose a move, evaluate a
+//! position, decide the cube in a match context, roll out. Each answer is a
+//! typed result that callers only present; its [`Serialize`](serde::Serialize)
+//! form is the JSON that `gammon … --json` prints for it ([`json`]).
+//!
+//! Depths are counted as gnubg counts them, as [`Search`] does: 0 plies is
+//! the static evaluation, 1 ply looks at every roll of the side on roll, and
+//! so on.
+//!
+//! ```
+//! use gammon_engine::api::Engine;
+//! use gammon_eval::NetEvaluator;
+//! use gammon_rules::{Dice, GameContext, Position};
+//! let engine = Engine::new(NetEvaluator::shipped().unwrap());
+//! let roll = engine.analyse_roll(&Position::STARTING, Dice::new(3, 1).unwrap(), 1).unwrap();
+//! assert_eq!(Position::STARTING.format_move(&roll.moves[0].move_), "8/5 6/5");
+//! let cube = engine.decide_cube(&Position::STARTING, &GameContext::money(), 0).unwrap();
+//! assert!(!cube.analysis.action.doubles());
+//! ```
+
+mod analysis;
+mod cube_decision;
+mod error;
+pub mod json;
+mod moves;
+mod rollout_report;
+#[cfg(test)]
+mod tests;
+
+pub use analysis::{Evaluation, RollAnalysis};
+pub use cube_decision::{pending_answer, CubeDecision, CubeQuestion, PendingAnswer};
+pub use error::EngineError;
+pub use moves::{legal_moves, ChosenMove, LegalMove, LegalMoves};
+pub use rollout_report::{RolloutOutcome, RolloutReport};
+
+use crate::cube::analyse_state_nply;
+use crate::met::Met;
+use crate::rollout::{rollout_moves, rollout_position, RolloutProgress, RolloutSettings};
+use crate::search::{Search, SearchStats};
+use gammon_eval::{Evaluator, PositionClass};
+use gammon_rules::{Dice, GameContext, Move, Position};
+use std::fmt;
+use std::time::Instant;
+
+/// An evaluator inside a [`Search`], with the match equity table the cube
+/// decisions use (Kazaross-XG2 unless set). `Sync`: share it between threads.
+pub struct Engine<E: Evaluator> {
+    search: Search<E>,
+    met: Met,
+}
+
+impl<E: Evaluator> fmt::Debug for Engine<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Engine").field("search", &self.search).field("met", &self.met).finish()
+    }
+}
+
+impl<E: Evaluator> Engine<E> {
+    /// `evaluator` in a [`Search::new`] (gnubg's normal move filter, the
+    /// default cache), with the Kazaross-XG2 table.
+    pub fn new(evaluator: E) -> Self {
+        Self::with_search(Search::new(evaluator))
+    }
+
+    /// An engine around a search set up by the caller.
+    pub fn with_search(search: Search<E>) -> Self {
+        Engine { search, met: Met::kazaross_xg2().clone() }
+    }
+
+    /// The same engine with another match equity table.
+    #[must_use]
+    pub fn with_met(mut self, met: Met) -> Self {
+        self.met = met;
+        self
+    }
+
+    /// The search.
+    pub fn search(&self) -> &Search<E> {
+        &self.search
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        self.search.evaluator()
+    }
+
+    /// The match equity table.
+    pub fn met(&self) -> &Met {
+        &self.met
+    }
+
+    /// The evaluator's name.
+    pub fn name(&self) -> String {
+        self.search.evaluator().name()
+    }
+
+    /// The value of `position` for the player on roll, before rolling, at
+    /// `plies`.
+    pub fn evaluate(&self, position: &Position, plies: u8) -> Evaluation {
+        Evaluation {
+            position: *position,
+            plies,
+            evaluator: self.name(),
+            class: PositionClass::of(position),
+            probabilities: self.search.value(position, plies),
+        }
+    }
+
+    /// Every legal move of `position` for `dice`, ranked at `plies` through
+    /// gnubg's move filter ([`Search::analyse_roll`]).
+    ///
+    /// # Errors
+    /// [`EngineError::GameOver`] for a finished game.
+    pub fn analyse_roll(&self, position: &Position, dice: Dice, plies: u8) -> Result<RollAnalysis, EngineError> {
+        let before = self.search.stats();
+        let start = Instant::now();
+        let moves = self.search.analyse_roll(position, dice, plies)?;
+        let elapsed = start.elapsed();
+        Ok(RollAnalysis {
+            position: *position,
+            dice,
+            plies,
+            evaluator: self.name(),
+            moves,
+            stats: stats_since(before, self.search.stats()),
+            elapsed,
+        })
+    }
+
+    /// The move the engine plays for `dice`: at 0 plies the evaluator's own
+    /// choice ([`Evaluator::best_move`]), deeper the best move of
+    /// [`Search::rank_results`]. A single legal move is played without
+    /// evaluation; with none the turn passes.
+    ///
+    /// # Errors
+    /// [`EngineError::GameOver`] for a finished game.
+    pub fn choose_move(&self, position: &Position, dice: Dice, plies: u8) -> Result<ChosenMove, EngineError> {
+        if position.game_result().is_some() {
+            return Err(EngineError::GameOver);
+        }
+        let list = position.legal_moves(dice);
+        let pass = ChosenMove { mv: Move::NONE, result: position.switched(), choices: 0 };
+        let best = match list.len() {
+            0 => return Ok(pass),
+            1 => 0,
+            _ if plies == 0 => self.search.evaluator().best_move(position, list.positions()),
+            _ => self.search.rank_results(list.positions(), plies).first().map_or(0, |r| r.index),
+        };
+        // An evaluator may return any index: the first move stands in.
+        let chosen = list.iter().nth(best).or_else(|| list.iter().next());
+        Ok(chosen.map_or(pass, |(mv, result)| ChosenMove { mv, result, choices: list.len() }))
+    }
+
+    /// The cube decision of the player on roll in `position`, in `context`,
+    /// searched `plies` deep ([`CubeQuestion::new`] and [`decide`](Self::decide)).
+    ///
+    /// # Errors
+    /// As [`CubeQuestion::new`].
+    pub fn decide_cube(
+        &self,
+        position: &Position,
+        context: &GameContext,
+        plies: u8,
+    ) -> Result<CubeDecision, EngineError> {
+        self.decide(&CubeQuestion::new(*position, *context, &self.met)?, plies)
+    }
+
+    /// The cube decision of a checked question, searched `plies` deep as
+    /// gnubg searches it ([`analyse_state_nply`]).
+    ///
+    /// # Errors
+    /// [`EngineError::Cube`] for a match longer than this engine's table.
+    pub fn decide(&self, question: &CubeQuestion, plies: u8) -> Result<CubeDecision, EngineError> {
+        let position = *question.position();
+        let analysis = analyse_state_nply(&self.search, &position, question.state(), &self.met, plies)?;
+        Ok(CubeDecision {
+            position,
+            context: *question.context(),
+            plies,
+            class: PositionClass::of(&position),
+            analysis,
+            notes: question.notes().to_vec(),
+        })
+    }
+
+    /// Rolls out `position` before the roll or, with `dice`, the candidate
+    /// moves of that roll ([`rollout_position`], [`rollout_moves`]) in the
+    /// current rayon pool; `progress` is called after each chunk of trials.
+    ///
+    /// # Errors
+    /// [`EngineError::GameOver`] for the moves of a finished game,
+    /// [`EngineError::Rollout`] for settings or a position the rollout
+    /// rejects.
+    pub fn rollout(
+        &self,
+        position: &Position,
+        dice: Option<Dice>,
+        settings: &RolloutSettings,
+        progress: impl Fn(&RolloutProgress) + Sync,
+    ) -> Result<RolloutReport, EngineError> {
+        let evaluator = self.search.evaluator();
+        let start = Instant::now();
+        let outcome = match dice {
+            None => RolloutOutcome::Position(Box::new(rollout_position(evaluator, position, settings, progress)?)),
+            Some(d) => RolloutOutcome::Moves(rollout_moves(evaluator, position, d, settings, progress)?),
+        };
+        let elapsed = start.elapsed();
+        Ok(RolloutReport {
+            position: *position,
+            dice,
+            settings: *settings,
+            threads: rayon::current_num_threads(),
+            elapsed,
+            legal_moves: dice.map(|d| position.legal_moves(d).len()),
+            outcome,
+        })
+    }
+}
+
+/// The work counted between two readings of a search's counters.
+fn stats_since(before: SearchStats, now: SearchStats) -> SearchStats {
+    SearchStats {
+        evaluations: now.evaluations.saturating_sub(before.evaluations),
+        cache_lookups: now.cache_lookups.saturating_sub(before.cache_lookups),
+        cache_hits: now.cache_hits.saturating_sub(before.cache_hits),
+    }
+}

@@ -1,0 +1,210 @@
+//! The engine API against the modules it wraps, called directly.
+
+use super::*;
+use crate::cube::{analyse_position_nply, CubeError};
+use crate::rollout::RolloutError;
+use gammon_eval::NetEvaluator;
+use gammon_rules::{CubeOwner, DiceState};
+
+fn engine() -> Engine<NetEvaluator> {
+    Engine::new(NetEvaluator::shipped().unwrap())
+}
+
+fn dice(text: &str) -> Dice {
+    text.parse().unwrap()
+}
+
+fn pos(id: &str) -> Position {
+    Position::from_position_id(id).unwrap()
+}
+
+/// X to move in a contact middle game (from the XGID the CLI tests use).
+fn middle_game() -> Position {
+    gammon_rules::Xgid::parse("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10").unwrap().position
+}
+
+/// O has borne off every checker: the game is over.
+const FINISHED: &str = "AAAAAAAA/38AAA";
+/// X is on the bar against a closed board: no legal move for 66.
+const CLOSED_OUT: &str = "27YBAAA8Dz4ADA";
+/// Both sides in their home boards, no contact.
+const BEAROFF: &str = "AwAAEAEAAAAAAA";
+
+#[test]
+fn evaluation_at_0_ply_is_the_nets_own() {
+    let e = engine();
+    for p in [Position::STARTING, middle_game(), pos(BEAROFF), pos(FINISHED)] {
+        let (want, class) = e.evaluator().evaluate_with(&p, &mut e.evaluator().scratch());
+        let got = e.evaluate(&p, 0);
+        assert_eq!(got.probabilities, want);
+        assert_eq!(got.class, class);
+        assert_eq!(got.plies, 0);
+        assert_eq!(got.evaluator, e.evaluator().name());
+    }
+    assert!(e.evaluate(&pos(BEAROFF), 1).is_exact());
+    assert!(!e.evaluate(&Position::STARTING, 0).is_exact());
+}
+
+#[test]
+fn evaluation_deeper_is_the_searchs_value() {
+    let e = engine();
+    let p = middle_game();
+    assert_eq!(e.evaluate(&p, 1).probabilities, Search::new(NetEvaluator::shipped().unwrap()).value(&p, 1));
+}
+
+#[test]
+fn roll_analysis_is_the_searchs_ranking() {
+    let e = engine();
+    let p = middle_game();
+    let a = e.analyse_roll(&p, dice("31"), 1).unwrap();
+    let want = Search::new(NetEvaluator::shipped().unwrap()).analyse_roll(&p, dice("31"), 1).unwrap();
+    assert_eq!(a.moves, want);
+    assert_eq!((a.plies, a.dice), (1, dice("31")));
+    assert!(a.stats.evaluations > 0, "a 1-ply analysis evaluates positions");
+    // The counters are those of this call, not the engine's life.
+    let again = e.analyse_roll(&p, dice("31"), 1).unwrap();
+    assert_eq!(again.stats.evaluations, 0, "everything is in the cache the second time");
+    assert!(e.analyse_roll(&pos(CLOSED_OUT), dice("66"), 1).unwrap().moves.is_empty());
+    assert_eq!(e.analyse_roll(&pos(FINISHED), dice("21"), 1), Err(EngineError::GameOver));
+}
+
+#[test]
+fn the_chosen_move_at_0_ply_is_the_evaluators() {
+    let e = engine();
+    for p in [Position::STARTING, middle_game()] {
+        for d in ["31", "66", "52", "21"] {
+            let list = p.legal_moves(dice(d));
+            let i = e.evaluator().best_move(&p, list.positions());
+            let chosen = e.choose_move(&p, dice(d), 0).unwrap();
+            assert_eq!((chosen.mv, chosen.result), (list.moves()[i], list.positions()[i]), "{d}");
+            assert!(!chosen.is_pass());
+        }
+    }
+}
+
+#[test]
+fn the_chosen_move_deeper_is_the_best_ranked() {
+    let e = engine();
+    let p = middle_game();
+    let best = e.analyse_roll(&p, dice("43"), 1).unwrap().moves[0];
+    let chosen = e.choose_move(&p, dice("43"), 1).unwrap();
+    assert_eq!((chosen.mv, chosen.result), (best.move_, best.result));
+}
+
+#[test]
+fn a_closed_board_passes_and_a_finished_game_has_no_move() {
+    let e = engine();
+    let p = pos(CLOSED_OUT);
+    let chosen = e.choose_move(&p, dice("66"), 0).unwrap();
+    assert!(chosen.is_pass());
+    assert_eq!(chosen.result, p.switched());
+    assert_eq!(e.choose_move(&pos(FINISHED), dice("21"), 0), Err(EngineError::GameOver));
+}
+
+#[test]
+fn legal_moves_need_no_evaluator() {
+    let moves = legal_moves(&Position::STARTING, dice("31")).unwrap();
+    assert_eq!(moves.moves.len(), 16);
+    assert_eq!(moves.dice_used, 2);
+    let list = Position::STARTING.legal_moves(dice("31"));
+    assert!(moves.moves.iter().zip(list.iter()).all(|(m, (mv, r))| m.mv == mv && m.result == r));
+    assert!(legal_moves(&pos(CLOSED_OUT), dice("66")).unwrap().moves.is_empty());
+    assert_eq!(legal_moves(&pos(FINISHED), dice("21")), Err(EngineError::GameOver));
+}
+
+#[test]
+fn cube_decisions_are_the_cube_modules() {
+    let e = engine();
+    let p = middle_game();
+    let mut ctx = GameContext::new_match(7);
+    ctx.score = (2, 4);
+    for plies in [0, 1] {
+        let d = e.decide_cube(&p, &ctx, plies).unwrap();
+        let want = analyse_position_nply(e.search(), &p, &ctx, Met::kazaross_xg2(), plies).unwrap();
+        assert_eq!(d.analysis, want);
+        assert_eq!((d.plies, d.context, d.class), (plies, ctx, PositionClass::Contact));
+        assert!(d.notes.is_empty());
+    }
+}
+
+#[test]
+fn a_cube_question_is_asked_before_the_roll() {
+    let p = middle_game();
+    let met = Met::kazaross_xg2();
+    let rolled = GameContext { dice: DiceState::Rolled(dice("31")), ..GameContext::money() };
+    let q = CubeQuestion::new(p, rolled, met).unwrap();
+    assert_eq!(q.context().dice, DiceState::ToRoll);
+    assert_eq!(q.notes(), ["the dice (31) are ignored: the cube decision comes before the roll"]);
+    let doubled = GameContext { dice: DiceState::Doubled, ..GameContext::money() };
+    assert!(CubeQuestion::new(p, doubled, met).unwrap().notes()[0].starts_with("X has doubled"));
+    let same = engine().decide_cube(&p, &rolled, 0).unwrap();
+    assert_eq!(same.analysis, engine().decide_cube(&p, &GameContext::money(), 0).unwrap().analysis);
+}
+
+#[test]
+fn cube_questions_the_engine_cannot_answer() {
+    let met = Met::kazaross_xg2();
+    let p = middle_game();
+    assert_eq!(CubeQuestion::new(pos(FINISHED), GameContext::money(), met), Err(EngineError::GameOver));
+    let long = GameContext::new_match(met.max_away() + 1);
+    assert!(matches!(CubeQuestion::new(p, long, met), Err(EngineError::Cube(CubeError::MatchTooLong { .. }))));
+    let cube_three = GameContext { cube_value: 3, ..GameContext::money() };
+    let err = CubeQuestion::new(p, cube_three, met).unwrap_err();
+    assert!(matches!(err, EngineError::Cube(CubeError::Context(_))), "{err:?}");
+    // The cube module's message, unchanged.
+    assert_eq!(err.to_string(), CubeError::from(cube_three.validate().unwrap_err()).to_string());
+    let owned = GameContext { cube_value: 2, cube_owner: CubeOwner::Opponent, ..GameContext::money() };
+    assert!(!engine().decide_cube(&p, &owned, 0).unwrap().analysis.can_double());
+}
+
+#[test]
+fn rollouts_are_the_rollout_modules() {
+    let e = engine();
+    let settings = RolloutSettings { trials: 36, truncate: Some(2), ..RolloutSettings::default() };
+    let r = e.rollout(&Position::STARTING, None, &settings, |_| {}).unwrap();
+    let want = rollout_position(e.evaluator(), &Position::STARTING, &settings, |_| {}).unwrap();
+    assert_eq!(r.outcome, RolloutOutcome::Position(Box::new(want)));
+    assert_eq!((r.trials(), r.games(), r.legal_moves, r.settings), (36, 36, None, settings));
+    assert_eq!(r.threads, rayon::current_num_threads());
+
+    let moves = RolloutSettings { candidates: Some(3), ..settings };
+    let r = e.rollout(&Position::STARTING, Some(dice("31")), &moves, |_| {}).unwrap();
+    let want = rollout_moves(e.evaluator(), &Position::STARTING, dice("31"), &moves, |_| {}).unwrap();
+    assert_eq!(r.outcome, RolloutOutcome::Moves(want));
+    assert_eq!((r.trials(), r.games(), r.legal_moves), (36, 108, Some(16)));
+
+    assert_eq!(e.rollout(&pos(FINISHED), Some(dice("21")), &settings, |_| {}), Err(EngineError::GameOver));
+    let none = RolloutSettings { trials: 0, ..settings };
+    assert_eq!(e.rollout(&Position::STARTING, None, &none, |_| {}), Err(EngineError::Rollout(RolloutError::NoTrials)));
+}
+
+#[test]
+fn the_json_of_the_answers() {
+    let e = engine();
+    let moves = serde_json::to_value(legal_moves(&Position::STARTING, dice("31")).unwrap()).unwrap();
+    assert_eq!(moves["position"], "4HPwATDgc/ABMA");
+    assert_eq!(moves["pips"], serde_json::json!([167, 167]));
+    assert_eq!(moves["moves"].as_array().unwrap().len(), 16);
+
+    let roll = serde_json::to_value(e.analyse_roll(&Position::STARTING, dice("31"), 0).unwrap()).unwrap();
+    assert_eq!(roll["moves"][0]["rank"], 1);
+    assert_eq!(roll["moves"][0]["move"], "8/5 6/5");
+    assert_eq!(roll["moves"][0]["loss"], 0.0);
+    let p = &roll["moves"][1]["probabilities"];
+    assert!((p["win"].as_f64().unwrap() + p["lose"].as_f64().unwrap() - 1.0).abs() < 1e-6);
+
+    let eval = serde_json::to_value(e.evaluate(&pos(BEAROFF), 0)).unwrap();
+    assert_eq!(eval["class"], "bearoff database");
+    assert_eq!(eval["plies"], 0);
+
+    let cube = serde_json::to_value(e.decide_cube(&middle_game(), &GameContext::money(), 0).unwrap()).unwrap();
+    assert_eq!(cube["evaluator"], "contact net", "the cube JSON names the part of the evaluator");
+    assert_eq!(cube["settings"]["owner"], "centre");
+    assert!(cube["explanation"].as_str().unwrap().contains("Cube efficiency"));
+
+    let settings = RolloutSettings { trials: 6, truncate: Some(0), ..RolloutSettings::default() };
+    let r = serde_json::to_value(e.rollout(&Position::STARTING, None, &settings, |_| {}).unwrap()).unwrap();
+    assert_eq!(r["settings"]["games"], 6);
+    assert_eq!(r["rollout"]["trials"], 6);
+    assert!(r.get("moves").is_none());
+}
