@@ -121,8 +121,9 @@ use thiserror::Error;
 pub const BATCH: u64 = 1296;
 
 /// A trial longer than this many half-moves is stopped and evaluated (a
-/// guard against a broken evaluator; real games are far shorter).
-pub const MAX_TURNS: u32 = 10_000;
+/// guard against a broken evaluator; real games are far shorter): the game
+/// layer's one limit on a game's length.
+pub const MAX_TURNS: u32 = gammon_rules::MAX_TURNS;
 
 /// How to roll out.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
