@@ -1,3 +1,9 @@
+// Over 600 lines, for a reason: the search (its documentation is the first
+// 70 lines) and, after "The cache.", its private table of positions (about
+// 150 lines), which nothing else uses and whose correctness argument is
+// the search's (every value a pure function of the key). If either grows,
+// the cache is the next split (`search/cache.rs`).
+
 //! n-ply lookahead over all 21 rolls, wrapped around any [`Evaluator`], with
 //! gnubg-style move filters and a cache of evaluated positions.
 //!
@@ -19,8 +25,8 @@
 //!   as gnubg finds it: every legal result is evaluated statically, at most
 //!   [`MoveFilter::lookahead`]`.max` candidates within
 //!   [`MoveFilter::lookahead`]`.window` equity of the best are kept, those are
-//!   valued at n-1 plies, and the best of them is played. With no legal move
-//!   the opponent is on roll in the same position.
+//!   valued at n-1 plies, and the best of them is played ([`Search::play`]).
+//!   With no legal move the opponent is on roll in the same position.
 //!
 //! Finished games (exact result) and pure bearoff races (the one-sided
 //! bearoff database) are exact: they have the same value at every ply and
@@ -403,6 +409,16 @@ impl<E: Evaluator> Search<E> {
         p
     }
 
+    /// The move [`value`](Self::value) plays inside its lookahead for `dice`
+    /// in `pos` when `plies` more plies are searched after it: the best by
+    /// static evaluation, or with a wider [`MoveFilter::lookahead`] the best
+    /// of its candidates valued at `plies`. Returns the position after it,
+    /// seen by the opponent (the opponent on roll in the same position when
+    /// no checker can move).
+    pub fn play(&self, pos: &Position, dice: Dice, plies: u8) -> Position {
+        with_scratch(|s| self.reply_in(s, pos, dice, plies).0)
+    }
+
     /// Every legal move of `pos` (side on roll) for `dice`, ranked best first
     /// (see the [module documentation](self)): the moves that survived every
     /// screen evaluated at `plies`, the others at the depth they reached.
@@ -578,9 +594,18 @@ impl<E: Evaluator> Search<E> {
     /// best move of `pos` for `dice` (`plies` >= 1).
     fn after_roll(&self, s: &mut Scratch, pos: &Position, dice: Dice, plies: u8) -> Probabilities {
         let rest = plies.saturating_sub(1);
+        let (next, value) = self.reply_in(s, pos, dice, rest);
+        value.unwrap_or_else(|| self.value_in(s, &next, rest))
+    }
+
+    /// The move the lookahead plays for `dice` in `pos`, `rest` plies being
+    /// searched after it: the position after it (the opponent on roll in the
+    /// same position when no checker can move) and its value for the
+    /// opponent at `rest` plies where choosing the move needed it.
+    fn reply_in(&self, s: &mut Scratch, pos: &Position, dice: Dice, rest: u8) -> (Position, Option<Probabilities>) {
         s.list.generate(pos, dice);
         if s.list.is_empty() {
-            return self.value_in(s, &pos.switched(), rest);
+            return (pos.switched(), None);
         }
         self.static_into(s.list.positions(), &mut s.values, &mut s.misses, &mut s.miss_index, &mut s.miss_values);
         // The best result for the mover is the worst for the opponent.
@@ -593,36 +618,34 @@ impl<E: Evaluator> Search<E> {
                 best = i;
             }
         }
+        let best_result = s.list.positions().get(best).copied().unwrap_or_else(|| pos.switched());
         if rest == 0 {
-            return s.values.get(best).copied().unwrap_or_default();
+            return (best_result, Some(s.values.get(best).copied().unwrap_or_default()));
+        }
+        if self.filter.lookahead.max <= 1 || s.values.len() == 1 {
+            return (best_result, None);
         }
         let base = s.stack.len();
-        if self.filter.lookahead.max <= 1 || s.values.len() == 1 {
-            if let Some(&r) = s.list.positions().get(best) {
+        s.order.clear();
+        s.order.extend(s.values.iter().enumerate().map(|(i, v)| (v.equity(), i)));
+        s.order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        // Opponent's equities ascending = the mover's descending.
+        let keep = self.filter.lookahead.keep(s.order.iter().map(|&(e, _)| -e));
+        for &(_, i) in s.order.iter().take(keep) {
+            if let Some(&r) = s.list.positions().get(i) {
                 s.stack.push(r);
             }
-        } else {
-            s.order.clear();
-            s.order.extend(s.values.iter().enumerate().map(|(i, v)| (v.equity(), i)));
-            s.order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            // Opponent's equities ascending = the mover's descending.
-            let keep = self.filter.lookahead.keep(s.order.iter().map(|&(e, _)| -e));
-            for &(_, i) in s.order.iter().take(keep) {
-                if let Some(&r) = s.list.positions().get(i) {
-                    s.stack.push(r);
-                }
-            }
         }
-        let mut chosen: Option<Probabilities> = None;
+        let mut chosen: Option<(Position, Probabilities)> = None;
         for k in base..s.stack.len() {
             let Some(&r) = s.stack.get(k) else { break };
             let v = self.value_in(s, &r, rest);
-            if chosen.is_none_or(|c| v.equity() < c.equity()) {
-                chosen = Some(v);
+            if chosen.is_none_or(|(_, c)| v.equity() < c.equity()) {
+                chosen = Some((r, v));
             }
         }
         s.stack.truncate(base);
-        chosen.unwrap_or_default()
+        chosen.map_or((best_result, None), |(r, v)| (r, Some(v)))
     }
 
     fn cache_get(&self, pos: &Position, plies: u8) -> Option<Probabilities> {
@@ -828,6 +851,18 @@ mod tests {
         c.clear();
         assert_eq!(c.get(&Position::STARTING, 2), None);
         assert_eq!(c.counts(), (3, 1));
+    }
+
+    #[test]
+    fn play_is_the_move_value_plays() {
+        let s = Search::new(NetEvaluator::shipped().unwrap());
+        let pos = Position::STARTING;
+        let after: Vec<Probabilities> = ALL_ROLLS.iter().map(|&d| s.value(&s.play(&pos, d, 0), 0)).collect();
+        assert_eq!(combine(&after), s.value(&pos, 1));
+        let dice = Dice::new(3, 1).unwrap();
+        let list = pos.legal_moves(dice);
+        let best = s.rank_results(list.positions(), 0)[0].index;
+        assert_eq!(s.play(&pos, dice, 0), list.positions()[best]);
     }
 
     #[test]

@@ -1,0 +1,375 @@
+//! Monte Carlo rollouts: a position (the side on roll, before rolling), or
+//! every candidate move of a roll, played out many times by the evaluator.
+//!
+//! # A trial
+//!
+//! Trial `k` plays the game from the start position with the dice of stream
+//! `k` of the seed
+//! ([`RandomDice::new`](gammon_rules::RandomDice::new)`(seed, k)`),
+//! both sides moving with the evaluator: at 0 ply by
+//! [`Evaluator::best_move`], at 1 ply by the first move of
+//! [`Search::rank_results`](crate::search::Search::rank_results) at 1 ply
+//! with gnubg's normal filter ([`MoveFilter::NORMAL`](crate::search::MoveFilter::NORMAL):
+//! up to 8 candidates within 0.16 equity by 0 ply, each valued over every
+//! roll of the opponent and his 0-ply best reply; the search's static values
+//! are exact for bearoffs whatever [`RolloutSettings::bearoff_exact`] says,
+//! as the shipped net's are). A turn with no legal move passes. The trial
+//! stops:
+//!
+//! - when the game is over: the exact result;
+//! - with [`RolloutSettings::bearoff_exact`], when both sides are in the
+//!   one-sided bearoff database (every checker home, no contact): the
+//!   database's probabilities, exact up to its move policy;
+//! - with [`RolloutSettings::truncate`]` = Some(d)`, before the roll of the
+//!   `d`-th half-move (`d = 0`: the start position itself): the evaluator's
+//!   five probabilities there;
+//! - after [`MAX_TURNS`] half-moves (only a broken evaluator gets there):
+//!   the evaluator's probabilities.
+//!
+//! Its result is the five cumulative probabilities of the player on roll at
+//! the start (gnubg's win, win gammon, win backgammon, lose gammon, lose
+//! backgammon; a finished game is 0 or 1 in each) and their cubeless equity.
+//!
+//! # Determinism
+//!
+//! Trials run in parallel with rayon, but trial `k` depends only on the seed
+//! and `k`, and the trials are summed in trial order; the stopping rule looks
+//! only at those sums, after whole blocks of [`BATCH`] trials. The result is
+//! therefore bit-identical whatever the thread count.
+//!
+//! # Variance reduction
+//!
+//! [`RolloutSettings::variance_reduction`] is gnubg's: before every roll the
+//! 0-ply value of the position after the best move of each of the 21 rolls is
+//! computed (exact for finished games and, with `bearoff_exact`, bearoff
+//! databases; the evaluator otherwise); the **luck** of the roll is the value
+//! of the actual roll minus the average over the 21 (weighted 1/36 for
+//! doubles, 2/36 otherwise). The trial's result, for each of the five
+//! probabilities (and the cubeful equity), is the outcome minus the sum of
+//! the luck of every roll, seen by the starting player. Each luck term has
+//! mean zero whatever happened before, so the estimate stays unbiased, and
+//! most of the dice's noise cancels. It costs 21 move choices per half-move
+//! instead of one. Single trials can then leave 0..1; only the means are
+//! probabilities.
+//!
+//! # Quasi-random dice
+//!
+//! With [`RolloutSettings::quasi_random`] the first two rolls of trial `k`
+//! are stratified: with `j = k mod 1296`, `a = j mod 36` and `b = (j / 36 +
+//! a) mod 36`, the first roll is outcome `π₁(a)` and the second `π₂(b)` of
+//! the 36 equally likely (ordered) outcomes, `π₁`, `π₂` permutations drawn
+//! from the seed. Every block of 36 consecutive trials (from a multiple of 36)
+//! sees each first roll and each second roll exactly once, every block of
+//! 1296 each pair of them exactly once. Later rolls are random.
+//!
+//! # Cubeful rollouts (money)
+//!
+//! With [`RolloutSettings::cubeful`] each trial also carries a doubling
+//! cube: money play, cube 1 centred at the start, no Jacoby rule, no beavers,
+//! the largest cube [`GameContext::DEFAULT_MAX_CUBE`](gammon_rules::GameContext::DEFAULT_MAX_CUBE).
+//! Before every roll (the first included) the side on roll, if he may double,
+//! takes the 0-ply cube decision of [`crate::cube`] (Janowski's model at
+//! gnubg's cube efficiency, the evaluator's probabilities): he doubles when
+//! [`decide`](crate::cube::decide) (the decision of
+//! [`analyse`](crate::cube::analyse)) says so (optional doubles included)
+//! and the opponent takes or passes as it says. A pass ends the cubeful game at
+//! the cube value; otherwise the game's points are multiplied by the final
+//! cube. At a truncation or bearoff stop the cubeful value is the Janowski
+//! equity of the probabilities there, with the side on roll's cube decision
+//! (`max(no double, min(double/take, +1))` when he may double). The chequer
+//! play is cubeless (the same moves as without the cube), so the cubeless
+//! results of the same trials are kept: the game goes on to its end after a
+//! pass for the cubeless part. The cubeful equity is in points per game with
+//! the cube starting at 1. This is an approximation in two ways: the cube
+//! strategy is the 0-ply Janowski decision, not a cubeful search, and the
+//! bearoff stop uses Janowski's model where gnubg has exact cubeful bearoff
+//! values.
+//!
+//! # Rolling out moves
+//!
+//! [`rollout_moves`] rolls out the position after each candidate move of a
+//! roll, the opponent on roll, and reports each from the mover's side. Trial
+//! `k` of every move uses the same dice (common random numbers), so the
+//! differences between moves are much more precise than each value: each
+//! move carries its difference to the best one with the standard error of the
+//! paired differences.
+//!
+//! # Layout
+//!
+//! `dice` (the stratified first rolls), `player` (a trial: move choice, the
+//! cube, the luck of the rolls), `stats` (samples, estimates, paired
+//! differences) and `runner` (trials in parallel, in order); the settings
+//! and the public calls are here.
+
+mod dice;
+mod player;
+mod runner;
+mod stats;
+
+pub use stats::{Estimate, Z95};
+
+use crate::cube::CubeError;
+use gammon_eval::{Evaluator, Probabilities};
+use gammon_rules::{Dice, Move, Position};
+use player::Player;
+use runner::run;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Trials per block: the stopping rule (target standard error) is checked
+/// only after whole blocks, where the quasi-random dice are balanced.
+pub const BATCH: u64 = 1296;
+
+/// A trial longer than this many half-moves is stopped and evaluated (a
+/// guard against a broken evaluator; real games are far shorter): the game
+/// layer's one limit on a game's length.
+pub const MAX_TURNS: u32 = gammon_rules::MAX_TURNS;
+
+/// How to roll out.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RolloutSettings {
+    /// The most trials (games) to play.
+    pub trials: u64,
+    /// The dice seed.
+    pub seed: u64,
+    /// Stop each trial before the roll of this half-move and take the
+    /// evaluator's probabilities (`Some(0)`: the static evaluation).
+    pub truncate: Option<u32>,
+    /// Luck adjustment (gnubg's variance reduction), see the module documentation.
+    pub variance_reduction: bool,
+    /// Stratified first two rolls, see the module documentation.
+    pub quasi_random: bool,
+    /// Also play with a money cube and report the cubeful equity.
+    pub cubeful: bool,
+    /// Stop early, after a block of [`BATCH`] trials, once the standard error
+    /// of the equity (the cubeful one in cubeful rollouts; for moves, of
+    /// every move) is at most this.
+    pub target_se: Option<f64>,
+    /// Chequer play lookahead: 0 or 1 ply.
+    pub ply: u8,
+    /// Stop a trial when both sides are in the one-sided bearoff database and
+    /// take its probabilities.
+    pub bearoff_exact: bool,
+    /// [`rollout_moves`] only: roll out the best this many moves by the
+    /// evaluator's 0-ply judgement (`None`: every legal move).
+    pub candidates: Option<usize>,
+}
+
+impl Default for RolloutSettings {
+    /// 1296 trials, seed 1, no truncation, variance reduction and
+    /// quasi-random dice on, cubeless, 0 ply, exact bearoffs, every move.
+    fn default() -> Self {
+        RolloutSettings {
+            trials: BATCH,
+            seed: 1,
+            truncate: None,
+            variance_reduction: true,
+            quasi_random: true,
+            cubeful: false,
+            target_se: None,
+            ply: 0,
+            bearoff_exact: true,
+            candidates: None,
+        }
+    }
+}
+
+/// A rollout that cannot be run.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum RolloutError {
+    /// Zero trials asked for.
+    #[error("a rollout needs at least one trial")]
+    NoTrials,
+    /// A lookahead the rollout players do not have.
+    #[error("rollouts play at 0 or 1 ply, not {0}")]
+    UnsupportedPly(u8),
+    /// A target standard error that is not a positive number.
+    #[error("the target standard error {0} is not a positive number")]
+    TargetSe(f64),
+    /// `candidates: Some(0)`.
+    #[error("at least one candidate move must be rolled out")]
+    NoCandidates,
+    /// The position breaks the rules (checker counts, both sides on a point).
+    #[error("the position is not a legal backgammon position")]
+    InvalidPosition,
+    /// [`rollout_moves`] on a finished game.
+    #[error("the game is over: there are no moves to roll out")]
+    GameOver,
+    /// The cube model rejected the evaluator's probabilities (not numbers,
+    /// or outside 0..1) in a cubeful rollout.
+    #[error("cubeful rollout: {0}")]
+    Cube(#[from] CubeError),
+}
+
+/// What a rollout found, for the player on roll at the start (for a move:
+/// the player who made it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RolloutResult {
+    /// Trials played.
+    pub trials: u64,
+    /// The five cumulative probabilities, in the order of
+    /// [`Probabilities::to_array`]: win, win gammon, win backgammon, lose
+    /// gammon, lose backgammon.
+    pub probabilities: [Estimate; 5],
+    /// Cubeless money equity.
+    pub equity: Estimate,
+    /// Cubeful money equity (points per game, cube 1 centred at the start),
+    /// in cubeful rollouts.
+    pub cubeful: Option<Estimate>,
+    /// True if the rollout stopped before `trials` because the target
+    /// standard error was reached.
+    pub target_reached: bool,
+}
+
+impl RolloutResult {
+    /// The mean probabilities as the evaluator's type (rounded to `f32`).
+    pub fn mean_probabilities(&self) -> Probabilities {
+        Probabilities::from_array(self.probabilities.map(|e| e.mean as f32))
+    }
+
+    /// The equity the rollout ranks by: cubeful if it has one, else cubeless.
+    pub fn headline(&self) -> Estimate {
+        self.cubeful.unwrap_or(self.equity)
+    }
+}
+
+/// One candidate move of [`rollout_moves`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveRollout {
+    /// The move ([`Move::NONE`] when no checker can move).
+    pub mv: Move,
+    /// The position after it, seen by the opponent (on roll).
+    pub result: Position,
+    /// The evaluator's 0-ply cubeless equity of the move, for the mover.
+    pub static_equity: f64,
+    /// The rollout, for the mover.
+    pub rollout: RolloutResult,
+    /// This move's headline equity (cubeful in cubeful rollouts) minus the
+    /// best move's, with the standard error of the paired per-trial
+    /// differences (0 for the best move itself).
+    pub difference: Estimate,
+}
+
+/// Where a rollout stands, passed to the progress callback after each chunk
+/// of trials.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RolloutProgress {
+    /// Trials done so far.
+    pub trials: u64,
+    /// The most trials the rollout will play.
+    pub max_trials: u64,
+    /// The running headline equity (cubeful in cubeful rollouts; for moves,
+    /// the leading move's).
+    pub equity: f64,
+    /// Its standard error.
+    pub standard_error: f64,
+    /// For moves: the index of the leading move in the order of the legal
+    /// moves rolled out (0-ply order, best first).
+    pub leader: Option<usize>,
+}
+
+/// Rolls out `pos` (the player on roll, before rolling) with `evaluator`.
+/// `progress` is called after each chunk of trials (a few times a second or
+/// less often).
+///
+/// # Errors
+/// See [`RolloutError`]: bad settings, an illegal position, or (cubeful)
+/// probabilities the cube model rejects.
+///
+/// ```
+/// use gammon_engine::rollout::{rollout_position, RolloutSettings};
+/// use gammon_eval::NetEvaluator;
+/// use gammon_rules::Position;
+/// let net = NetEvaluator::shipped().unwrap();
+/// let settings = RolloutSettings { trials: 36, truncate: Some(4), ..RolloutSettings::default() };
+/// let r = rollout_position(&net, &Position::STARTING, &settings, |_| {}).unwrap();
+/// assert_eq!(r.trials, 36);
+/// assert!(r.equity.standard_error > 0.0);
+/// ```
+pub fn rollout_position(
+    evaluator: &dyn Evaluator,
+    pos: &Position,
+    settings: &RolloutSettings,
+    progress: impl Fn(&RolloutProgress) + Sync,
+) -> Result<RolloutResult, RolloutError> {
+    check(pos, settings)?;
+    let player = Player::new(evaluator, settings);
+    let mut results = run(&player, &[*pos], false, &progress)?;
+    Ok(results.swap_remove(0).0)
+}
+
+/// Rolls out every candidate move of `pos` for `dice` (or the best
+/// [`RolloutSettings::candidates`] by 0 ply): each resulting position with
+/// the opponent on roll, the same dice for every move, results for the
+/// mover, best first (by cubeful equity in cubeful rollouts). With no legal
+/// move the one entry is the pass.
+///
+/// # Errors
+/// As [`rollout_position`], and [`RolloutError::GameOver`] for a finished
+/// game.
+pub fn rollout_moves(
+    evaluator: &dyn Evaluator,
+    pos: &Position,
+    dice: Dice,
+    settings: &RolloutSettings,
+    progress: impl Fn(&RolloutProgress) + Sync,
+) -> Result<Vec<MoveRollout>, RolloutError> {
+    check(pos, settings)?;
+    if settings.candidates == Some(0) {
+        return Err(RolloutError::NoCandidates);
+    }
+    if pos.game_result().is_some() {
+        return Err(RolloutError::GameOver);
+    }
+    let list = pos.legal_moves(dice);
+    let mut moves: Vec<(Move, Position, f64)> = if list.is_empty() {
+        vec![(Move::NONE, pos.switched(), 0.0)]
+    } else {
+        let mut values = vec![Probabilities::default(); list.len()];
+        evaluator.evaluate_batch(list.positions(), &mut values);
+        list.iter().zip(&values).map(|((m, p), v)| (m, p, -f64::from(v.equity()))).collect()
+    };
+    if list.is_empty() {
+        let v = evaluator.evaluate(&moves[0].1);
+        moves[0].2 = -f64::from(v.equity());
+    }
+    // Best first by 0 ply; the sort is stable, so ties keep the generator's order.
+    moves.sort_by(|a, b| b.2.total_cmp(&a.2));
+    if let Some(n) = settings.candidates {
+        moves.truncate(n);
+    }
+    let starts: Vec<Position> = moves.iter().map(|m| m.1).collect();
+    let player = Player::new(evaluator, settings);
+    let results = run(&player, &starts, true, &progress)?;
+    let mut out: Vec<MoveRollout> = moves
+        .iter()
+        .zip(results)
+        .map(|(&(mv, result, static_equity), (rollout, difference))| MoveRollout {
+            mv,
+            result,
+            static_equity,
+            rollout,
+            difference,
+        })
+        .collect();
+    out.sort_by(|a, b| b.rollout.headline().mean.total_cmp(&a.rollout.headline().mean));
+    Ok(out)
+}
+
+fn check(pos: &Position, s: &RolloutSettings) -> Result<(), RolloutError> {
+    if s.trials == 0 {
+        return Err(RolloutError::NoTrials);
+    }
+    if s.ply > 1 {
+        return Err(RolloutError::UnsupportedPly(s.ply));
+    }
+    if let Some(t) = s.target_se {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(RolloutError::TargetSe(t));
+        }
+    }
+    if !pos.is_consistent() {
+        return Err(RolloutError::InvalidPosition);
+    }
+    Ok(())
+}
