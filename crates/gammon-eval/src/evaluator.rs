@@ -58,3 +58,19 @@ impl<T: Evaluator + ?Sized> Evaluator for Box<T> {
         (**self).name()
     }
 }
+
+/// A borrowed evaluator is an evaluator: a search can wrap one it does not own.
+impl<T: Evaluator + ?Sized> Evaluator for &T {
+    fn evaluate_batch(&self, positions: &[Position], out: &mut [Probabilities]) {
+        (**self).evaluate_batch(positions, out);
+    }
+    fn evaluate(&self, position: &Position) -> Probabilities {
+        (**self).evaluate(position)
+    }
+    fn best_move(&self, before: &Position, results: &[Position]) -> usize {
+        (**self).best_move(before, results)
+    }
+    fn name(&self) -> String {
+        (**self).name()
+    }
+}

@@ -9,7 +9,10 @@ use crate::met::Met;
 use crate::search::Search;
 use gammon_eval::bearoff::bearoff_db;
 use gammon_eval::{Evaluator, Probabilities};
-use gammon_rules::{CubeOwner, Dice, MoveList, Position, RandomDice, ALL_ROLLS};
+use gammon_rules::{
+    play_game, Abandoned, CubeOwner, Decision, Dice, DiceSource, Flow, GameStart, MatchRules, MatchState, MoveList,
+    Position, RandomDice, Seat, Table, Turn, ALL_ROLLS,
+};
 
 /// The doubling cube of a cubeful trial: money play, no Jacoby rule, no
 /// beavers.
@@ -57,28 +60,11 @@ impl Work {
     }
 }
 
-/// A borrowed evaluator, for a search that does not own it.
-struct Borrowed<'a>(&'a dyn Evaluator);
-
-impl Evaluator for Borrowed<'_> {
-    fn evaluate_batch(&self, positions: &[Position], out: &mut [Probabilities]) {
-        self.0.evaluate_batch(positions, out);
-    }
-
-    fn best_move(&self, before: &Position, results: &[Position]) -> usize {
-        self.0.best_move(before, results)
-    }
-
-    fn name(&self) -> String {
-        self.0.name()
-    }
-}
-
 /// Both players of a rollout's trials and their dice.
 pub(super) struct Player<'a> {
     evaluator: &'a dyn Evaluator,
     /// The chequer play's lookahead from 1 ply on (`None` at 0 ply).
-    search: Option<Search<Borrowed<'a>>>,
+    search: Option<Search<&'a dyn Evaluator>>,
     settings: RolloutSettings,
     dice: TrialDice,
     met: &'static Met,
@@ -88,7 +74,7 @@ impl<'a> Player<'a> {
     pub(super) fn new(evaluator: &'a dyn Evaluator, settings: &RolloutSettings) -> Self {
         Player {
             evaluator,
-            search: (settings.ply > 0).then(|| Search::new(Borrowed(evaluator))),
+            search: (settings.ply > 0).then(|| Search::new(evaluator)),
             settings: *settings,
             dice: TrialDice::new(settings.seed, settings.quasi_random),
             met: Met::kazaross_xg2(),
@@ -137,7 +123,7 @@ impl<'a> Player<'a> {
 
     /// The position after the best move by the search's ranking at the
     /// rollout's ply (gnubg's normal filter), seen by the next player.
-    fn play_searched(&self, search: &Search<Borrowed<'_>>, w: &mut Work, pos: &Position, dice: Dice) -> Position {
+    fn play_searched(&self, search: &Search<&dyn Evaluator>, w: &mut Work, pos: &Position, dice: Dice) -> Position {
         w.list.generate(pos, dice);
         match w.list.positions() {
             [] => pos.switched(),
@@ -156,111 +142,235 @@ impl<'a> Player<'a> {
         }
     }
 
-    /// Plays trial `k` from `start`; the values are for the side on roll at
-    /// the start.
+    /// Plays trial `k` from `start` at the one game loop's table ([`Trial`]);
+    /// the values are for the side on roll at the start (seat Zero).
     pub(super) fn trial(&self, w: &mut Work, start: &Position, k: u64) -> Result<Sample, RolloutError> {
-        let s = &self.settings;
-        let mut rng = RandomDice::new(s.seed, k);
-        let mut pos = *start;
-        let mut mover_is_root = true;
-        let sign = |root: bool| if root { 1.0 } else { -1.0 };
-        let mut luck = [0.0f64; 5];
-        let mut luck_cubeful = 0.0f64;
-        let mut cube = Cube { value: 1, owner: CubeOwner::Centered, settled: None };
-        let mut turn = 0u32;
-        loop {
-            // The end of the trial?
-            let exact = self.exact(&pos);
-            let stop = if exact.is_some() {
-                exact
-            } else if s.truncate.is_some_and(|t| turn >= t) || turn >= MAX_TURNS {
-                Some(self.evaluator.evaluate(&pos))
-            } else {
-                None
-            };
-            if let Some(p) = stop {
-                let mover = five(&p);
-                let root = if mover_is_root { mover } else { invert(&mover) };
-                let probabilities: [f64; 5] = std::array::from_fn(|i| root[i] - luck[i]);
-                let cubeful = if s.cubeful {
-                    let cubeful = match cube.settled {
-                        Some(points) => points,
-                        None => {
-                            let v = cubeful_value(&pos, &p.sanitized(), &cube.state(), self.met)?;
-                            sign(mover_is_root) * f64::from(cube.value) * v
-                        }
-                    };
-                    cubeful - luck_cubeful
-                } else {
-                    0.0
-                };
-                return Ok(Sample { probabilities, equity: equity_of(&probabilities), cubeful });
-            }
-            // The cube.
-            if s.cubeful && cube.settled.is_none() {
-                let state = cube.state();
-                if state.no_double_reason().is_none() {
-                    let p = self.evaluator.evaluate(&pos).sanitized();
-                    let d = decide(&p, cube_efficiency(&pos), &state, self.met)?;
-                    if d.action.doubles() {
-                        if d.response() == Some(Response::Take) {
-                            cube.value = cube.value.saturating_mul(2);
-                            cube.owner = CubeOwner::Opponent;
-                        } else {
-                            cube.settled = Some(sign(mover_is_root) * f64::from(cube.value));
-                        }
-                    }
-                }
-            }
-            // The roll and the move.
-            let dice = self.dice.roll(k, turn, &mut rng);
-            pos = if s.variance_reduction {
-                for (i, d) in ALL_ROLLS.iter().enumerate() {
-                    w.chosen[i] = self.play0(&mut w.list, &pos, *d);
-                }
-                self.values(&w.chosen, &mut w.values);
-                let actual = roll_index(dice);
-                // Values for the mover: the chosen results are seen by the next player.
-                let mut mean = [0.0f64; 5];
-                for (d, v) in ALL_ROLLS.iter().zip(&w.values) {
-                    let mv = invert(&five(v));
-                    for i in 0..5 {
-                        mean[i] += f64::from(d.weight()) * mv[i];
-                    }
-                }
-                let got = invert(&five(&w.values[actual]));
-                let mut delta = [0.0f64; 5];
-                for i in 0..5 {
-                    delta[i] = got[i] - mean[i] / 36.0;
-                }
-                let delta = if mover_is_root { delta } else { invert_difference(&delta) };
-                for i in 0..5 {
-                    luck[i] += delta[i];
-                }
-                if s.cubeful && cube.settled.is_none() {
-                    // The next player's cube state; his cubeful values, for the mover.
-                    let state = cube.next_state();
-                    let mut mean = 0.0;
-                    let mut got = 0.0;
-                    for (i, d) in ALL_ROLLS.iter().enumerate() {
-                        let v = -cubeful_value(&w.chosen[i], &w.values[i].sanitized(), &state, self.met)?;
-                        mean += f64::from(d.weight()) * v;
-                        if i == actual {
-                            got = v;
-                        }
-                    }
-                    luck_cubeful += sign(mover_is_root) * f64::from(cube.value) * (got - mean / 36.0);
-                }
-                match &self.search {
-                    None => w.chosen[actual],
-                    Some(search) => self.play_searched(search, w, &pos, dice),
-                }
-            } else {
-                self.play(w, &pos, dice)
-            };
-            mover_is_root = !mover_is_root;
-            cube.owner = cube.owner.switched();
-            turn += 1;
+        let mut rolls = TrialRolls { dice: &self.dice, k, turn: 0, rng: RandomDice::new(self.settings.seed, k) };
+        let mut trial = Trial {
+            player: self,
+            w,
+            luck: [0.0; 5],
+            luck_cubeful: 0.0,
+            cube: Cube { value: 1, owner: CubeOwner::Centered, settled: None },
+            turn: 0,
+            luck_done: false,
+            sample: None,
+            error: None,
+        };
+        // The cube is the trial's own (a pass does not end the cubeless
+        // game), so the loop plays cubeless.
+        let state = MatchState::new(MatchRules::cubeless());
+        let record = play_game(&mut trial, &mut rolls, &GameStart::from_position(*start, ROOT), &state);
+        if let Some(e) = trial.error.take() {
+            return Err(e);
         }
+        match (record, trial.sample.take()) {
+            (_, Some(sample)) => Ok(sample),
+            // A finished game: its exact value, seen by the side on roll.
+            (Ok(r), None) => {
+                let on_roll = if r.turns % 2 == 0 { ROOT } else { ROOT.other() };
+                trial.stop(&r.position, on_roll)
+            }
+            (Err(Abandoned), None) => unreachable!("a trial abandons only with an error"),
+        }
+    }
+}
+
+/// The side on roll at the start of a trial, whose values it reports.
+const ROOT: Seat = Seat::Zero;
+
+/// The dice of trial `k`, roll after roll ([`TrialDice`]).
+struct TrialRolls<'a> {
+    dice: &'a TrialDice,
+    k: u64,
+    turn: u32,
+    rng: RandomDice,
+}
+
+impl DiceSource for TrialRolls<'_> {
+    fn roll(&mut self) -> Dice {
+        let d = self.dice.roll(self.k, self.turn, &mut self.rng);
+        self.turn += 1;
+        d
+    }
+}
+
+/// One trial at the game loop's table: where it stops, the cube, both
+/// sides' moves and the luck of every roll.
+struct Trial<'p, 'w> {
+    player: &'p Player<'p>,
+    w: &'w mut Work,
+    /// The luck so far, for the root.
+    luck: [f64; 5],
+    luck_cubeful: f64,
+    cube: Cube,
+    /// Half-moves played.
+    turn: u32,
+    /// The luck of this turn's roll is counted (it is, in `choose_move`,
+    /// when variance reduction chose the move).
+    luck_done: bool,
+    /// The trial's values, once it stopped before the end of the game.
+    sample: Option<Sample>,
+    /// Why the trial failed.
+    error: Option<RolloutError>,
+}
+
+impl Trial<'_, '_> {
+    /// The trial's values when it stops in `pos`, `seat` on roll: the exact
+    /// value of a finished game or a bearoff, else the evaluator's
+    /// probabilities, less the luck; the cubeful value with the cube.
+    fn stop(&self, pos: &Position, seat: Seat) -> Result<Sample, RolloutError> {
+        let p = match self.player.exact(pos) {
+            Some(p) => p,
+            None => self.player.evaluator.evaluate(pos),
+        };
+        let mover_is_root = seat == ROOT;
+        let mover = five(&p);
+        let root = if mover_is_root { mover } else { invert(&mover) };
+        let probabilities: [f64; 5] = std::array::from_fn(|i| root[i] - self.luck[i]);
+        let cubeful = if self.player.settings.cubeful {
+            let cubeful = match self.cube.settled {
+                Some(points) => points,
+                None => {
+                    let v = cubeful_value(pos, &p.sanitized(), &self.cube.state(), self.player.met)?;
+                    sign(mover_is_root) * f64::from(self.cube.value) * v
+                }
+            };
+            cubeful - self.luck_cubeful
+        } else {
+            0.0
+        };
+        Ok(Sample { probabilities, equity: equity_of(&probabilities), cubeful })
+    }
+
+    /// The side on roll's money cube action before his roll (0-ply
+    /// Janowski): a take doubles the cube, a pass settles the cubeful game.
+    fn cube_action(&mut self, pos: &Position, mover_is_root: bool) -> Result<(), RolloutError> {
+        let state = self.cube.state();
+        if state.no_double_reason().is_some() {
+            return Ok(());
+        }
+        let p = self.player.evaluator.evaluate(pos).sanitized();
+        let d = decide(&p, cube_efficiency(pos), &state, self.player.met)?;
+        if d.action.doubles() {
+            if d.response() == Some(Response::Take) {
+                self.cube.value = self.cube.value.saturating_mul(2);
+                self.cube.owner = CubeOwner::Opponent;
+            } else {
+                self.cube.settled = Some(sign(mover_is_root) * f64::from(self.cube.value));
+            }
+        }
+        Ok(())
+    }
+
+    /// Variance reduction: the 0-ply choice of each of the 21 rolls and its
+    /// value; the luck of `dice` is its value less their average.
+    fn count_luck(&mut self, pos: &Position, dice: Dice, mover_is_root: bool) -> Result<(), RolloutError> {
+        let (player, w) = (self.player, &mut *self.w);
+        for (i, d) in ALL_ROLLS.iter().enumerate() {
+            w.chosen[i] = player.play0(&mut w.list, pos, *d);
+        }
+        player.values(&w.chosen, &mut w.values);
+        let actual = roll_index(dice);
+        // Values for the mover: the chosen results are seen by the next player.
+        let mut mean = [0.0f64; 5];
+        for (d, v) in ALL_ROLLS.iter().zip(&w.values) {
+            let mv = invert(&five(v));
+            for i in 0..5 {
+                mean[i] += f64::from(d.weight()) * mv[i];
+            }
+        }
+        let got = invert(&five(&w.values[actual]));
+        let mut delta = [0.0f64; 5];
+        for i in 0..5 {
+            delta[i] = got[i] - mean[i] / 36.0;
+        }
+        let delta = if mover_is_root { delta } else { invert_difference(&delta) };
+        for i in 0..5 {
+            self.luck[i] += delta[i];
+        }
+        if player.settings.cubeful && self.cube.settled.is_none() {
+            // The next player's cube state; his cubeful values, for the mover.
+            let state = self.cube.next_state();
+            let mut mean = 0.0;
+            let mut got = 0.0;
+            for (i, d) in ALL_ROLLS.iter().enumerate() {
+                let v = -cubeful_value(&w.chosen[i], &w.values[i].sanitized(), &state, player.met)?;
+                mean += f64::from(d.weight()) * v;
+                if i == actual {
+                    got = v;
+                }
+            }
+            self.luck_cubeful += sign(mover_is_root) * f64::from(self.cube.value) * (got - mean / 36.0);
+        }
+        self.luck_done = true;
+        Ok(())
+    }
+
+    /// Keeps a failure for [`Player::trial`] and abandons the game.
+    fn fail<T>(&mut self, r: Result<T, RolloutError>) -> Decision<T> {
+        r.map_err(|e| {
+            self.error = Some(e);
+            Abandoned
+        })
+    }
+}
+
+/// +1 for the root, -1 for the other side.
+fn sign(root: bool) -> f64 {
+    if root {
+        1.0
+    } else {
+        -1.0
+    }
+}
+
+impl Table for Trial<'_, '_> {
+    /// The end of the trial (an exact value, the truncation depth, the turn
+    /// limit), then the cube.
+    fn before_roll(&mut self, seat: Seat, pos: &Position, turn: u32) -> Decision<Flow> {
+        self.turn = turn;
+        let s = &self.player.settings;
+        if self.player.exact(pos).is_some() || s.truncate.is_some_and(|t| turn >= t) || turn >= MAX_TURNS {
+            let sample = self.stop(pos, seat);
+            self.sample = Some(self.fail(sample)?);
+            return Ok(Flow::Stop);
+        }
+        if s.cubeful && self.cube.settled.is_none() {
+            let r = self.cube_action(pos, seat == ROOT);
+            self.fail(r)?;
+        }
+        Ok(Flow::Play)
+    }
+
+    /// The 0-ply best move, or the search's at the rollout's ply; with
+    /// variance reduction the luck of the roll is counted first, and at 0
+    /// ply its choice for the actual roll is the move.
+    fn choose_move(&mut self, seat: Seat, pos: &Position, dice: Dice, moves: &MoveList) -> Decision<usize> {
+        let player = self.player;
+        let chosen = if player.settings.variance_reduction {
+            let r = self.count_luck(pos, dice, seat == ROOT);
+            self.fail(r)?;
+            match &player.search {
+                None => self.w.chosen[roll_index(dice)],
+                Some(search) => player.play_searched(search, self.w, pos, dice),
+            }
+        } else {
+            player.play(self.w, pos, dice)
+        };
+        // Results are distinct positions: the one reached names the move.
+        Ok(moves.positions().iter().position(|p| *p == chosen).unwrap_or(0))
+    }
+
+    /// A turn without a move has luck too; the cube owner is seen by the
+    /// next player.
+    fn after_turn(&mut self, turn: &Turn<'_>) -> Decision<()> {
+        if self.player.settings.variance_reduction && !self.luck_done {
+            let r = self.count_luck(&turn.before, turn.dice, turn.seat == ROOT);
+            self.fail(r)?;
+        }
+        self.luck_done = false;
+        self.cube.owner = self.cube.owner.switched();
+        Ok(())
     }
 }
