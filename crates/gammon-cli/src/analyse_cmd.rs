@@ -10,7 +10,7 @@ use crate::request::Request;
 use crate::text;
 use anyhow::{anyhow, Result};
 use clap::Args;
-use gammon_engine::api::{CubeDecision, Engine, EngineError};
+use gammon_engine::api::{CubeReport, Engine, EngineError};
 use gammon_eval::NetEvaluator;
 use gammon_rules::Dice;
 use std::io::{BufWriter, Write};
@@ -81,7 +81,7 @@ fn analyse_position(
 ) -> Result<()> {
     let plies = args.ply.ply;
     let evaluation = engine.evaluate(&request.position, plies);
-    let cube: Result<CubeDecision, String> =
+    let cube: Result<CubeReport, String> =
         engine.decide_cube(&request.position, &request.context, plies).map_err(|e| match e {
             EngineError::GameOver => "the game is over: there is no cube decision".to_string(),
             e => e.to_string(),

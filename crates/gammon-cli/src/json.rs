@@ -3,7 +3,7 @@
 //! shapes of `eval` and of `analyse` without dice, which frame them.
 
 use gammon_engine::api::json::EvaluationJson;
-use gammon_engine::api::{CubeDecision, Evaluation};
+use gammon_engine::api::{CubeReport, Evaluation};
 use gammon_eval::evaluated_by;
 use serde::Serialize;
 use std::io::Write;
@@ -43,7 +43,7 @@ pub struct PositionAnalysisJson<'a> {
     evaluation: &'a Evaluation,
     /// The cube decision of the player on roll at the same depth (`null`
     /// when there is none, see `cube_error`).
-    cube: Option<&'a CubeDecision>,
+    cube: Option<&'a CubeReport>,
     /// Why there is no cube decision (a finished game, a score the match
     /// equity table does not cover).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -52,7 +52,7 @@ pub struct PositionAnalysisJson<'a> {
 
 impl<'a> PositionAnalysisJson<'a> {
     /// The evaluation with its cube decision or the reason it has none.
-    pub fn new(evaluation: &'a Evaluation, cube: &'a Result<CubeDecision, String>) -> Self {
+    pub fn new(evaluation: &'a Evaluation, cube: &'a Result<CubeReport, String>) -> Self {
         let (cube, cube_error) = match cube {
             Ok(d) => (Some(d), None),
             Err(e) => (None, Some(e.as_str())),

@@ -1,14 +1,14 @@
 //! Cube decisions as gnubg prints them, with the explanation.
 
 use super::gnubg_line;
-use gammon_engine::api::CubeDecision;
+use gammon_engine::api::CubeReport;
 use gammon_engine::cube::Stakes;
 use gammon_eval::evaluated_by;
 use gammon_rules::CubeOwner;
 use std::io::{self, Write};
 
 /// One line: money or match, score, cube and rules.
-fn setting_line(d: &CubeDecision) -> String {
+fn setting_line(d: &CubeReport) -> String {
     let ctx = &d.context;
     let owner = match ctx.cube_owner {
         CubeOwner::Centered => "centred",
@@ -38,7 +38,7 @@ fn setting_line(d: &CubeDecision) -> String {
     }
 }
 
-fn notes(out: &mut impl Write, d: &CubeDecision, indent: &str) -> io::Result<()> {
+fn notes(out: &mut impl Write, d: &CubeReport, indent: &str) -> io::Result<()> {
     for n in &d.notes {
         writeln!(out, "{indent}Note: {n}")?;
     }
@@ -46,7 +46,7 @@ fn notes(out: &mut impl Write, d: &CubeDecision, indent: &str) -> io::Result<()>
 }
 
 /// `gammon cube`: the board, the setting, the chances and the decision.
-pub fn cube_decision(out: &mut impl Write, d: &CubeDecision) -> io::Result<()> {
+pub fn cube_decision(out: &mut impl Write, d: &CubeReport) -> io::Result<()> {
     let (a, ply) = (&d.analysis, d.plies);
     write!(out, "{}", d.position)?;
     writeln!(out)?;
@@ -71,7 +71,7 @@ pub fn cube_decision(out: &mut impl Write, d: &CubeDecision) -> io::Result<()> {
 }
 
 /// The cube decision after the evaluation of `gammon analyse`.
-pub fn cube_in_analysis(out: &mut impl Write, d: &CubeDecision) -> io::Result<()> {
+pub fn cube_in_analysis(out: &mut impl Write, d: &CubeReport) -> io::Result<()> {
     let a = &d.analysis;
     writeln!(out, " Cube decision at {}-ply: {}", d.plies, setting_line(d))?;
     notes(out, d, " ")?;
@@ -89,7 +89,7 @@ pub fn cube_in_analysis(out: &mut impl Write, d: &CubeDecision) -> io::Result<()
 
 /// The cubeful equities, the proper action and the explanation, each line
 /// after `indent`.
-fn decision(out: &mut impl Write, d: &CubeDecision, indent: &str) -> io::Result<()> {
+fn decision(out: &mut impl Write, d: &CubeReport, indent: &str) -> io::Result<()> {
     let (a, ply, cube) = (&d.analysis, d.plies, d.context.cube_value);
     let searched = if ply > 0 { format!(", searched {ply} plies") } else { String::new() };
     if cube > 1 {

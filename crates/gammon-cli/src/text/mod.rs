@@ -6,7 +6,7 @@ mod rollout;
 pub use cube::{cube_decision, cube_in_analysis};
 pub use rollout::{rollout_report, RolloutProgressLine};
 
-use gammon_engine::api::{CubeDecision, Evaluation, LegalMoves, RollAnalysis};
+use gammon_engine::api::{CubeReport, Evaluation, LegalMoves, RollAnalysis};
 use gammon_eval::{evaluated_by, Probabilities};
 use std::io::{self, Write};
 
@@ -114,7 +114,7 @@ pub fn roll_analysis(out: &mut impl Write, a: &RollAnalysis) -> io::Result<()> {
 
 /// `gammon analyse` without dice: the n-ply evaluation, then the cube
 /// decision at the same depth or why there is none.
-pub fn position_analysis(out: &mut impl Write, e: &Evaluation, cube: &Result<CubeDecision, String>) -> io::Result<()> {
+pub fn position_analysis(out: &mut impl Write, e: &Evaluation, cube: &Result<CubeReport, String>) -> io::Result<()> {
     let p = e.probabilities;
     write!(out, "{}", e.position)?;
     writeln!(out)?;

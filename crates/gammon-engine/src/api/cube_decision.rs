@@ -73,7 +73,7 @@ impl CubeQuestion {
 /// The cube decision of the player on roll, from
 /// [`Engine::decide_cube`](super::Engine::decide_cube).
 #[derive(Debug, Clone, PartialEq)]
-pub struct CubeDecision {
+pub struct CubeReport {
     /// The position, player on roll before rolling.
     pub position: Position,
     /// The game context, before the roll.

@@ -2,7 +2,7 @@
 //! a server can send. Positions are written as gnubg Position IDs, moves in
 //! gnubg notation, probabilities with the losing chance written out.
 
-use super::{CubeDecision, Evaluation, LegalMoves, RollAnalysis, RolloutOutcome, RolloutReport};
+use super::{CubeReport, Evaluation, LegalMoves, RollAnalysis, RolloutOutcome, RolloutReport};
 use crate::cube::TakePoint;
 use crate::met::GammonPrices;
 use crate::rollout::{Estimate, RolloutResult};
@@ -219,7 +219,7 @@ impl From<TakePoint> for TakePointJson {
 }
 
 #[derive(Serialize)]
-struct CubeDecisionJson<'a> {
+struct CubeReportJson<'a> {
     position: String,
     /// Which part of the evaluator answers for the position.
     evaluator: String,
@@ -259,10 +259,10 @@ fn owner_name(owner: CubeOwner) -> &'static str {
     }
 }
 
-impl Serialize for CubeDecision {
+impl Serialize for CubeReport {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (ctx, a) = (&self.context, &self.analysis);
-        CubeDecisionJson {
+        CubeReportJson {
             position: self.position.to_position_id(),
             evaluator: evaluated_by(self.class).to_string(),
             ply: u32::from(self.plies),

@@ -29,7 +29,7 @@ mod rollout_report;
 mod tests;
 
 pub use analysis::{Evaluation, RollAnalysis};
-pub use cube_decision::{pending_answer, CubeDecision, CubeQuestion, PendingAnswer};
+pub use cube_decision::{pending_answer, CubeQuestion, CubeReport, PendingAnswer};
 pub use error::EngineError;
 pub use moves::{legal_moves, ChosenMove, LegalMove, LegalMoves};
 pub use rollout_report::{RolloutOutcome, RolloutReport};
@@ -164,7 +164,7 @@ impl<E: Evaluator> Engine<E> {
         position: &Position,
         context: &GameContext,
         plies: u8,
-    ) -> Result<CubeDecision, EngineError> {
+    ) -> Result<CubeReport, EngineError> {
         self.decide(&CubeQuestion::new(*position, *context, &self.met)?, plies)
     }
 
@@ -173,10 +173,10 @@ impl<E: Evaluator> Engine<E> {
     ///
     /// # Errors
     /// [`EngineError::Cube`] for a match longer than this engine's table.
-    pub fn decide(&self, question: &CubeQuestion, plies: u8) -> Result<CubeDecision, EngineError> {
+    pub fn decide(&self, question: &CubeQuestion, plies: u8) -> Result<CubeReport, EngineError> {
         let position = *question.position();
         let analysis = analyse_state_nply(&self.search, &position, question.state(), &self.met, plies)?;
-        Ok(CubeDecision {
+        Ok(CubeReport {
             position,
             context: *question.context(),
             plies,
