@@ -247,6 +247,17 @@ impl MatchState {
         self.score
     }
 
+    /// Points each player still needs, `[seat Zero, seat One]`; `None` in
+    /// money play or once the match is over.
+    pub const fn away(&self) -> Option<[u32; 2]> {
+        let length = self.rules.length;
+        if self.rules.is_money() || self.score[0] >= length || self.score[1] >= length {
+            None
+        } else {
+            Some([length - self.score[0], length - self.score[1]])
+        }
+    }
+
     /// True if the game in progress (or the next game) is the Crawford game:
     /// nobody may double in it.
     pub const fn is_crawford(&self) -> bool {
@@ -377,9 +388,11 @@ mod tests {
         assert!(m.may_double(&Cube::START, Seat::Zero));
         assert_eq!(m.record(Seat::Zero, 2), None); // 4-4: both 1-away, still no Crawford
         assert!(!m.is_crawford());
+        assert_eq!(m.away(), Some([1, 1]));
         assert_eq!(m.record(Seat::One, 2), Some(Seat::One));
         assert_eq!(m.winner(), Some(Seat::One));
         assert_eq!(m.score(), [4, 6]);
+        assert_eq!(m.away(), None);
     }
 
     #[test]

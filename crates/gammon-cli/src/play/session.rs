@@ -78,9 +78,9 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
                 let [me, him] = self.state.score();
                 let note = if self.state.is_crawford() {
                     " This is the Crawford game: nobody may double."
-                } else if rules.cube && length - me == 1 && length - him == 1 {
+                } else if rules.cube && self.state.away() == Some([1, 1]) {
                     " Both sides need one point: the cube is dead."
-                } else if rules.cube && (length - me == 1 || length - him == 1) {
+                } else if rules.cube && self.state.is_post_crawford() {
                     " After the Crawford game: the trailer may double."
                 } else {
                     ""
