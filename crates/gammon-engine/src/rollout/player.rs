@@ -286,8 +286,8 @@ impl Trial<'_, '_> {
             delta[i] = got[i] - mean[i] / 36.0;
         }
         let delta = if mover_is_root { delta } else { invert_difference(&delta) };
-        for i in 0..5 {
-            self.luck[i] += delta[i];
+        for (l, d) in self.luck.iter_mut().zip(delta) {
+            *l += d;
         }
         if player.settings.cubeful && self.cube.settled.is_none() {
             // The next player's cube state; his cubeful values, for the mover.
