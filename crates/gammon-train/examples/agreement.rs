@@ -5,7 +5,7 @@
 use gammon_eval::net::{evaluate_position, Scratch};
 use gammon_eval::NetWeights;
 use gammon_rules::{MoveList, ALL_ROLLS};
-use gammon_train::distill::{lookahead_value, sample_positions};
+use gammon_train::distill::{labeller, sample_positions};
 use std::path::Path;
 
 fn main() {
@@ -16,6 +16,8 @@ fn main() {
     let positions = sample_positions(&teacher, n, 777, 0.0);
     let (mut st, mut tt) = (Scratch::new(&student), Scratch::new(&teacher));
     let mut list = MoveList::new();
+    // One search for all the teacher's 1-ply values (and its cache).
+    let one_ply_search = labeller(&teacher, 1);
     let (mut same_student, mut same_teacher0, mut choices) = (0, 0, 0);
     let mut loss_student = 0.0f64;
     let mut loss_teacher0 = 0.0f64;
@@ -25,7 +27,7 @@ fn main() {
         if list.len() < 2 {
             continue;
         }
-        let one_ply: Vec<f32> = list.positions().iter().map(|r| lookahead_value(&teacher, r, 1, 1).equity()).collect();
+        let one_ply: Vec<f32> = list.positions().iter().map(|r| one_ply_search.value(r, 1).equity()).collect();
         let best = |v: &[f32]| v.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).map(|x| x.0).unwrap();
         let b1 = best(&one_ply);
         let s0: Vec<f32> =

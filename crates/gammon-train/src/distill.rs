@@ -37,12 +37,14 @@ const MAX_DATASET_BYTES: u64 = 1 << 30;
 /// The search that labels with `weights`: the engine's one lookahead, the
 /// best `candidates` moves of each roll (by 0-ply) valued at the remaining
 /// depth (the module documentation).
-fn labeller(weights: &NetWeights, candidates: usize) -> Search<NetEvaluator> {
+pub fn labeller(weights: &NetWeights, candidates: usize) -> Search<NetEvaluator> {
     let filter = MoveFilter { lookahead: Candidates::new(candidates.max(1), f32::INFINITY), ..MoveFilter::NORMAL };
     Search::new(NetEvaluator::new(weights.clone())).with_filter(filter)
 }
 
-/// The lookahead value of `pos` for the side on roll with `weights`.
+/// The lookahead value of `pos` for the side on roll with `weights`. Each
+/// call builds a [`labeller`]; for many positions build one and call
+/// [`Search::value`].
 pub fn lookahead_value(weights: &NetWeights, pos: &Position, ply: u8, candidates: usize) -> Probabilities {
     labeller(weights, candidates).value(pos, ply)
 }

@@ -143,6 +143,28 @@ pub(super) struct Values {
     pub(super) mwc: Option<MatchChances>,
 }
 
+impl Values {
+    /// A match decision: the no double, double/take and double/pass match
+    /// winning chances (and the cubeless one), reported as they are and on
+    /// gnubg's money-like scale (`mwc2eq`).
+    pub(super) fn from_match(
+        [nd, dt, dp]: [f64; 3],
+        cubeless: f64,
+        cube: u32,
+        away: (u32, u32),
+        crawford: bool,
+        met: &Met,
+    ) -> Values {
+        let eq = |m: f64| met.mwc2eq(m, cube, away, crawford);
+        Values {
+            nd: eq(nd),
+            dt: eq(dt),
+            dp: eq(dp),
+            mwc: Some(MatchChances { no_double: nd, double_take: dt, double_pass: dp, cubeless }),
+        }
+    }
+}
+
 fn values(p: &P, x: f64, state: &CubeState, met: &Met) -> Values {
     match state.stakes {
         Stakes::Money { jacoby, .. } => Values {
@@ -158,13 +180,7 @@ fn values(p: &P, x: f64, state: &CubeState, met: &Met) -> Values {
             let dt = cubeful_match(p, x, cube.saturating_mul(2), CubeOwner::Opponent, &score);
             let dp = score.me(0, cube, true);
             let cubeless = met.eq2mwc(p.utility(&met.gammon_prices(away, cube)), cube, away, crawford);
-            let eq = |m: f64| met.mwc2eq(m, cube, away, crawford);
-            Values {
-                nd: eq(nd),
-                dt: eq(dt),
-                dp: eq(dp),
-                mwc: Some(MatchChances { no_double: nd, double_take: dt, double_pass: dp, cubeless }),
-            }
+            Values::from_match([nd, dt, dp], cubeless, cube, away, crawford, met)
         }
     }
 }

@@ -1,7 +1,7 @@
 //! n-ply cube decisions as gnubg searches them (`EvaluatePositionCubeful`):
 //! cubeful values carried through the plies of a [`Search`].
 
-use super::decision::{analyse, assemble, CubeAnalysis, CubeDecision, MatchChances, Values};
+use super::decision::{analyse, assemble, CubeAnalysis, CubeDecision, Values};
 use super::janowski::{cube_efficiency, cubeful_match, cubeful_money, MatchScore, P};
 use super::state::{CubeError, CubeState, Stakes};
 use super::verdict::Response;
@@ -255,13 +255,7 @@ pub fn analyse_states_nply<E: Evaluator>(
                 let cube = state.cube;
                 let dp = raw_double_pass(state, met);
                 let cubeless = met.eq2mwc(q.utility(&met.gammon_prices(away, cube)), cube, away, crawford);
-                let eq = |m: f64| met.mwc2eq(m, cube, away, crawford);
-                Values {
-                    nd: eq(nd),
-                    dt: eq(dt),
-                    dp: eq(dp),
-                    mwc: Some(MatchChances { no_double: nd, double_take: dt, double_pass: dp, cubeless }),
-                }
+                Values::from_match([nd, dt, dp], cubeless, cube, away, crawford, met)
             }
         };
         let mut a = assemble(&p, x, state, met, &CubeDecision::new(&v, &q, state));
