@@ -69,7 +69,7 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     if args.threads == 0 || args.positions == 0 || args.rounds == 0 {
         bail!("--threads, --positions and --rounds must be at least 1");
     }
-    let start = NetWeights::load(&args.from).with_context(|| format!("cannot load {}", args.from.display()))?;
+    let start = NetWeights::load(&args.from).context("cannot load the --from weights")?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let benchmark = |w: &NetWeights| {

@@ -2,6 +2,7 @@
 //! file, or pubeval.
 
 use anyhow::{Context, Result};
+use gammon_eval::file_format::{FileKind, Found};
 use gammon_eval::pubeval::PubEval;
 use gammon_eval::{Evaluator, NetEvaluator, NetWeights};
 use std::path::{Path, PathBuf};
@@ -10,7 +11,16 @@ use std::path::{Path, PathBuf};
 pub fn net(path: Option<&Path>) -> Result<NetEvaluator> {
     match path {
         Some(p) => {
-            let w = NetWeights::load(p).with_context(|| format!("cannot load weights {}", p.display()))?;
+            // The library's error names the file; the context says what it was for.
+            let w = NetWeights::load(p)
+                .map_err(|e| match e.found() {
+                    Some(Found::Gammon(FileKind::Checkpoint)) => anyhow::anyhow!(
+                        "{e} (continue its run with `gammon train --resume --out <its folder>`; \
+                         the run's weights are in weights.gnn beside it)"
+                    ),
+                    _ => e.into(),
+                })
+                .context("cannot load weights")?;
             Ok(NetEvaluator::new(w))
         }
         None => NetEvaluator::shipped().context("the weights built into this program do not load"),

@@ -64,8 +64,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             (None, None) => bail!("--resume needs --out <run folder> (or --config to find it)"),
         };
         let files = RunFiles::new(&dir);
-        let mut state = Checkpoint::load(&files.checkpoint())
-            .with_context(|| format!("cannot resume from {}", files.checkpoint().display()))?;
+        let mut state = Checkpoint::load(&files.checkpoint()).context("cannot resume the run")?;
         if let Some(g) = args.games {
             state.config.games = g;
         }
@@ -94,7 +93,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         }
         config.validate()?;
         let init = match &args.init {
-            Some(p) => Some(NetWeights::load(p).with_context(|| format!("cannot load {}", p.display()))?),
+            Some(p) => Some(NetWeights::load(p).context("cannot load the --init weights")?),
             None => None,
         };
         let init = init.map(|mut w| {

@@ -19,7 +19,9 @@
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use std::io::Write;
+use std::fmt;
+use std::fs::File;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -40,6 +42,8 @@ pub enum FileKind {
 }
 
 impl FileKind {
+    const ALL: [FileKind; 3] = [FileKind::Weights, FileKind::Checkpoint, FileKind::Dataset];
+
     const fn tag(self) -> [u8; 2] {
         match self {
             FileKind::Weights => *b"NN",
@@ -57,22 +61,104 @@ impl FileKind {
     }
 }
 
+impl fmt::Display for FileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+/// What a file of the wrong kind was recognised as, from its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// One of ours, of another kind.
+    Gammon(FileKind),
+    /// No bytes at all.
+    Empty,
+    /// Text (a settings file, a note, JSON ...).
+    Text,
+    /// A GNU Backgammon bearoff database (`gnubg-OS` / `gnubg-TS`).
+    GnubgBearoff,
+}
+
+impl fmt::Display for Found {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Found::Gammon(kind) => f.write_str(kind.describe()),
+            Found::Empty => f.write_str("an empty file"),
+            Found::Text => f.write_str("a text file"),
+            Found::GnubgBearoff => f.write_str("a GNU Backgammon bearoff database"),
+        }
+    }
+}
+
 /// Why a file could not be read or written.
+///
+/// The variants that wrap an OS error expose it as their `source` and do not
+/// repeat it in their message: print the chain (`{:#}` with anyhow) to see it.
 #[derive(Debug, Error)]
 pub enum FileError {
-    /// The file system said no.
-    #[error("{path}: {source}")]
+    /// The file system refused to open or read the file.
+    #[error("cannot read {}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
         source: std::io::Error,
     },
+    /// The file system refused to write the file.
+    #[error("cannot write {}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A folder, a pipe or a device: gammon reads only regular files, so that
+    /// a FIFO without a writer or `/dev/zero` cannot make it wait or fill
+    /// the memory.
+    #[error("{} is {what}, not a regular file", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is instead.
+        what: &'static str,
+    },
+    /// Larger than the limit for its kind of file.
+    #[error("{} is larger than {}, the most this program reads for it", path.display(), Bytes(*limit))]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// A text file that is not UTF-8.
+    #[error("{} is not UTF-8 text", path.display())]
+    NotText {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A file that was read but is not what it should be: the path, then
+    /// what is wrong with its contents.
+    #[error("{}: {problem}", path.display())]
+    InFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong (shown in the message, not as a separate cause).
+        problem: Box<FileError>,
+    },
     /// Shorter than the header, or than the header says.
     #[error("the file is truncated: {0}")]
     Truncated(String),
-    /// Not one of ours.
-    #[error("not {expected}: the file does not start with the right magic bytes")]
+    /// Recognisably another kind of file.
+    #[error("{found}, not {expected}")]
+    WrongKind {
+        /// What was expected.
+        expected: FileKind,
+        /// What the file is.
+        found: Found,
+    },
+    /// Not one of ours, and not recognised.
+    #[error("not {expected}")]
     BadMagic {
         /// What was expected.
         expected: &'static str,
@@ -85,9 +171,17 @@ pub enum FileError {
         /// Version this program reads.
         supported: u32,
     },
-    /// A payload larger than any real one.
-    #[error("the payload claims {0} bytes, more than any gammon file holds")]
-    TooLarge(u64),
+    /// A header announcing a payload larger than any real one; the payload
+    /// is not read.
+    #[error("the header announces {} of payload, more than the {} that {kind} may hold", Bytes(*claimed), Bytes(*limit))]
+    PayloadTooLarge {
+        /// What the header announces.
+        claimed: u64,
+        /// The limit for this kind.
+        limit: u64,
+        /// The kind of file.
+        kind: FileKind,
+    },
     /// Bytes changed since writing.
     #[error("the checksum does not match: the file is corrupt")]
     Checksum,
@@ -100,6 +194,172 @@ pub enum FileError {
     /// Decoded, but the contents are inconsistent.
     #[error("{0}")]
     Invalid(String),
+}
+
+impl FileError {
+    /// `problem`, found in the file `path`. Errors that already name a path
+    /// are returned as they are, so that no message names it twice.
+    pub fn in_file(path: &Path, problem: FileError) -> FileError {
+        match problem {
+            FileError::Io { .. }
+            | FileError::Write { .. }
+            | FileError::NotAFile { .. }
+            | FileError::TooLarge { .. }
+            | FileError::NotText { .. }
+            | FileError::InFile { .. } => problem,
+            other => FileError::InFile { path: path.to_path_buf(), problem: Box::new(other) },
+        }
+    }
+
+    /// What a file of the wrong kind turned out to be, if it was recognised.
+    pub fn found(&self) -> Option<Found> {
+        match self {
+            FileError::WrongKind { found, .. } => Some(*found),
+            FileError::InFile { problem, .. } => problem.found(),
+            _ => None,
+        }
+    }
+}
+
+/// A size in bytes, as people read it: `64 MiB`, `1000 bytes`.
+struct Bytes(u64);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const MIB: u64 = 1 << 20;
+        if self.0 >= MIB && self.0 % MIB == 0 {
+            write!(f, "{} MiB", self.0 / MIB)
+        } else {
+            write!(f, "{} bytes", self.0)
+        }
+    }
+}
+
+/// Opens `path` for reading if it is a regular file. The type is checked
+/// before opening, because opening a FIFO waits for a writer.
+fn open_regular(path: &Path) -> Result<File, FileError> {
+    let io = |source| FileError::Io { path: path.to_path_buf(), source };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(FileError::NotAFile { path: path.to_path_buf(), what: file_type_name(&meta.file_type()) });
+    }
+    File::open(path).map_err(io)
+}
+
+/// What a file that is not a regular file is, in words.
+fn file_type_name(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a folder"
+    } else {
+        "a special file"
+    }
+}
+
+/// Appends at most `n` more bytes of `reader` to `buf`: `take` stops a
+/// source that never ends.
+fn read_at_most(reader: &mut impl Read, n: u64, buf: &mut Vec<u8>, path: &Path) -> Result<(), FileError> {
+    reader.take(n).read_to_end(buf).map(drop).map_err(|source| FileError::Io { path: path.to_path_buf(), source })
+}
+
+/// The bytes of `reader`, refused beyond `limit` bytes (it reads at most
+/// `limit + 1`).
+fn read_limited(mut reader: impl Read, limit: u64, path: &Path) -> Result<Vec<u8>, FileError> {
+    let mut bytes = Vec::new();
+    read_at_most(&mut reader, limit.saturating_add(1), &mut bytes, path)?;
+    if bytes.len() as u64 > limit {
+        return Err(FileError::TooLarge { path: path.to_path_buf(), limit });
+    }
+    Ok(bytes)
+}
+
+/// The bytes of the regular file `path`, of at most `limit` bytes. A larger
+/// file is refused before reading when its size says so, and reading stops
+/// after `limit + 1` bytes in any case (a file that grows, `/proc`).
+///
+/// # Errors
+/// [`FileError::Io`], [`FileError::NotAFile`], [`FileError::TooLarge`].
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    let file = open_regular(path)?;
+    if file.metadata().is_ok_and(|m| m.len() > limit) {
+        return Err(FileError::TooLarge { path: path.to_path_buf(), limit });
+    }
+    read_limited(file, limit, path)
+}
+
+/// The text of the UTF-8 file `path`, of at most `limit` bytes: see
+/// [`read_bounded`].
+///
+/// # Errors
+/// As [`read_bounded`], and [`FileError::NotText`].
+pub fn read_text(path: &Path, limit: u64) -> Result<String, FileError> {
+    String::from_utf8(read_bounded(path, limit)?).map_err(|_| FileError::NotText { path: path.to_path_buf() })
+}
+
+/// What the first bytes of a file that is not of the expected kind show.
+fn identify(bytes: &[u8]) -> Option<Found> {
+    if bytes.is_empty() {
+        return Some(Found::Empty);
+    }
+    if bytes.len() >= 8 && bytes.starts_with(MAGIC_PREFIX) {
+        return FileKind::ALL.into_iter().find(|k| bytes[6..8] == k.tag()).map(Found::Gammon);
+    }
+    if bytes.starts_with(b"gnubg-OS") || bytes.starts_with(b"gnubg-TS") {
+        return Some(Found::GnubgBearoff);
+    }
+    // Text: UTF-8 (possibly cut inside the last character) without control
+    // characters other than white space.
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) if e.error_len().is_none() => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or(""),
+        Err(_) => return None,
+    };
+    let plain = !text.is_empty() && text.chars().all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r'));
+    plain.then_some(Found::Text)
+}
+
+/// Checks the header at the start of `bytes` (which may hold only the
+/// header) and returns the payload length it announces.
+fn check_header(kind: FileKind, version: u32, max_payload: u64, bytes: &[u8]) -> Result<u64, FileError> {
+    let ours = bytes.len() >= 8 && bytes.starts_with(MAGIC_PREFIX) && bytes[6..8] == kind.tag();
+    let partial_magic = !bytes.is_empty() && bytes.len() < 8 && MAGIC_PREFIX.starts_with(&bytes[..bytes.len().min(6)]);
+    if !ours && !partial_magic {
+        return Err(match identify(bytes) {
+            Some(found) => FileError::WrongKind { expected: kind, found },
+            None => FileError::BadMagic { expected: kind.describe() },
+        });
+    }
+    if bytes.len() < HEADER_LEN {
+        return Err(FileError::Truncated(format!("{} bytes, shorter than the {HEADER_LEN}-byte header", bytes.len())));
+    }
+    let found = word(bytes, 8, 4) as u32;
+    if found != version {
+        return Err(FileError::Version { found, supported: version });
+    }
+    let len = word(bytes, 12, 8);
+    if len > max_payload {
+        return Err(FileError::PayloadTooLarge { claimed: len, limit: max_payload, kind });
+    }
+    Ok(len)
+}
+
+/// The little-endian integer of `n` bytes at `at`.
+fn word(bytes: &[u8], at: usize, n: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b[..n].copy_from_slice(&bytes[at..at + n]);
+    u64::from_le_bytes(b)
 }
 
 /// FNV-1a 64-bit hash.
@@ -143,32 +403,7 @@ pub fn from_bytes<T: DeserializeOwned>(
     max_payload: u64,
     bytes: &[u8],
 ) -> Result<T, FileError> {
-    if bytes.len() < 8 {
-        return Err(if bytes.is_empty() || !MAGIC_PREFIX.starts_with(&bytes[..bytes.len().min(6)]) {
-            FileError::BadMagic { expected: kind.describe() }
-        } else {
-            FileError::Truncated(format!("{} bytes, shorter than the {HEADER_LEN}-byte header", bytes.len()))
-        });
-    }
-    if &bytes[..6] != MAGIC_PREFIX || bytes[6..8] != kind.tag() {
-        return Err(FileError::BadMagic { expected: kind.describe() });
-    }
-    if bytes.len() < HEADER_LEN {
-        return Err(FileError::Truncated(format!("{} bytes, shorter than the {HEADER_LEN}-byte header", bytes.len())));
-    }
-    let word = |at: usize, n: usize| -> u64 {
-        let mut b = [0u8; 8];
-        b[..n].copy_from_slice(&bytes[at..at + n]);
-        u64::from_le_bytes(b)
-    };
-    let found = word(8, 4) as u32;
-    if found != version {
-        return Err(FileError::Version { found, supported: version });
-    }
-    let len = word(12, 8);
-    if len > max_payload {
-        return Err(FileError::TooLarge(len));
-    }
+    let len = check_header(kind, version, max_payload, bytes)?;
     let payload = &bytes[HEADER_LEN..];
     if (payload.len() as u64) < len {
         return Err(FileError::Truncated(format!(
@@ -179,7 +414,7 @@ pub fn from_bytes<T: DeserializeOwned>(
     if payload.len() as u64 > len {
         return Err(FileError::Invalid(format!("{} bytes follow the {len}-byte payload", payload.len() as u64 - len)));
     }
-    if fnv1a64(payload) != word(20, 8) {
+    if fnv1a64(payload) != word(bytes, 20, 8) {
         return Err(FileError::Checksum);
     }
     // The decoder's own limit caps what a length inside the payload can make
@@ -192,7 +427,29 @@ pub fn from_bytes<T: DeserializeOwned>(
     Ok(value)
 }
 
-/// Reads and decodes a file.
+/// The image of a file of `kind`: the header first, checked, then exactly
+/// the payload length it announces and one byte more (to notice trailing
+/// bytes). A header announcing more than `max_payload` is refused before any
+/// of the payload is read, and nothing beyond it is ever read, whatever the
+/// source (a device, a pipe, a file that grows).
+fn read_image(
+    mut reader: impl Read,
+    path: &Path,
+    kind: FileKind,
+    version: u32,
+    max_payload: u64,
+) -> Result<Vec<u8>, FileError> {
+    let mut image = Vec::new();
+    read_at_most(&mut reader, HEADER_LEN as u64, &mut image, path)?;
+    let len = check_header(kind, version, max_payload, &image).map_err(|e| FileError::in_file(path, e))?;
+    read_at_most(&mut reader, len + 1, &mut image, path)?;
+    Ok(image)
+}
+
+/// Reads and decodes a file of `kind`, whose payload may be at most
+/// `max_payload` bytes: only regular files are read (see
+/// [`FileError::NotAFile`]), and no more bytes than the header announces
+/// (see `read_image`). Errors about the contents name the file.
 ///
 /// # Errors
 /// The file cannot be read, or [`from_bytes`] refuses it.
@@ -202,8 +459,8 @@ pub fn read_file<T: DeserializeOwned>(
     version: u32,
     max_payload: u64,
 ) -> Result<T, FileError> {
-    let bytes = std::fs::read(path).map_err(|source| FileError::Io { path: path.to_path_buf(), source })?;
-    from_bytes(kind, version, max_payload, &bytes)
+    let image = read_image(open_regular(path)?, path, kind, version, max_payload)?;
+    from_bytes(kind, version, max_payload, &image).map_err(|e| FileError::in_file(path, e))
 }
 
 /// Writes `value` to `path` atomically: a temporary file beside it, flushed
@@ -213,7 +470,7 @@ pub fn read_file<T: DeserializeOwned>(
 /// Encoding or any file-system step failed (the target is then untouched).
 pub fn write_file_atomic<T: Serialize>(path: &Path, kind: FileKind, version: u32, value: &T) -> Result<(), FileError> {
     let bytes = to_bytes(kind, version, value)?;
-    let io = |source| FileError::Io { path: path.to_path_buf(), source };
+    let io = |source| FileError::Write { path: path.to_path_buf(), source };
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
@@ -272,10 +529,10 @@ mod tests {
         assert!(read(&longer).is_err());
         assert!(matches!(
             from_bytes::<Sample>(FileKind::Checkpoint, 3, 1 << 20, &bytes),
-            Err(FileError::BadMagic { .. })
+            Err(FileError::WrongKind { expected: FileKind::Checkpoint, found: Found::Gammon(FileKind::Weights) })
         ));
         assert!(matches!(from_bytes::<Sample>(FileKind::Weights, 4, 1 << 20, &bytes), Err(FileError::Version { .. })));
-        assert!(matches!(from_bytes::<Sample>(FileKind::Weights, 3, 4, &bytes), Err(FileError::TooLarge(_))));
+        assert!(matches!(from_bytes::<Sample>(FileKind::Weights, 3, 4, &bytes), Err(FileError::PayloadTooLarge { .. })));
     }
 
     #[test]
@@ -305,6 +562,131 @@ mod tests {
         let back: Sample = read_file(&path, FileKind::Weights, 1, 1 << 20).unwrap();
         assert_eq!(back.name, "b");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file left");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("gammon-ff-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// A header of kind `NN`, version 3, announcing `len` payload bytes.
+    fn header(len: u64) -> Vec<u8> {
+        let mut h = b"GAMMONNN".to_vec();
+        h.extend_from_slice(&3u32.to_le_bytes());
+        h.extend_from_slice(&len.to_le_bytes());
+        h.extend_from_slice(&0u64.to_le_bytes());
+        h
+    }
+
+    /// Counts the bytes read through it.
+    struct Counting<R> {
+        inner: R,
+        read: u64,
+    }
+
+    impl<R: Read> Read for Counting<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.inner.read(buf)?;
+            self.read += n as u64;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_header_announcing_too_much_is_refused_before_the_payload_is_read() {
+        // The header, then endless zeros: only the header may be read.
+        let mut source = Counting { inner: std::io::Cursor::new(header(1 << 21)).chain(std::io::repeat(0)), read: 0 };
+        let err = read_image(&mut source, Path::new("w.gnn"), FileKind::Weights, 3, 1 << 20).unwrap_err();
+        assert!(matches!(&err, FileError::InFile { problem, .. } if matches!(**problem, FileError::PayloadTooLarge { claimed, limit, .. } if claimed == 1 << 21 && limit == 1 << 20)), "{err}");
+        assert_eq!(source.read, HEADER_LEN as u64);
+        assert_eq!(err.to_string(), "w.gnn: the header announces 2 MiB of payload, more than the 1 MiB that a gammon weights file may hold");
+    }
+
+    #[test]
+    fn reading_stops_after_the_announced_payload() {
+        // A source that never ends is read up to the payload and one byte more.
+        let mut source = Counting { inner: std::io::Cursor::new(header(100)).chain(std::io::repeat(0)), read: 0 };
+        let image = read_image(&mut source, Path::new("w.gnn"), FileKind::Weights, 3, 1 << 20).unwrap();
+        assert_eq!(image.len(), HEADER_LEN + 101);
+        assert_eq!(source.read, image.len() as u64);
+        assert!(matches!(from_bytes::<Sample>(FileKind::Weights, 3, 1 << 20, &image), Err(FileError::Invalid(_))));
+    }
+
+    #[test]
+    fn a_source_that_never_ends_stops_at_the_limit() {
+        let mut source = Counting { inner: std::io::repeat(b'a'), read: 0 };
+        let err = read_limited(&mut source, 1000, Path::new("x.toml")).unwrap_err();
+        assert!(matches!(err, FileError::TooLarge { limit: 1000, .. }), "{err}");
+        assert_eq!(source.read, 1001);
+    }
+
+    #[test]
+    fn a_larger_file_is_refused_and_a_smaller_one_read() {
+        let dir = temp_dir("bounded");
+        let path = dir.join("settings.toml");
+        std::fs::write(&path, "name = \"x\"\n").unwrap();
+        assert_eq!(read_text(&path, 100).unwrap(), "name = \"x\"\n");
+        let err = read_text(&path, 4).unwrap_err();
+        assert!(matches!(&err, FileError::TooLarge { limit: 4, .. }), "{err}");
+        assert_eq!(err.to_string(), format!("{} is larger than 4 bytes, the most this program reads for it", path.display()));
+        std::fs::write(&path, [0xff, 0xfe]).unwrap();
+        assert!(matches!(read_text(&path, 100), Err(FileError::NotText { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_pipes_and_folders_are_not_read() {
+        let dir = temp_dir("special");
+        let fifo = dir.join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        // No writer ever opens the FIFO: opening it to read would wait forever.
+        for (path, what) in [(Path::new("/dev/zero"), "a device"), (fifo.as_path(), "a named pipe (FIFO)"), (dir.as_path(), "a folder")] {
+            let err = read_bounded(path, 1 << 20).unwrap_err();
+            assert!(matches!(&err, FileError::NotAFile { what: w, .. } if *w == what), "{}: {err}", path.display());
+            let err = read_file::<Sample>(path, FileKind::Weights, 3, 1 << 20).unwrap_err();
+            assert!(matches!(err, FileError::NotAFile { .. }), "{}: {err}", path.display());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_os_error_is_the_source_not_part_of_the_message() {
+        let path = std::env::temp_dir().join("gammon-ff-no-such-file.gnn");
+        let err = read_file::<Sample>(&path, FileKind::Weights, 3, 1 << 20).unwrap_err();
+        assert_eq!(err.to_string(), format!("cannot read {}", path.display()));
+        let source = std::error::Error::source(&err).map(ToString::to_string).unwrap_or_default();
+        assert!(source.contains("os error 2"), "{source}");
+    }
+
+    #[test]
+    fn files_of_another_kind_are_named() {
+        let checkpoint = to_bytes(FileKind::Checkpoint, 3, &sample()).unwrap();
+        let cases: [(&[u8], Option<Found>); 6] = [
+            (&checkpoint, Some(Found::Gammon(FileKind::Checkpoint))),
+            (b"", Some(Found::Empty)),
+            (b"name = \"td0\"\ngames = 100\n", Some(Found::Text)),
+            (b"gnubg-OS-06-15-1-0-0\n\0\0\0\0\0\0\0\0\0\0", Some(Found::GnubgBearoff)),
+            (b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0\x3e\0\x01\0\0\0\0\0\0\0", None),
+            (b"GAMMONXX\x03\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", None),
+        ];
+        let dir = temp_dir("kinds");
+        for (i, (bytes, found)) in cases.iter().enumerate() {
+            let path = dir.join(format!("{i}.gnn"));
+            std::fs::write(&path, bytes).unwrap();
+            let err = read_file::<Sample>(&path, FileKind::Weights, 3, 1 << 20).unwrap_err();
+            assert_eq!(err.found(), *found, "case {i}: {err}");
+            let text = err.to_string();
+            assert!(text.starts_with(&format!("{}: ", path.display())), "{text}");
+            assert!(text.ends_with("not a gammon weights file"), "{text}");
+            if found.is_none() {
+                assert!(matches!(&err, FileError::InFile { problem, .. } if matches!(**problem, FileError::BadMagic { .. })), "{text}");
+            }
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

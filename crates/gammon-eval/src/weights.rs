@@ -10,7 +10,8 @@ use std::path::Path;
 
 /// Version of the weights payload layout below.
 pub const WEIGHTS_VERSION: u32 = 1;
-/// No real weights file is larger (a 250 x 1024 net is about 1 MB).
+/// The largest weights payload read, 64 MiB: no real weights file is larger
+/// (a 250 x 1024 net is about 1 MB).
 pub const MAX_WEIGHTS_BYTES: u64 = 64 << 20;
 const MAX_HIDDEN: u32 = 4096;
 
@@ -176,7 +177,10 @@ impl NetWeights {
     /// Truncated, corrupt, of another version, absurdly large, or of a shape
     /// that does not match this program's encodings.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, FileError> {
-        let p: WeightsPayload = file_format::from_bytes(FileKind::Weights, WEIGHTS_VERSION, MAX_WEIGHTS_BYTES, bytes)?;
+        Self::from_payload(file_format::from_bytes(FileKind::Weights, WEIGHTS_VERSION, MAX_WEIGHTS_BYTES, bytes)?)
+    }
+
+    fn from_payload(p: WeightsPayload) -> Result<Self, FileError> {
         Ok(NetWeights {
             contact: net_from::<ContactEncoding>("contact", upgrade_contact_v1(p.contact))?,
             race: net_from::<RaceEncoding>("race", p.race)?,
@@ -184,16 +188,15 @@ impl NetWeights {
         })
     }
 
-    /// Reads a weights file.
+    /// Reads a weights file: its header, then no more than the payload it
+    /// announces, of at most [`MAX_WEIGHTS_BYTES`] (see
+    /// [`file_format::read_file`]). Errors name the file once.
     ///
     /// # Errors
     /// As [`from_bytes`](Self::from_bytes), or the file cannot be read.
     pub fn load(path: &Path) -> Result<Self, FileError> {
-        let bytes = std::fs::read(path).map_err(|source| FileError::Io { path: path.to_path_buf(), source })?;
-        Self::from_bytes(&bytes).map_err(|e| match e {
-            FileError::Io { .. } => e,
-            other => FileError::Invalid(format!("{}: {other}", path.display())),
-        })
+        let payload = file_format::read_file(path, FileKind::Weights, WEIGHTS_VERSION, MAX_WEIGHTS_BYTES)?;
+        Self::from_payload(payload).map_err(|e| FileError::in_file(path, e))
     }
 
     /// Writes a weights file atomically.

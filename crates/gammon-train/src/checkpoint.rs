@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 const CHECKPOINT_VERSION: u32 = 1;
+/// The largest checkpoint payload read: 256 MiB.
 const MAX_CHECKPOINT_BYTES: u64 = 256 << 20;
 
 /// One row of the learning curve.
@@ -70,13 +71,19 @@ impl Checkpoint {
         file_format::write_file_atomic(path, FileKind::Checkpoint, CHECKPOINT_VERSION, &stored)
     }
 
-    /// Reads a checkpoint, checking it fully.
+    /// Reads a checkpoint, checking it fully: its header, then no more than
+    /// the payload it announces, of at most 256 MiB (see
+    /// [`file_format::read_file`]). Errors name the file once.
     ///
     /// # Errors
     /// Unreadable, truncated, corrupt, another version, or inconsistent.
     pub fn load(path: &Path) -> Result<Self, FileError> {
         let stored: Stored =
             file_format::read_file(path, FileKind::Checkpoint, CHECKPOINT_VERSION, MAX_CHECKPOINT_BYTES)?;
+        Self::from_stored(stored).map_err(|e| FileError::in_file(path, e))
+    }
+
+    fn from_stored(stored: Stored) -> Result<Self, FileError> {
         let config: TrainConfig =
             toml::from_str(&stored.config_toml).map_err(|e| FileError::Invalid(format!("checkpoint settings: {e}")))?;
         config.validate().map_err(|e| FileError::Invalid(format!("checkpoint settings: {e}")))?;

@@ -55,14 +55,9 @@ pub struct TrainConfig {
 /// A configuration that cannot be used.
 #[derive(Debug, Error)]
 pub enum ConfigError {
-    /// The file cannot be read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// The file cannot be read (its message names it).
+    #[error(transparent)]
+    File(#[from] gammon_eval::file_format::FileError),
     /// Not valid TOML for a configuration.
     #[error("{path}: {message}")]
     Parse {
@@ -97,14 +92,16 @@ impl Default for TrainConfig {
     }
 }
 
+/// The largest settings file read: 1 MiB (real ones are under 1 kB).
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
 impl TrainConfig {
-    /// Reads and checks a TOML file.
+    /// Reads and checks a TOML file of at most [`MAX_CONFIG_BYTES`].
     ///
     /// # Errors
     /// Unreadable, malformed, unknown keys, or values out of range.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| ConfigError::Io { path: path.display().to_string(), source })?;
+        let text = gammon_eval::file_format::read_text(path, MAX_CONFIG_BYTES)?;
         let config: TrainConfig = toml::from_str(&text)
             .map_err(|e| ConfigError::Parse { path: path.display().to_string(), message: e.to_string() })?;
         config.validate()?;
