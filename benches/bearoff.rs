@@ -8,10 +8,10 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use gammon_benches::read_shared;
 use gammon_eval::bearoff::{bearoff_db, layout, BearoffDb, LAYOUTS};
 use gammon_eval::{Evaluator, Probabilities};
 use gammon_rules::Position;
+use gammon_testkit::{oracle_dir, read_text};
 
 /// 1,000 race positions from layouts spread over the whole index range
 /// (a fixed multiplicative walk, so the set is the same on every run).
@@ -33,7 +33,7 @@ fn race_positions() -> Vec<Position> {
 
 fn check_against_gnubg(db: &BearoffDb) {
     let mut checked = 0;
-    for line in read_shared("oracle/eval.jsonl").lines().filter(|l| l.contains("\"bearoff1\"")) {
+    for line in read_text(oracle_dir().join("eval.jsonl")).lines().filter(|l| l.contains("\"bearoff1\"")) {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let pos = Position::from_position_id(v["pos"].as_str().unwrap()).unwrap();
         let gnubg = v["ply0"][0].as_f64().unwrap();

@@ -1,6 +1,8 @@
 //! The shared data folders and reading their files.
 
 use serde::de::DeserializeOwned;
+use std::ffi::OsString;
+use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -8,26 +10,121 @@ use std::path::{Path, PathBuf};
 /// path to a huge file fails at once instead of filling the memory.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
+/// How to provide the test data, for the messages.
+const HOW_TO_GET_IT: &str = "set GAMMON_SHARED to the shared data folder (or GAMMON_ORACLE to its oracle \
+     folder), or put the `shared` folder beside the repository; CI provides it";
+
+/// Test data that is not where the tests look for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MissingData {
+    /// The shared folder does not exist.
+    Shared {
+        /// Where it was looked for.
+        dir: PathBuf,
+        /// Where that place came from (`GAMMON_SHARED`, or the default).
+        from: &'static str,
+    },
+    /// The oracle folder does not exist.
+    Oracle {
+        /// Where it was looked for.
+        dir: PathBuf,
+        /// Where that place came from.
+        from: &'static str,
+    },
+    /// The folder exists, the file in it does not.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// The folder it should be in.
+        folder: PathBuf,
+    },
+}
+
+impl fmt::Display for MissingData {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MissingData::Shared { dir, from } => {
+                write!(f, "the shared test data folder {} ({from}) is missing: {HOW_TO_GET_IT}", dir.display())
+            }
+            MissingData::Oracle { dir, from } => {
+                write!(f, "the oracle folder {} ({from}) is missing: {HOW_TO_GET_IT}", dir.display())
+            }
+            MissingData::File { path, folder } => write!(
+                f,
+                "{} is missing: the folder {} exists but lacks this file; get a complete, current copy of the \
+                 shared folder (CI provides it)",
+                path.display(),
+                folder.display()
+            ),
+        }
+    }
+}
+
+/// The shared folder for the value of `GAMMON_SHARED`: that, else `shared`
+/// beside the repository; an error if it does not exist.
+fn find_shared(env: Option<OsString>) -> Result<PathBuf, MissingData> {
+    let (dir, from) = match env {
+        Some(d) => (PathBuf::from(d), "from GAMMON_SHARED"),
+        None => (
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+            "the default, beside the repository",
+        ),
+    };
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(MissingData::Shared { dir, from })
+    }
+}
+
+/// The oracle folder for the values of `GAMMON_ORACLE` and `GAMMON_SHARED`.
+fn find_oracle(oracle_env: Option<OsString>, shared_env: Option<OsString>) -> Result<PathBuf, MissingData> {
+    let (dir, from) = match oracle_env {
+        Some(d) => (PathBuf::from(d), "from GAMMON_ORACLE"),
+        None => (find_shared(shared_env)?.join("oracle"), "`oracle` in the shared folder"),
+    };
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(MissingData::Oracle { dir, from })
+    }
+}
+
+/// `folder/relative`, if that file exists.
+fn find_file(folder: PathBuf, relative: &str) -> Result<PathBuf, MissingData> {
+    let path = folder.join(relative);
+    if path.exists() {
+        Ok(path)
+    } else {
+        Err(MissingData::File { path, folder })
+    }
+}
+
+#[track_caller]
+fn or_panic<T>(found: Result<T, MissingData>) -> T {
+    found.unwrap_or_else(|missing| panic!("{missing}"))
+}
+
 /// The `shared` folder beside the repository; `$GAMMON_SHARED` overrides it.
+///
+/// # Panics
+/// If the folder does not exist, saying where it was looked for and how to
+/// provide it: the shared data is part of the test environment.
+#[track_caller]
 pub fn shared_dir() -> PathBuf {
-    std::env::var_os("GAMMON_SHARED")
-        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"), PathBuf::from)
+    or_panic(find_shared(std::env::var_os("GAMMON_SHARED")))
 }
 
 /// The GNU Backgammon oracle folder: `$GAMMON_ORACLE`, else `oracle` in
 /// [`shared_dir`].
 ///
 /// # Panics
-/// If the folder does not exist: the oracle is part of the test
-/// environment, so a missing one fails the test instead of skipping it.
+/// If the folder does not exist, saying where it was looked for and how to
+/// provide it: the oracle is part of the test environment, so a missing one
+/// fails the test instead of skipping it.
+#[track_caller]
 pub fn oracle_dir() -> PathBuf {
-    let dir = std::env::var_os("GAMMON_ORACLE").map_or_else(|| shared_dir().join("oracle"), PathBuf::from);
-    assert!(
-        dir.is_dir(),
-        "the oracle folder {} is missing: the tests need it (set GAMMON_ORACLE to the oracle folder)",
-        dir.display()
-    );
-    dir
+    or_panic(find_oracle(std::env::var_os("GAMMON_ORACLE"), std::env::var_os("GAMMON_SHARED")))
 }
 
 /// The text of a file of at most [`MAX_FILE_BYTES`].
@@ -48,9 +145,10 @@ pub fn read_text(path: impl AsRef<Path>) -> String {
 /// The text of a file of [`shared_dir`], e.g. `"bench/contact-1000.txt"`.
 ///
 /// # Panics
-/// As [`read_text`].
+/// As [`shared_dir`] and [`read_text`]; a missing file is named with the
+/// folder it should be in.
 pub fn read_shared(relative: &str) -> String {
-    read_text(shared_dir().join(relative))
+    read_text(or_panic(find_file(shared_dir(), relative)))
 }
 
 /// Every line of a JSON Lines file, decoded as `T`; blank lines are skipped.
@@ -75,7 +173,7 @@ pub fn read_jsonl<T: DeserializeOwned>(path: impl AsRef<Path>) -> Vec<T> {
 /// # Panics
 /// As [`oracle_dir`] and [`read_jsonl`].
 pub fn read_oracle<T: DeserializeOwned>(name: &str) -> Vec<T> {
-    read_jsonl(oracle_dir().join(name))
+    read_jsonl(or_panic(find_file(oracle_dir(), name)))
 }
 
 #[cfg(test)]
@@ -124,5 +222,34 @@ mod tests {
     #[test]
     fn the_oracle_folder_is_found() {
         assert!(oracle_dir().join("eval.jsonl").is_file());
+    }
+    #[test]
+    fn a_missing_oracle_folder_says_where_it_was_looked_for_and_how_to_get_it() {
+        let nowhere = std::env::temp_dir().join("gammon-testkit-no-such-oracle");
+        let err = find_oracle(Some(nowhere.clone().into_os_string()), None).unwrap_err();
+        assert_eq!(err, MissingData::Oracle { dir: nowhere.clone(), from: "from GAMMON_ORACLE" });
+        let message = std::panic::catch_unwind(|| or_panic(Err::<(), _>(err)))
+            .expect_err("a missing oracle must fail")
+            .downcast::<String>()
+            .map_or_else(|_| String::new(), |s| *s);
+        for part in [nowhere.to_str().unwrap_or("?"), "GAMMON_ORACLE", "GAMMON_SHARED", "beside the repository", "CI"] {
+            assert!(message.contains(part), "{message:?} should say {part:?}");
+        }
+    }
+
+    #[test]
+    fn a_missing_shared_folder_is_named_before_its_oracle() {
+        let nowhere = std::env::temp_dir().join("gammon-testkit-no-such-shared");
+        let err = find_oracle(None, Some(nowhere.clone().into_os_string())).unwrap_err();
+        assert_eq!(err, MissingData::Shared { dir: nowhere, from: "from GAMMON_SHARED" });
+        assert!(err.to_string().contains("set GAMMON_SHARED"), "{err}");
+    }
+
+    #[test]
+    fn a_file_missing_from_the_oracle_names_the_file_and_the_folder() {
+        let err = find_file(oracle_dir(), "no-such-records.jsonl").unwrap_err();
+        let message = err.to_string();
+        assert!(message.contains("no-such-records.jsonl is missing") && message.contains("shared folder"), "{message}");
+        assert!(find_file(oracle_dir(), "eval.jsonl").is_ok());
     }
 }
