@@ -176,3 +176,16 @@ fn files_of_the_wrong_kind_say_what_they_are() {
     refused(&["train", "--resume", "--out", text(&run)], text(&run.join("checkpoint.gck")), &["truncated"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_settings_file_over_its_limit_is_refused() {
+    let dir = temp("settings");
+    let path = dir.join("huge.toml");
+    let limit = gammon_train::config::MAX_CONFIG_BYTES;
+    std::fs::write(&path, "#".repeat(usize::try_from(limit).unwrap() + 1)).unwrap();
+    let err = refused(&["train", "--config", text(&path), "--games", "2"], text(&path), &["larger than 1 MiB"]);
+    assert!(!err.contains("os error"), "{err}");
+    std::fs::write(&path, [0xff, 0xfe, 0xfd]).unwrap();
+    refused(&["train", "--config", text(&path), "--games", "2"], text(&path), &["not UTF-8"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -10,10 +10,15 @@
 //! | 20 | 8 | FNV-1a 64 checksum of the payload, u64 little-endian |
 //! | 28 | n | payload: bincode 2, standard configuration (little-endian, varint lengths) |
 //!
-//! Reading checks the magic, the kind, the version, that the length is
-//! exactly what the file holds and below a limit, and the checksum, before
-//! decoding; the decoder is given the same limit so that a corrupt length
-//! inside the payload cannot allocate without bound. Writing goes to a
+//! Reading checks the magic, the kind, the version and that the announced
+//! length is below the limit for the kind, from the header alone; then it
+//! reads exactly that many bytes and one more (there must be none), and
+//! checks the checksum before decoding. The decoder is given a limit too, so
+//! that a corrupt length inside the payload cannot allocate without bound.
+//! Only regular files are read, and every other file (settings) is read
+//! through [`read_bounded`] or [`read_text`] with a limit: nothing gammon
+//! reads can make it wait on a pipe or read a device without end. The
+//! limits are listed in `docs/file-format.md`. Writing goes to a
 //! temporary file in the same folder, synced, then renamed over the target,
 //! so a crash never leaves a half-written file.
 

@@ -19,7 +19,7 @@ struct Case {
 
 fn fixture() -> Vec<Case> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pubeval_scores.txt");
-    let text = std::fs::read_to_string(path).unwrap();
+    let text = gammon_testkit::read_text(path);
     let mut cases = Vec::new();
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let f: Vec<&str> = line.split_whitespace().collect();
