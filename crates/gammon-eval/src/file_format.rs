@@ -537,7 +537,10 @@ mod tests {
             Err(FileError::WrongKind { expected: FileKind::Checkpoint, found: Found::Gammon(FileKind::Weights) })
         ));
         assert!(matches!(from_bytes::<Sample>(FileKind::Weights, 4, 1 << 20, &bytes), Err(FileError::Version { .. })));
-        assert!(matches!(from_bytes::<Sample>(FileKind::Weights, 3, 4, &bytes), Err(FileError::PayloadTooLarge { .. })));
+        assert!(matches!(
+            from_bytes::<Sample>(FileKind::Weights, 3, 4, &bytes),
+            Err(FileError::PayloadTooLarge { .. })
+        ));
     }
 
     #[test]
@@ -605,9 +608,15 @@ mod tests {
         // The header, then endless zeros: only the header may be read.
         let mut source = Counting { inner: std::io::Cursor::new(header(1 << 21)).chain(std::io::repeat(0)), read: 0 };
         let err = read_image(&mut source, Path::new("w.gnn"), FileKind::Weights, 3, 1 << 20).unwrap_err();
-        assert!(matches!(&err, FileError::InFile { problem, .. } if matches!(**problem, FileError::PayloadTooLarge { claimed, limit, .. } if claimed == 1 << 21 && limit == 1 << 20)), "{err}");
+        assert!(
+            matches!(&err, FileError::InFile { problem, .. } if matches!(**problem, FileError::PayloadTooLarge { claimed, limit, .. } if claimed == 1 << 21 && limit == 1 << 20)),
+            "{err}"
+        );
         assert_eq!(source.read, HEADER_LEN as u64);
-        assert_eq!(err.to_string(), "w.gnn: the header announces 2 MiB of payload, more than the 1 MiB that a gammon weights file may hold");
+        assert_eq!(
+            err.to_string(),
+            "w.gnn: the header announces 2 MiB of payload, more than the 1 MiB that a gammon weights file may hold"
+        );
     }
 
     #[test]
@@ -636,7 +645,10 @@ mod tests {
         assert_eq!(read_text(&path, 100).unwrap(), "name = \"x\"\n");
         let err = read_text(&path, 4).unwrap_err();
         assert!(matches!(&err, FileError::TooLarge { limit: 4, .. }), "{err}");
-        assert_eq!(err.to_string(), format!("{} is larger than 4 bytes, the most this program reads for it", path.display()));
+        assert_eq!(
+            err.to_string(),
+            format!("{} is larger than 4 bytes, the most this program reads for it", path.display())
+        );
         std::fs::write(&path, [0xff, 0xfe]).unwrap();
         assert!(matches!(read_text(&path, 100), Err(FileError::NotText { .. })));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -650,7 +662,9 @@ mod tests {
         let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
         assert!(made.success());
         // No writer ever opens the FIFO: opening it to read would wait forever.
-        for (path, what) in [(Path::new("/dev/zero"), "a device"), (fifo.as_path(), "a named pipe (FIFO)"), (dir.as_path(), "a folder")] {
+        for (path, what) in
+            [(Path::new("/dev/zero"), "a device"), (fifo.as_path(), "a named pipe (FIFO)"), (dir.as_path(), "a folder")]
+        {
             let err = read_bounded(path, 1 << 20).unwrap_err();
             assert!(matches!(&err, FileError::NotAFile { what: w, .. } if *w == what), "{}: {err}", path.display());
             let err = read_file::<Sample>(path, FileKind::Weights, 3, 1 << 20).unwrap_err();
@@ -689,7 +703,10 @@ mod tests {
             assert!(text.starts_with(&format!("{}: ", path.display())), "{text}");
             assert!(text.ends_with("not a gammon weights file"), "{text}");
             if found.is_none() {
-                assert!(matches!(&err, FileError::InFile { problem, .. } if matches!(**problem, FileError::BadMagic { .. })), "{text}");
+                assert!(
+                    matches!(&err, FileError::InFile { problem, .. } if matches!(**problem, FileError::BadMagic { .. })),
+                    "{text}"
+                );
             }
         }
         std::fs::remove_dir_all(&dir).unwrap();

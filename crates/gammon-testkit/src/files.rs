@@ -65,10 +65,7 @@ impl fmt::Display for MissingData {
 fn find_shared(env: Option<OsString>) -> Result<PathBuf, MissingData> {
     let (dir, from) = match env {
         Some(d) => (PathBuf::from(d), "from GAMMON_SHARED"),
-        None => (
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-            "the default, beside the repository",
-        ),
+        None => (Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"), "the default, beside the repository"),
     };
     if dir.is_dir() {
         Ok(dir)
@@ -226,7 +223,7 @@ mod tests {
     #[test]
     fn a_missing_oracle_folder_says_where_it_was_looked_for_and_how_to_get_it() {
         let nowhere = std::env::temp_dir().join("gammon-testkit-no-such-oracle");
-        let err = find_oracle(Some(nowhere.clone().into_os_string()), None).unwrap_err();
+        let err = find_oracle(Some(nowhere.clone().into_os_string()), None).expect_err("no such folder");
         assert_eq!(err, MissingData::Oracle { dir: nowhere.clone(), from: "from GAMMON_ORACLE" });
         let message = std::panic::catch_unwind(|| or_panic(Err::<(), _>(err)))
             .expect_err("a missing oracle must fail")
@@ -240,14 +237,14 @@ mod tests {
     #[test]
     fn a_missing_shared_folder_is_named_before_its_oracle() {
         let nowhere = std::env::temp_dir().join("gammon-testkit-no-such-shared");
-        let err = find_oracle(None, Some(nowhere.clone().into_os_string())).unwrap_err();
+        let err = find_oracle(None, Some(nowhere.clone().into_os_string())).expect_err("no such folder");
         assert_eq!(err, MissingData::Shared { dir: nowhere, from: "from GAMMON_SHARED" });
         assert!(err.to_string().contains("set GAMMON_SHARED"), "{err}");
     }
 
     #[test]
     fn a_file_missing_from_the_oracle_names_the_file_and_the_folder() {
-        let err = find_file(oracle_dir(), "no-such-records.jsonl").unwrap_err();
+        let err = find_file(oracle_dir(), "no-such-records.jsonl").expect_err("no such file");
         let message = err.to_string();
         assert!(message.contains("no-such-records.jsonl is missing") && message.contains("shared folder"), "{message}");
         assert!(find_file(oracle_dir(), "eval.jsonl").is_ok());
