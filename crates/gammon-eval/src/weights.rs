@@ -289,4 +289,21 @@ mod tests {
         let bytes = file_format::to_bytes(FileKind::Weights, WEIGHTS_VERSION, &p).unwrap();
         assert!(NetWeights::from_bytes(&bytes).unwrap_err().to_string().contains("hidden units"));
     }
+    #[test]
+    fn load_names_the_file_once_for_any_problem() {
+        let dir = std::env::temp_dir().join(format!("gammon-weights-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("w.gnn");
+        let mut p = NetWeights::random(8, 4, 7).payload();
+        p.race.b2[0] = f32::NAN;
+        std::fs::write(&path, file_format::to_bytes(FileKind::Weights, WEIGHTS_VERSION, &p).unwrap()).unwrap();
+        let shown = |e: FileError| e.to_string();
+        let bad_value = shown(NetWeights::load(&path).unwrap_err());
+        assert_eq!(bad_value, format!("{}: race net: contains a weight that is not a finite number", path.display()));
+        let missing = dir.join("missing.gnn");
+        let err = NetWeights::load(&missing).unwrap_err();
+        assert_eq!(err.to_string(), format!("cannot read {}", missing.display()), "the OS error is the source only");
+        assert!(std::error::Error::source(&err).is_some());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
