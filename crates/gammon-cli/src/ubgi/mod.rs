@@ -130,6 +130,7 @@
 //! [`analyse_position_nply`]: gammon_engine::cube::analyse_position_nply
 //! [`Move::to_ubgi`]: gammon_rules::Move::to_ubgi
 
+mod command;
 mod engine;
 mod keys;
 mod v0_01;
@@ -158,6 +159,7 @@ pub enum Protocol {
 
 /// Arguments of `gammon ubgi`.
 #[derive(Debug, Args)]
+#[command(after_help = HELP)]
 pub struct UbgiArgs {
     /// The UBGI draft to speak: `0.2` (bgci/wildbg) or `0.01` (oysteijo).
     #[arg(long, value_enum, default_value = "0.2")]
@@ -180,6 +182,33 @@ pub struct UbgiArgs {
     ply: u8,
 }
 
+/// The essentials of the protocol, after the options in `--help`.
+const HELP: &str = "\
+Reads one request per line on standard input and answers on standard output
+(logs go to standard error). The evaluator is loaded before the first request:
+a bad --engine or --weights is an `error:` and a non-zero exit.
+
+UBGI 0.2 (default; bgci, wildbg): send `ubgi` and wait for `ubgiok`, then e.g.
+  position gnubgid 4HPwATDgc/ABMA
+  dice 3 1
+  go                      -> bestmove 8/5 6/5
+`go cube` and `go turn` answer cube questions; `keys`, `get` and `set` read
+and change the keys engine.ply, engine.cubeply, engine.threads, engine.seed
+and game.variant. Errors are `error <code> <detail>`. A refused `position`,
+`set`, `setoption`, `newgame` or unknown command forgets the position and the
+dice, a refused `dice` the dice: `go` answers `error bad_state` until they
+are sent again.
+
+UBGI draft 0.01 (--protocol 0.01): `ubgi` is answered `readyok`; each request
+is an XGID or a FIBS board, answered with a move, `double`/`roll` or
+`take`/`drop` on one line, or `sorry`.
+
+Depth: --ply and engine.ply count UBGI plies (1 = gnubg 0-ply); --cube-ply
+and engine.cubeply count gnubg plies. `gammon analyse --ply` counts gnubg
+plies.
+
+Every command, answer, error and key: docs/ubgi.md.";
+
 /// The deepest chequer search offered, in UBGI plies (3 = gnubg 2-ply).
 const MAX_PLY: u8 = 3;
 
@@ -188,9 +217,13 @@ const MAX_CUBE_PLY: u8 = 2;
 
 /// Runs `gammon ubgi` on standard input and output.
 pub fn run(args: &UbgiArgs) -> Result<()> {
+    // Every start-up option is checked (clap checks the others) before the
+    // first request is read: a bad one is an `error:` and a failure exit,
+    // never a handshake answered with an error.
+    let engine = Engine::load(args)?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    serve(args, stdin.lock(), stdout.lock())
+    serve(&engine, stdin.lock(), stdout.lock())
 }
 
 /// What a request line asks of the session.
@@ -201,8 +234,8 @@ enum Flow {
 
 /// Reads requests from `input` and answers on `out` until `quit` or the end
 /// of the input.
-fn serve(args: &UbgiArgs, mut input: impl BufRead, mut out: impl Write) -> Result<()> {
-    let mut engine = Engine { args, api: None };
+fn serve(engine: &Engine<'_>, mut input: impl BufRead, mut out: impl Write) -> Result<()> {
+    let args = engine.args;
     let mut session = Session::new(args.cube_ply, args.ply);
     let mut buf = Vec::new();
     let mut replies: Vec<String> = Vec::new();
@@ -218,8 +251,8 @@ fn serve(args: &UbgiArgs, mut input: impl BufRead, mut out: impl Write) -> Resul
         }
         replies.clear();
         let flow = match args.protocol {
-            Protocol::V0_2 => session.handle(&mut engine, line, &mut replies),
-            Protocol::V0_01 => v0_01::handle(&mut engine, line, args.cube_ply, &mut replies),
+            Protocol::V0_2 => session.handle(engine, line, &mut replies),
+            Protocol::V0_01 => v0_01::handle(engine, line, args.cube_ply, &mut replies),
         };
         for reply in &replies {
             writeln!(out, "{reply}")?;
