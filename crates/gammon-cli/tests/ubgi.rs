@@ -681,9 +681,7 @@ fn replies(input: &str) -> Vec<String> {
 #[test]
 fn v02_refused_dice_forget_the_dice_and_keep_the_position() {
     for bad in ["dice 7 7", "dice 0 3", "dice 3", "dice 3 1 2", "dice", "dice x y"] {
-        let r = replies(&format!(
-            "position gnubgid {START_ID}\ndice 6 6\ngo\n{bad}\ngo\ngo turn\ndice 3 1\ngo\n"
-        ));
+        let r = replies(&format!("position gnubgid {START_ID}\ndice 6 6\ngo\n{bad}\ngo\ngo turn\ndice 3 1\ngo\n"));
         assert_eq!(r.len(), 5, "{bad}: {r:#?}");
         assert!(r[0].starts_with("bestmove "), "{bad}: {r:?}");
         assert!(r[1].starts_with("error "), "{bad} is refused: {r:?}");
@@ -802,7 +800,11 @@ fn bad_start_up_options_fail_before_the_handshake() {
             assert!(!out.success() && out.code.is_some(), "{all:?}: {out:?}");
             // Nothing on standard output: no handshake a GUI could wait on.
             assert_eq!(out.stdout, "", "{all:?}");
-            assert!(out.stderr.lines().any(|l| l.starts_with("error: ") && l.contains(names)), "{all:?}: {}", out.stderr);
+            assert!(
+                out.stderr.lines().any(|l| l.starts_with("error: ") && l.contains(names)),
+                "{all:?}: {}",
+                out.stderr
+            );
         }
     }
     let _ = std::fs::remove_file(corrupt);
@@ -842,4 +844,57 @@ fn help_points_to_the_protocol_documentation() {
     for needle in ["docs/ubgi.md", "ubgiok", "--protocol", "engine.ply"] {
         assert!(out.stdout.contains(needle), "{needle}: {}", out.stdout);
     }
+}
+
+/// The `--help` text of `gammon <command>` (of `gammon` for "").
+fn help(command: &str) -> String {
+    let args: &[&str] = if command.is_empty() { &["--help"] } else { &[command, "--help"] };
+    let out = gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"");
+    assert!(out.success(), "{command}: {}", out.stderr);
+    out.stdout
+}
+
+#[test]
+fn readme_says_which_commands_take_which_weights_options() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
+    let readme = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let start = readme.find("The shipped weights").expect("README: the weights paragraph");
+    let paragraph = readme[start..].split("\n\n").next().unwrap();
+    // Every command of `gammon --help` is named there.
+    let top = help("");
+    let commands: Vec<&str> = top
+        .split("Commands:")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map_while(|l| l.strip_prefix("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() >= 10, "{top}");
+    for c in &commands {
+        assert!(paragraph.contains(&format!("`{c}`")), "README's weights paragraph does not name `{c}`:\n{paragraph}");
+    }
+    // And what it says of each is what the command takes.
+    for (command, options) in [
+        ("eval", &["--weights"][..]),
+        ("analyse", &["--weights"]),
+        ("cube", &["--weights"]),
+        ("rollout", &["--weights"]),
+        ("play", &["--weights", "--engine"]),
+        ("ubgi", &["--weights", "--engine"]),
+        ("duel", &["--a", "--b"]),
+        ("train", &["--init"]),
+        ("distill", &["--from"]),
+    ] {
+        let text = help(command);
+        for option in options {
+            assert!(text.contains(&format!("{option} ")), "gammon {command} has no {option}");
+        }
+        let takes_weights = text.contains("--weights ");
+        assert_eq!(takes_weights, options.contains(&"--weights"), "gammon {command}: --weights");
+    }
+    let moves = help("moves");
+    assert!(!moves.contains("--weights") && !moves.contains("--engine"), "{moves}");
 }

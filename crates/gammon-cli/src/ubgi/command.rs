@@ -82,9 +82,13 @@ impl Command {
         match self {
             Command::Dice => Forget::Dice,
             Command::Position | Command::Set | Command::SetOption | Command::NewGame => Forget::Request,
-            Command::Ubgi | Command::IsReady | Command::Keys | Command::Get | Command::Go | Command::Stop | Command::Quit => {
-                Forget::Nothing
-            }
+            Command::Ubgi
+            | Command::IsReady
+            | Command::Keys
+            | Command::Get
+            | Command::Go
+            | Command::Stop
+            | Command::Quit => Forget::Nothing,
         }
     }
 }

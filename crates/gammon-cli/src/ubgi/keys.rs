@@ -48,7 +48,9 @@ impl Session {
             },
             "engine.seed" => match value.parse::<u64>() {
                 Ok(n) => self.seed = n,
-                Err(_) => return Err(error("bad_value", format!("engine.seed {value:?}: must be an integer 0..2^64-1"))),
+                Err(_) => {
+                    return Err(error("bad_value", format!("engine.seed {value:?}: must be an integer 0..2^64-1")))
+                }
             },
             "game.variant" => {
                 if value != "backgammon" {

@@ -8,7 +8,14 @@
 //! searches gnubg 1 or 2 plies deep through gnubg's move filter), and answers cube questions
 //! searched `--cube-ply` gnubg plies deep (default 2, gnubg's standard; see
 //! `gammon cube` and [`analyse_position_nply`]). Two drafts of UBGI exist
-//! and are incompatible; `--protocol` chooses one.
+//! and are incompatible; `--protocol` chooses one. The user's documentation
+//! is `docs/ubgi.md`.
+//!
+//! The evaluator is loaded before the first request is read: a bad
+//! `--engine` or `--weights` ends the program with an error and a failure
+//! exit, before any answer (a controller waiting for `ubgiok` or `readyok`
+//! sees the engine exit, instead of waiting for a handshake that never
+//! comes).
 //!
 //! # Cube decisions (both drafts)
 //!
@@ -91,14 +98,21 @@
 //! spec: `bad_command` (unknown command or malformed syntax), `bad_value`
 //! (an unreadable Position ID, XGID, dice or key value), `bad_state` (`go`
 //! without a position or dice, a finished game, a pending cube action for a
-//! move, an evaluator that does not load) and `unsupported` (`engine.ply`
+//! move) and `unsupported` (`engine.ply`
 //! above 3, unknown keys, v0.1's `setoption`, a cube question in a match
 //! longer than the match equity table). After an error the engine keeps
 //! running. Keywords are case-sensitive (spec §1).
 //!
+//! A refused command leaves no stale state ([`command::Forget`]): a refused
+//! `dice` forgets the dice; a refused `position` forgets the position, its
+//! cube context and the dice (a `position xgid` sets the dice, and dice
+//! given before a refused position were meant for it); a refused `set`,
+//! `setoption`, `newgame` with arguments or an unknown command forgets the
+//! same, the key keeping its value. `go` then answers `bad_state` until a
+//! position and dice are given again.
+//!
 //! Choices where the drafts are silent:
-//! * The controller need not send `ubgi` first; the evaluator is loaded on
-//!   `ubgi`, `isready` or the first `go`, whichever comes first.
+//! * The controller need not send `ubgi` first.
 //! * `position gnubgid` keeps the dice already given (the arena and bgci
 //!   send `position`, `dice`, `go` in that order, wildbg keeps them too);
 //!   `position xgid` replaces them with the XGID's dice, or clears them when
@@ -113,7 +127,7 @@
 //!
 //! | controller -> engine | engine -> controller |
 //! |---|---|
-//! | `ubgi` | `id name gammon`, `id author gammon developers`, `id version <version>`, `readyok` (`sorry` if the evaluator does not load) |
+//! | `ubgi` | `id name gammon`, `id author gammon developers`, `id version <version>`, `readyok` |
 //! | an XGID (`XGID=...:31:...`) or a FIBS rawboard line (`board:...`) with rolled dice | the best move on one line, `8/5 6/5`, bar = `25`, off = `0`, every single-die step written out, no `*`, no `(2)` ([`Move::to_ubgi`]`(false)`); a **blank line** when no checker can move |
 //! | the same with the dice not rolled (`00`) | `double` or `roll` (`roll` whenever the player on roll may not double) |
 //! | the same with a cube action pending (`D`, `B`, `R`) | `take` or `drop`, by the side who must answer (see above; a correct beaver is answered `take`, the draft has no word for it) |

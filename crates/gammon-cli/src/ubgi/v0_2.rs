@@ -1,7 +1,7 @@
 //! UBGI 0.2: the session's state and its requests.
 
-use super::engine::{answer_pending, choose_at, cube_analysis, Answer, Engine};
 use super::command::{Command, Forget};
+use super::engine::{answer_pending, choose_at, cube_analysis, Answer, Engine};
 use super::keys::key_lines;
 use super::{Flow, VERSION};
 use gammon_engine::cube::CubeAnalysis;
@@ -184,11 +184,7 @@ impl Session {
     }
 
     /// The chequer move and its `info` line, or the error line.
-    fn best_move(
-        &self,
-        engine: &Engine<'_>,
-        pos: &Position,
-    ) -> std::result::Result<(String, Option<String>), String> {
+    fn best_move(&self, engine: &Engine<'_>, pos: &Position) -> std::result::Result<(String, Option<String>), String> {
         let Some(dice) = self.dice else {
             return Err(error("bad_state", "missing dice (send: dice <d1> <d2>)"));
         };
