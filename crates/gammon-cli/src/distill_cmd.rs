@@ -48,7 +48,7 @@ pub struct DistillArgs {
     #[arg(long, default_value_t = 4)]
     epochs: u32,
     /// Initial learning rate (falls to a tenth over the passes).
-    #[arg(long, default_value_t = 0.02)]
+    #[arg(long, default_value_t = 0.02, allow_negative_numbers = true)]
     rate: f32,
     /// Seed of the self-play positions and of the training order (round k
     /// uses seed + k).
