@@ -8,11 +8,11 @@
 //! `learning-curve.csv` / `.svg` (ppg against pubeval after each round,
 //! round 0 = the starting net; x = positions labelled so far).
 
+use crate::args::{threads_help, threads_parser};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_eval::pubeval::PubEval;
 use gammon_eval::{NetEvaluator, NetWeights};
-use crate::args::{threads_help, threads_parser};
 use gammon_train::distill::{fit, label, sample_afterstates, sample_positions, Dataset, DistillSettings};
 use gammon_train::{plot, BenchmarkRow};
 use std::path::{Path, PathBuf};

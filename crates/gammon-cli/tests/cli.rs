@@ -227,7 +227,10 @@ fn text_output_fits_in_80_columns() {
 /// The column after which each word of `line` ends.
 fn word_ends(line: &str) -> Vec<usize> {
     let bytes = line.as_bytes();
-    (0..bytes.len()).filter(|&i| bytes[i] != b' ' && bytes.get(i + 1).is_none_or(|&b| b == b' ')).map(|i| i + 1).collect()
+    (0..bytes.len())
+        .filter(|&i| bytes[i] != b' ' && bytes.get(i + 1).is_none_or(|&b| b == b' '))
+        .map(|i| i + 1)
+        .collect()
 }
 
 #[test]

@@ -262,7 +262,11 @@ fn a_cube_that_is_not_a_power_of_two_is_told_so_before_its_owner() {
     for args in [["cube", "start", "--cube", "3"], ["cube", "start", "--cube", "0"]] {
         let out = gammon(&args);
         assert!(!out.success());
-        assert!(out.stderr.starts_with("error: --cube: ") && out.stderr.contains("power of two"), "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.starts_with("error: --cube: ") && out.stderr.contains("power of two"),
+            "{args:?}: {}",
+            out.stderr
+        );
         assert!(!out.stderr.contains("--owner"), "{args:?}: {}", out.stderr);
     }
 }

@@ -423,7 +423,17 @@ mod tests {
         let names: Vec<&str> = bad.iter().map(|s| s.validate().unwrap_err().setting).collect();
         assert_eq!(
             names,
-            ["positions", "positions", "ply", "candidates", "afterstates", "rounds", "epochs", "threads", "benchmark_pairs"]
+            [
+                "positions",
+                "positions",
+                "ply",
+                "candidates",
+                "afterstates",
+                "rounds",
+                "epochs",
+                "threads",
+                "benchmark_pairs"
+            ]
         );
     }
 
