@@ -5,6 +5,10 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use thiserror::Error;
 
+/// The most worker threads any part of the program starts: more only
+/// thrash the machine (`gammon rollout --threads 100000` would).
+pub const MAX_THREADS: usize = 1024;
+
 /// A step of the learning-rate schedule: from game `from` on, use `rate`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -122,8 +126,8 @@ impl TrainConfig {
     /// The first value out of range.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let bad = |s: String| Err(ConfigError::Invalid(s));
-        if self.threads == 0 || self.threads > 1024 {
-            return bad(format!("threads = {} (1 to 1024)", self.threads));
+        if self.threads == 0 || self.threads > MAX_THREADS {
+            return bad(format!("threads = {} (1 to {MAX_THREADS})", self.threads));
         }
         if !(0.0..=1.0).contains(&self.lambda) || self.lambda_schedule.iter().any(|s| !(0.0..=1.0).contains(&s.1)) {
             return bad("lambda must be between 0 and 1".into());
