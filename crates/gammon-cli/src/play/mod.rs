@@ -38,9 +38,10 @@
 //!
 //! # Resigning
 //!
-//! On his turn, at the cube prompt (before the roll) or the move prompt
-//! (after it), the human may type `resign` (a single game), `resign gammon`
-//! or `resign backgammon`. The engine accepts as gnubg does
+//! On his turn, before the roll (at the cube prompt, or with
+//! `--manual-dice` at the prompt for his roll) or after it (at the move
+//! prompt), the human may type `resign` (a single game), `resign gammon` or
+//! `resign backgammon`. The engine accepts as gnubg does
 //! ([`Engine::answers_resignation`]): when the offer is worth at least what
 //! it expects from playing on (money: the points, times the cube, with the
 //! Jacoby rule counting a gammon single while the cube is centred; match:

@@ -170,7 +170,7 @@ impl<R: BufRead, W: Write> Table for Session<'_, R, W> {
             DiceState::Rolled(dice) => {
                 let mut list = MoveList::new();
                 list.generate(pos, dice);
-                if list.len() == 0 {
+                if list.is_empty() {
                     return Ok(None);
                 }
                 Ok(match self.human_turn(pos, dice, &list)? {
