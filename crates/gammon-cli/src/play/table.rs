@@ -160,8 +160,10 @@ impl<R: BufRead, W: Write> Table for Session<'_, R, W> {
         self.abandon(step)
     }
 
-    /// The human's chance to resign: with the cube prompt before his roll
-    /// (when he may double), with the move prompt after it.
+    /// The human's chance to resign: before his roll with the cube prompt
+    /// (when he may double) or, with manual dice, the prompt for his roll;
+    /// after it with the move prompt. What he answers there instead is kept
+    /// for `offers_double`, `roll` and `choose_move`.
     fn offers_resignation(&mut self, seat: Seat, pos: &Position, ctx: &GameContext) -> Decision<Option<GameResult>> {
         if seat != HUMAN {
             return Ok(None);
