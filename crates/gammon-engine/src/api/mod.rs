@@ -24,6 +24,7 @@ mod cube_decision;
 mod error;
 pub mod json;
 mod moves;
+mod resign;
 mod rollout_report;
 #[cfg(test)]
 mod tests;
@@ -32,6 +33,7 @@ pub use analysis::{Evaluation, RollAnalysis};
 pub use cube_decision::{pending_answer, CubeQuestion, CubeReport, PendingAnswer};
 pub use error::EngineError;
 pub use moves::{legal_moves, ChosenMove, LegalMove, LegalMoves};
+pub use resign::{CubeUse, ResignationAnswer, ResignationUnit, RESIGNATION_TOLERANCE};
 pub use rollout_report::{RolloutOutcome, RolloutReport};
 
 use crate::cube::analyse_state_nply;
