@@ -160,3 +160,65 @@ fn resume_refuses_edited_settings_that_are_fixed_for_the_run() {
     assert_eq!(Checkpoint::load(&run.join("checkpoint.gck")).unwrap().games_done, 4, "nothing trained");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// CPU seconds `pid` has used (Linux: /proc/<pid>/stat, in clock ticks of
+/// 1/100 s), or 0 if unreadable.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command name's closing parenthesis: utime and stime are the 12th and 13th.
+    let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+const LONG: &str = "10000000";
+
+/// Starts a rollout far too long to finish, waits until it has worked a
+/// while (two CPU seconds: hundreds of games), and stops it with `sig`.
+fn interrupted_rollout(extra: &[&str], sig: &str) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
+        .args(["rollout", "start", "--games", LONG, "--truncate", "6", "--threads", "2"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    poll_until(&mut child, "two CPU seconds of rollout", || cpu_seconds(pid) >= 2.0);
+    signal(&child, sig);
+    exit_after_signal(child)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_rollout_prints_the_partial_result() {
+    let (code, stdout, stderr) = interrupted_rollout(&[], "INT");
+    assert_eq!(code, Some(130), "{stderr}");
+    let first = stdout.lines().next().unwrap_or_default();
+    let games: u64 = first
+        .strip_prefix("partial rollout: ")
+        .and_then(|rest| rest.strip_suffix(&format!(" of {LONG} games (interrupted)")))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("first line {first:?}"));
+    assert!(games >= 1 && games < LONG.parse().unwrap(), "{games}");
+    assert!(stdout.contains("Cubeless equity"), "{stdout}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_json_rollout_is_marked_partial_and_equals_the_shorter_rollout() {
+    let (code, stdout, stderr) = interrupted_rollout(&["--json"], "TERM");
+    assert_eq!(code, Some(130), "{stderr}");
+    let partial: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(partial["partial"], true);
+    let games = partial["games_done"].as_u64().unwrap();
+    assert!(games >= 1 && games < LONG.parse().unwrap(), "{games}");
+    assert_eq!(partial["rollout"]["trials"], games);
+    // The games finished are games 0..K: exactly the rollout of K games.
+    let k = games.to_string();
+    let whole = gammon(&["rollout", "start", "--games", &k, "--truncate", "6", "--threads", "1", "--json"]);
+    assert!(whole.success(), "{}", whole.stderr);
+    let whole: serde_json::Value = serde_json::from_str(&whole.stdout).unwrap();
+    assert_eq!(whole.get("partial"), None);
+    assert_eq!(whole["rollout"], partial["rollout"]);
+}
