@@ -107,9 +107,8 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
     let pool = args.threads.pool()?;
     let progress = Arc::new(RolloutProgressLine::new(std::io::stderr().is_terminal(), args.cubeful));
     let stop = stop_on_interrupt(Arc::clone(&progress))?;
-    let report = pool.install(|| {
-        engine.rollout_until(&request.position, request.dice, &settings, |p| progress.show(p), &stop)
-    });
+    let report =
+        pool.install(|| engine.rollout_until(&request.position, request.dice, &settings, |p| progress.show(p), &stop));
     progress.clear();
     let report = match report {
         Err(EngineError::Rollout(RolloutError::Interrupted)) => {

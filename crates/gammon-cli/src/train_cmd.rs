@@ -58,7 +58,9 @@ pub fn run(args: &TrainArgs) -> Result<()> {
                 eprintln!("\nsecond interrupt: exiting without a new checkpoint");
                 std::process::exit(130);
             }
-            eprintln!("\ninterrupted: finishing the current round and writing a checkpoint (interrupt again to quit now)");
+            eprintln!(
+                "\ninterrupted: finishing the current round and writing a checkpoint (interrupt again to quit now)"
+            );
         })
         .context("cannot install the Ctrl-C handler")?;
     }
@@ -75,7 +77,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         // Edited settings files: the run's own, then the one given.
         let own = Some(files.config()).filter(|p| p.exists());
         for path in own.iter().chain(&args.config) {
-            apply_edited_settings(&mut state.config, &path)?;
+            apply_edited_settings(&mut state.config, path)?;
         }
         if let Some(g) = args.games {
             state.config.games = g;

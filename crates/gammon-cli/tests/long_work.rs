@@ -60,7 +60,11 @@ fn exit_after_signal(mut child: Child) -> (Option<i32>, String, String) {
         std::thread::sleep(Duration::from_millis(20));
     }
     let out = child.wait_with_output().unwrap();
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn temp_files(dir: &Path) -> Vec<String> {
@@ -112,7 +116,8 @@ fn resume_removes_the_temporary_files_of_a_killed_write_and_says_so() {
     let run = finished_run(&dir, 4);
     // What `kill -9` during a checkpoint write leaves, and look-alikes that are not ours.
     let ours = run.join(".checkpoint.gck.tmp-4242");
-    let not_ours = [run.join(".notes.tmp-4242"), run.join("checkpoint.gck.tmp-4242"), run.join(".checkpoint.gck.tmp-x")];
+    let not_ours =
+        [run.join(".notes.tmp-4242"), run.join("checkpoint.gck.tmp-4242"), run.join(".checkpoint.gck.tmp-x")];
     std::fs::write(&ours, b"half a checkpoint").unwrap();
     for f in &not_ours {
         std::fs::write(f, b"keep me").unwrap();

@@ -286,7 +286,10 @@ mod tests {
         let keys: Vec<&str> = fixed.iter().map(|c| c.key.as_str()).collect();
         assert_eq!(keys, ["round_games", "seed"]);
         let text = err.to_string();
-        assert!(text.contains("round_games changed from 2 to 16") && text.contains("seed changed from 1 to 9"), "{text}");
+        assert!(
+            text.contains("round_games changed from 2 to 16") && text.contains("seed changed from 1 to 9"),
+            "{text}"
+        );
         assert_eq!(run, before, "nothing applied");
     }
 

@@ -2,8 +2,8 @@
 
 use gammon_engine::api::{RolloutOutcome, RolloutReport};
 use gammon_engine::rollout::{Estimate, RolloutProgress};
-use std::io::{self, Write};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{self, Write};
 
 /// A progress bar on standard error (games done of the most, the running
 /// equity and its standard error, the time left), drawn only when `shown`
@@ -17,7 +17,11 @@ pub struct RolloutProgressLine {
 impl RolloutProgressLine {
     /// A progress bar for a cubeful or cubeless rollout.
     pub fn new(shown: bool, cubeful: bool) -> Self {
-        let bar = if shown { ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()) } else { ProgressBar::hidden() };
+        let bar = if shown {
+            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+        } else {
+            ProgressBar::hidden()
+        };
         bar.set_style(
             ProgressStyle::with_template("rollout [{bar:30}] {pos}/{len} games, {msg}, ETA {eta}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),

@@ -442,7 +442,13 @@ mod tests {
         // Stop at the first progress report: some trials, far fewer than asked for.
         let partial = pool
             .install(|| {
-                rollout_position_until(&net, &Position::STARTING, &quick(), |_| stop.store(true, Ordering::SeqCst), &stop)
+                rollout_position_until(
+                    &net,
+                    &Position::STARTING,
+                    &quick(),
+                    |_| stop.store(true, Ordering::SeqCst),
+                    &stop,
+                )
             })
             .unwrap();
         assert!(partial.interrupted);
@@ -459,13 +465,20 @@ mod tests {
         let stop = AtomicBool::new(false);
         let dice = Dice::new(3, 1).unwrap();
         let settings = RolloutSettings { candidates: Some(3), ..quick() };
-        let partial =
-            rollout_moves_until(&net, &Position::STARTING, dice, &settings, |_| stop.store(true, Ordering::SeqCst), &stop)
-                .unwrap();
+        let partial = rollout_moves_until(
+            &net,
+            &Position::STARTING,
+            dice,
+            &settings,
+            |_| stop.store(true, Ordering::SeqCst),
+            &stop,
+        )
+        .unwrap();
         let trials = partial[0].rollout.trials;
         assert!(trials < settings.trials);
         assert!(partial.iter().all(|m| m.rollout.interrupted && m.rollout.trials == trials));
-        let whole = rollout_moves(&net, &Position::STARTING, dice, &RolloutSettings { trials, ..settings }, |_| {}).unwrap();
+        let whole =
+            rollout_moves(&net, &Position::STARTING, dice, &RolloutSettings { trials, ..settings }, |_| {}).unwrap();
         for (p, w) in partial.iter().zip(&whole) {
             assert_eq!((p.mv, &p.rollout.equity, &p.difference), (w.mv, &w.rollout.equity, &w.difference));
         }

@@ -50,7 +50,9 @@ pub(super) fn run(
                 if stop.load(Ordering::Relaxed) {
                     return None;
                 }
-                Some(starts.iter().map(|p| player.trial(w, p, k).map(|x| if flip { x.inverted() } else { x })).collect())
+                Some(
+                    starts.iter().map(|p| player.trial(w, p, k).map(|x| if flip { x.inverted() } else { x })).collect(),
+                )
             })
             .collect();
         // Only the trials before the first one not played count: the result
