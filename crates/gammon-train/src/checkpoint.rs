@@ -92,10 +92,11 @@ impl Checkpoint {
 }
 
 /// The files of a run that are written through a temporary file.
-const ATOMIC_FILES: [&str; 2] = ["checkpoint.gck", "weights.gnn"];
+const ATOMIC_FILES: [&str; 3] = ["checkpoint.gck", "weights.gnn", "config.toml"];
 
 /// True for the name of a temporary file that
-/// [`file_format::write_file_atomic`] makes for one of the run's files:
+/// [`file_format::write_file_atomic`] (or the trainer, for `config.toml`)
+/// makes for one of the run's files:
 /// `.<name>.tmp-<process id>`.
 fn is_our_temp_file(file_name: &str) -> bool {
     ATOMIC_FILES.iter().any(|target| {
@@ -135,12 +136,13 @@ mod tests {
     fn only_our_temporary_file_names_are_recognised() {
         assert!(is_our_temp_file(".checkpoint.gck.tmp-12345"));
         assert!(is_our_temp_file(".weights.gnn.tmp-7"));
+        assert!(is_our_temp_file(".config.toml.tmp-7"));
         for other in [
             "checkpoint.gck",
             ".checkpoint.gck.tmp-",
             ".checkpoint.gck.tmp-12x",
             "checkpoint.gck.tmp-12",
-            ".config.toml.tmp-12",
+            ".config.tml.tmp-12",
             ".notes.tmp-12",
             "learning-curve.csv",
         ] {
