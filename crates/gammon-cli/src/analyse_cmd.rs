@@ -39,6 +39,9 @@ pub struct AnalyseArgs {
     weights: WeightsArg,
     #[command(flatten)]
     json: JsonArg,
+    /// Also name the evaluator in full (its weights' notes).
+    #[arg(long)]
+    verbose: bool,
 }
 
 /// Runs `gammon analyse`.
@@ -69,7 +72,7 @@ fn analyse_roll(
     if args.json.json {
         json::write(out, &analysis)
     } else {
-        Ok(text::roll_analysis(out, &analysis)?)
+        Ok(text::roll_analysis(out, &analysis, args.verbose)?)
     }
 }
 
@@ -89,6 +92,6 @@ fn analyse_position(
     if args.json.json {
         json::write(out, &PositionAnalysisJson::new(&evaluation, &cube))
     } else {
-        Ok(text::position_analysis(out, &evaluation, &cube)?)
+        Ok(text::position_analysis(out, &evaluation, &cube, args.verbose)?)
     }
 }

@@ -5,7 +5,8 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_eval::NetEvaluator;
-use gammon_rules::{CubeOwner, Dice, GameContext};
+use gammon_rules::{ContextError, CubeOwner, Dice, GameContext};
+use gammon_train::MAX_THREADS;
 use std::path::PathBuf;
 
 /// The position as typed (read into a [`Request`](crate::request::Request)).
@@ -58,8 +59,9 @@ pub struct JsonArg {
 /// `--threads`: the size of the worker pool.
 #[derive(Debug, Args)]
 pub struct ThreadsArg {
-    /// Worker threads (default: one per core); the result does not depend on them.
-    #[arg(long)]
+    #[arg(long, value_name = "N", value_parser = threads_parser(), help = threads_help(
+        "Worker threads (default: one per core); the result does not depend on them."
+    ))]
     pub threads: Option<usize>,
 }
 
@@ -68,13 +70,21 @@ impl ThreadsArg {
     pub fn pool(&self) -> Result<rayon::ThreadPool> {
         let mut pool = rayon::ThreadPoolBuilder::new();
         if let Some(t) = self.threads {
-            if t == 0 {
-                bail!("--threads must be at least 1");
-            }
             pool = pool.num_threads(t);
         }
         pool.build().context("cannot start the worker threads")
     }
+}
+
+/// The parser of every `--threads`: 1 to [`MAX_THREADS`], the one limit of
+/// the program (the training settings refuse more too).
+pub fn threads_parser() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64)
+}
+
+/// `what`, followed by the limit of [`threads_parser`].
+pub fn threads_help(what: &str) -> String {
+    format!("{what} At most {MAX_THREADS}.")
 }
 
 /// The game context options of `gammon cube`: each overrides what an XGID says.
@@ -139,6 +149,17 @@ impl ContextArgs {
         ctx.crawford = (ctx.crawford || self.crawford) && !self.no_crawford;
         ctx.jacoby = (ctx.jacoby || self.jacoby) && !self.no_jacoby;
         ctx.beaver = (ctx.beaver || self.beaver) && !self.no_beaver;
+        // Options that only a match gives a meaning must not be dropped silently.
+        if ctx.match_length == 0 {
+            if self.score.is_some() {
+                bail!("--score needs --match: money play has no score");
+            }
+            if self.crawford {
+                bail!("--crawford needs --match: the Crawford rule exists only in a match");
+            }
+        }
+        // The rules' check, the cube's value first, then who owns it.
+        ctx.validate().map_err(|e| anyhow::anyhow!("{}: {e}", option_of(&e)))?;
         if ctx.cube_value > 1 && ctx.cube_owner == CubeOwner::Centered {
             bail!(
                 "the cube is at {} but centred: a turned cube belongs to someone; say who owns it with --owner me or --owner opponent",
@@ -149,6 +170,20 @@ impl ContextArgs {
             notes.push(format!("score {}-{} kept from the position", ctx.score.0, ctx.score.1));
         }
         Ok((ctx, notes))
+    }
+}
+
+/// The option that sets what `e` finds wrong.
+fn option_of(e: &ContextError) -> &'static str {
+    match e {
+        ContextError::CubeValue(_) | ContextError::CubeAboveMax { .. } | ContextError::MaxCube(_) => "--cube",
+        ContextError::ScoreNotBelowLength { .. } => "--score",
+        ContextError::CrawfordInMoney | ContextError::CrawfordNotOneAway { .. } | ContextError::CrawfordCube { .. } => {
+            "--crawford"
+        }
+        ContextError::MoneyRuleInMatch("Jacoby") => "--jacoby",
+        ContextError::MoneyRuleInMatch(_) => "--beaver",
+        ContextError::DoubleByNonOwner | ContextError::BeaverNotAllowed(_) => "--owner",
     }
 }
 
@@ -206,6 +241,34 @@ mod tests {
         let xgid = GameContext { jacoby: true, beaver: true, ..GameContext::money() };
         let (ctx, _) = apply(&["--no-jacoby", "--cube", "4", "--owner", "opp"], xgid).unwrap();
         assert_eq!((ctx.jacoby, ctx.beaver, ctx.cube_value, ctx.cube_owner), (false, true, 4, CubeOwner::Opponent));
+    }
+
+    #[test]
+    fn options_that_need_a_match_are_refused_in_money_play() {
+        let err = apply(&["--score", "2-4"], GameContext::money()).unwrap_err();
+        assert!(err.to_string().starts_with("--score needs --match"), "{err}");
+        let err = apply(&["--crawford"], GameContext::money()).unwrap_err();
+        assert!(err.to_string().starts_with("--crawford needs --match"), "{err}");
+        let err = apply(&["--match", "0", "--score", "1-0"], GameContext::new_match(5)).unwrap_err();
+        assert!(err.to_string().starts_with("--score needs --match"), "{err}");
+        // A match from the position gives the score a meaning.
+        assert_eq!(apply(&["--score", "2-4"], GameContext::new_match(7)).unwrap().0.score, (2, 4));
+    }
+
+    #[test]
+    fn the_match_options_follow_the_rules() {
+        let err = apply(&["--match", "7", "--score", "6-6", "--crawford"], GameContext::money()).unwrap_err();
+        assert!(err.to_string().starts_with("--crawford: "), "{err}");
+        let err = apply(&["--match", "7", "--score", "7-2"], GameContext::money()).unwrap_err();
+        assert!(err.to_string().starts_with("--score: "), "{err}");
+        let (ctx, _) = apply(&["--match", "7", "--score", "6-4", "--crawford"], GameContext::money()).unwrap();
+        assert!(ctx.crawford);
+    }
+
+    #[test]
+    fn the_cube_value_is_checked_before_its_owner() {
+        let err = apply(&["--cube", "3"], GameContext::money()).unwrap_err();
+        assert!(err.to_string().starts_with("--cube: cube value 3 is not a power of two"), "{err}");
     }
 
     #[test]

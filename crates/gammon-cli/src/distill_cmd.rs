@@ -8,11 +8,12 @@
 //! `learning-curve.csv` / `.svg` (ppg against pubeval after each round,
 //! round 0 = the starting net; x = positions labelled so far).
 
+use crate::args::{threads_help, threads_parser};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_eval::pubeval::PubEval;
 use gammon_eval::{NetEvaluator, NetWeights};
-use gammon_train::distill::{fit, label, sample_afterstates, sample_positions, Dataset};
+use gammon_train::distill::{fit, label, sample_afterstates, sample_positions, Dataset, DistillSettings};
 use gammon_train::{plot, BenchmarkRow};
 use std::path::{Path, PathBuf};
 
@@ -47,28 +48,47 @@ pub struct DistillArgs {
     #[arg(long, default_value_t = 4)]
     epochs: u32,
     /// Initial learning rate (falls to a tenth over the passes).
-    #[arg(long, default_value_t = 0.02)]
+    #[arg(long, default_value_t = 0.02, allow_negative_numbers = true)]
     rate: f32,
     /// Seed of the self-play positions and of the training order (round k
     /// uses seed + k).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = threads_parser(), help = threads_help("Worker threads."))]
     threads: usize,
     /// Pairs of games against pubeval to measure the result (0 = none).
     #[arg(long, default_value_t = 1000)]
     benchmark_pairs: u64,
 }
 
+/// Exploration of the sampling games: a random move one time in ten.
+const EXPLORE: f32 = 0.1;
+
+impl DistillArgs {
+    /// The library's settings of these arguments.
+    fn settings(&self) -> DistillSettings {
+        DistillSettings {
+            positions: self.positions,
+            ply: self.ply,
+            candidates: self.candidates,
+            afterstates: self.afterstates,
+            rounds: self.rounds,
+            epochs: self.epochs,
+            rate: self.rate,
+            explore: EXPLORE,
+            seed: self.seed,
+            threads: self.threads,
+            benchmark_pairs: self.benchmark_pairs,
+        }
+    }
+}
+
 /// Runs `gammon distill`.
 pub fn run(args: &DistillArgs) -> Result<()> {
-    if !(1..=2).contains(&args.ply) {
-        bail!("--ply must be 1 or 2");
-    }
-    if args.threads == 0 || args.positions == 0 || args.rounds == 0 {
-        bail!("--threads, --positions and --rounds must be at least 1");
-    }
+    // Checked before anything is read or written.
+    args.settings().validate().map_err(|e| {
+        anyhow::anyhow!("distill: --{} must be {} (got {})", e.setting.replace('_', "-"), e.rule, e.got)
+    })?;
     let start = NetWeights::load(&args.from).context("cannot load the --from weights")?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
@@ -106,7 +126,7 @@ pub fn run(args: &DistillArgs) -> Result<()> {
             NetWeights::load(&done)?
         } else {
             std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-            let mut trained = distill_round(args, &pool, &weights, &dir, args.seed + u64::from(round))?;
+            let mut trained = distill_round(args, &pool, &weights, &dir, args.seed.wrapping_add(u64::from(round)))?;
             trained.meta.notes = format!(
                 "{} + {round} round{} of {}-ply distillation",
                 start_notes,
@@ -156,9 +176,9 @@ fn distill_round(
     };
     let positions = pool.install(|| {
         if args.afterstates > 0 {
-            sample_afterstates(weights, args.positions, seed, 0.1, args.afterstates)
+            sample_afterstates(weights, args.positions, seed, EXPLORE, args.afterstates)
         } else {
-            sample_positions(weights, args.positions, seed, 0.1)
+            sample_positions(weights, args.positions, seed, EXPLORE)
         }
     });
     let start = std::time::Instant::now();

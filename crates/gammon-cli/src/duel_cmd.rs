@@ -1,5 +1,6 @@
 //! `gammon duel`: two players, many cubeless money games, duplicate dice.
 
+use crate::args::ThreadsArg;
 use crate::evaluators;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -22,9 +23,8 @@ pub struct DuelArgs {
     /// Seed of the dice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (the result does not depend on them).
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -53,14 +53,7 @@ pub fn run(args: &DuelArgs) -> Result<()> {
     let a = evaluators::by_name(&args.a)?;
     let b = evaluators::by_name(&args.b)?;
     let pairs = args.games.div_ceil(2);
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = args.threads {
-        if t == 0 {
-            bail!("--threads must be at least 1");
-        }
-        pool = pool.num_threads(t);
-    }
-    let pool = pool.build()?;
+    let pool = args.threads.pool()?;
     let start = std::time::Instant::now();
     let r = pool.install(|| duel(a.as_ref(), b.as_ref(), pairs, args.seed));
     let secs = start.elapsed().as_secs_f64();

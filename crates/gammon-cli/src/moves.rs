@@ -5,9 +5,9 @@ use crate::request::Request;
 use crate::{json, text};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use gammon_engine::api::{legal_moves, EngineError};
-use gammon_rules::{Dice, MoveList, Position};
-use std::io::{BufRead, BufWriter, Write};
+use gammon_engine::api::{legal_moves, EngineError, LegalMoves};
+use gammon_rules::{Dice, Position};
+use std::io::{BufRead, BufWriter, Read, Write};
 use std::process::ExitCode;
 
 /// Arguments of `gammon moves`.
@@ -24,7 +24,7 @@ pub struct MovesArgs {
     /// For tools: read `<position-id> <d1><d2>` lines from standard input and
     /// print, per line, the sorted Position IDs of all results (seen by the
     /// player who moves next), separated by spaces; an empty line when no
-    /// checker can move; `error: <reason>` for a malformed line.
+    /// checker can move; `error: <reason>` for a malformed line or a finished game.
     #[arg(long, conflicts_with_all = ["position", "dice", "json"])]
     stdin: bool,
 }
@@ -37,10 +37,7 @@ pub fn run(args: &MovesArgs) -> Result<ExitCode> {
     let Some(position) = &args.position else { bail!("give a position (or --stdin)") };
     let request = Request::read(position, args.dice.as_deref(), "")?;
     let Some(dice) = request.dice else { bail!("give the dice, like `gammon moves {position} 31`") };
-    let moves = legal_moves(&request.position, dice).map_err(|e| match e {
-        EngineError::GameOver => anyhow!("the game in this position is over: there is nothing to move"),
-        e => e.into(),
-    })?;
+    let moves = moves_of(&request.position, dice)?;
     let out = std::io::stdout();
     let mut out = BufWriter::new(out.lock());
     if args.json.json {
@@ -50,6 +47,74 @@ pub fn run(args: &MovesArgs) -> Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The legal moves of both modes: a finished game has none to list.
+fn moves_of(pos: &Position, dice: Dice) -> Result<LegalMoves> {
+    legal_moves(pos, dice).map_err(|e| match e {
+        EngineError::GameOver => anyhow!("the game in this position is over: there is nothing to move"),
+        e => e.into(),
+    })
+}
+
+/// The longest `--stdin` line read: a request is a Position ID and a roll,
+/// so anything much longer is not one, and a line without end must not
+/// fill the memory.
+const MAX_LINE_BYTES: usize = 1024;
+
+/// What [`read_line`] found.
+#[derive(Debug, PartialEq)]
+enum Line {
+    /// A line (without its `\n`) is in the buffer.
+    Read,
+    /// The line was longer than [`MAX_LINE_BYTES`]; it was skipped to its end.
+    TooLong,
+    /// End of input.
+    End,
+}
+
+/// Reads one line of at most [`MAX_LINE_BYTES`] bytes into `buf`.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Line> {
+    buf.clear();
+    let limit = MAX_LINE_BYTES as u64 + 1;
+    if input.by_ref().take(limit).read_until(b'\n', buf)? == 0 {
+        return Ok(Line::End);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        return Ok(Line::Read);
+    }
+    if buf.len() <= MAX_LINE_BYTES {
+        return Ok(Line::Read); // the last line, without a newline
+    }
+    // Skip the rest of the line without keeping it.
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            break;
+        }
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                input.consume(i + 1);
+                break;
+            }
+            None => {
+                let n = chunk.len();
+                input.consume(n);
+            }
+        }
+    }
+    Ok(Line::TooLong)
+}
+
+/// The answer to one `--stdin` line: the sorted result IDs, or why not.
+fn answer_line(bytes: &[u8]) -> Result<String> {
+    let line = std::str::from_utf8(bytes).context("the line is not UTF-8 text")?;
+    let (pos, dice) = parse_request(line.strip_suffix('\r').unwrap_or(line))?;
+    let moves = moves_of(&pos, dice)?;
+    let mut ids: Vec<String> = moves.moves.iter().map(|m| m.result.to_position_id()).collect();
+    ids.sort_unstable();
+    Ok(ids.join(" "))
 }
 
 /// Reads one `<position-id> <dice>` request.
@@ -65,21 +130,19 @@ fn parse_request(line: &str) -> Result<(Position, Dice)> {
 
 fn run_stdin() -> Result<ExitCode> {
     let stdin = std::io::stdin();
+    let mut input = stdin.lock();
     let out = std::io::stdout();
     let mut out = BufWriter::new(out.lock());
-    let mut list = MoveList::new();
-    let mut ids: Vec<String> = Vec::new();
+    let mut buf = Vec::new();
     let mut failed = 0usize;
-    for line in stdin.lock().lines() {
-        let line = line.context("reading standard input")?;
-        match parse_request(&line) {
-            Ok((pos, dice)) => {
-                list.generate(&pos, dice);
-                ids.clear();
-                ids.extend(list.positions().iter().map(Position::to_position_id));
-                ids.sort_unstable();
-                writeln!(out, "{}", ids.join(" "))?;
-            }
+    loop {
+        let answer = match read_line(&mut input, &mut buf).context("reading standard input")? {
+            Line::End => break,
+            Line::TooLong => Err(anyhow!("line too long (more than {MAX_LINE_BYTES} bytes)")),
+            Line::Read => answer_line(&buf),
+        };
+        match answer {
+            Ok(ids) => writeln!(out, "{ids}")?,
             Err(e) => {
                 failed += 1;
                 writeln!(out, "error: {e:#}")?;
@@ -92,4 +155,26 @@ fn run_stdin() -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_bounded_and_the_rest_of_a_long_one_is_skipped() {
+        let mut text = b"a\r\n".to_vec();
+        text.extend(std::iter::repeat_n(b'x', 3 * MAX_LINE_BYTES));
+        text.extend(b"\nlast");
+        let mut input = std::io::BufReader::with_capacity(16, text.as_slice());
+        let mut buf = Vec::new();
+        assert_eq!(read_line(&mut input, &mut buf).unwrap(), Line::Read);
+        assert_eq!(buf, b"a\r");
+        assert_eq!(read_line(&mut input, &mut buf).unwrap(), Line::TooLong);
+        assert!(buf.len() <= MAX_LINE_BYTES + 1);
+        assert_eq!(read_line(&mut input, &mut buf).unwrap(), Line::Read);
+        assert_eq!(buf, b"last");
+        assert_eq!(read_line(&mut input, &mut buf).unwrap(), Line::End);
+    }
 }

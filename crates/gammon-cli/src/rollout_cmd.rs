@@ -7,9 +7,11 @@ use crate::request::Request;
 use crate::text::{self, RolloutProgressLine};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use gammon_engine::api::Engine;
-use gammon_engine::rollout::{RolloutSettings, BATCH};
+use gammon_engine::api::{Engine, EngineError};
+use gammon_engine::rollout::{RolloutError, RolloutSettings, BATCH};
 use std::io::{BufWriter, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Arguments of `gammon rollout`.
 #[derive(Debug, Args)]
@@ -17,7 +19,13 @@ use std::io::{BufWriter, IsTerminal, Write};
 seed and the settings, never on --threads. Variance reduction subtracts the luck of every roll (its 0-ply \
 value against the average of all 21 rolls); the first two rolls are stratified over the 1296 possible pairs. \
 With --dice (or an XGID carrying dice) every candidate move is rolled out with the same dice and ranked; \
-differences to the best move come with the standard error of the paired games.")]
+differences to the best move come with the standard error of the paired games.
+
+Ctrl-C (or SIGTERM, SIGHUP) stops the rollout: no new game starts, and the result of the games finished so \
+far (games 0 to K-1, exactly what --games K gives) is printed, marked partial: a first line \
+`partial rollout: K of N games (interrupted)`, or with --json the fields \"partial\": true and \
+\"games_done\": K. The exit status is then 130, as for any command stopped by Ctrl-C; a second Ctrl-C \
+quits at once without a result.")]
 #[command(mut_arg("dice", |a| a.help(
     "Roll out the moves of this roll, like `31`, instead of the position before the roll (an XGID may carry the dice instead)"
 )))]
@@ -97,10 +105,18 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
         candidates: if args.moves == 0 { None } else { Some(args.moves) },
     };
     let pool = args.threads.pool()?;
-    let progress = RolloutProgressLine::new(std::io::stderr().is_terminal(), args.cubeful);
-    let report = pool.install(|| engine.rollout(&request.position, request.dice, &settings, |p| progress.show(p)));
+    let progress = Arc::new(RolloutProgressLine::new(std::io::stderr().is_terminal(), args.cubeful));
+    let stop = stop_on_interrupt(Arc::clone(&progress))?;
+    let report =
+        pool.install(|| engine.rollout_until(&request.position, request.dice, &settings, |p| progress.show(p), &stop));
     progress.clear();
-    let report = report.context("the rollout failed")?;
+    let report = match report {
+        Err(EngineError::Rollout(RolloutError::Interrupted)) => {
+            eprintln!("interrupted before any game finished: no result");
+            std::process::exit(INTERRUPTED);
+        }
+        r => r.context("the rollout failed")?,
+    };
     let out = std::io::stdout();
     let mut out = BufWriter::new(out.lock());
     if args.json.json {
@@ -109,5 +125,26 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
         text::rollout_report(&mut out, &report)?;
     }
     out.flush()?;
+    if report.interrupted() {
+        std::process::exit(INTERRUPTED);
+    }
     Ok(())
+}
+
+/// The exit status of a rollout stopped by a signal (128 + SIGINT).
+const INTERRUPTED: i32 = 130;
+
+/// A flag set by the first Ctrl-C, SIGTERM or SIGHUP; the second quits.
+fn stop_on_interrupt(progress: Arc<RolloutProgressLine>) -> Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            progress.note("second interrupt: quitting without a result");
+            std::process::exit(INTERRUPTED);
+        }
+        progress.note("interrupted: finishing the games in progress (interrupt again to quit now)");
+    })
+    .context("cannot install the Ctrl-C handler")?;
+    Ok(stop)
 }

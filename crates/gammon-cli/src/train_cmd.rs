@@ -3,8 +3,8 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_eval::NetWeights;
-use gammon_train::{trainer, Checkpoint, RunFiles, TrainConfig, TrainOutcome};
-use std::path::PathBuf;
+use gammon_train::{checkpoint, trainer, Checkpoint, RunFiles, TrainConfig, TrainOutcome};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -18,7 +18,10 @@ pub struct TrainArgs {
     /// (default: training/runs/<name>).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Continue the run in the run folder from its checkpoint.
+    /// Continue the run in the run folder from its checkpoint. Edits to the
+    /// run's config.toml (and to --config) may change games, threads,
+    /// checkpoint_every, benchmark_every and benchmark_pairs (each change is
+    /// noted); a change to any other setting is refused.
     #[arg(long)]
     resume: bool,
     /// Start from these weights instead of random ones. Hidden layers larger
@@ -45,6 +48,8 @@ pub struct TrainArgs {
 
 /// Runs `gammon train`.
 pub fn run(args: &TrainArgs) -> Result<()> {
+    // Ctrl-C, and SIGTERM or SIGHUP (ctrlc's `termination` feature: what
+    // `timeout`, docker and batch systems send), stop after the round.
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = Arc::clone(&stop);
@@ -53,7 +58,9 @@ pub fn run(args: &TrainArgs) -> Result<()> {
                 eprintln!("\nsecond interrupt: exiting without a new checkpoint");
                 std::process::exit(130);
             }
-            eprintln!("\ninterrupted: finishing the current round and writing a checkpoint (Ctrl-C again to quit now)");
+            eprintln!(
+                "\ninterrupted: finishing the current round and writing a checkpoint (interrupt again to quit now)"
+            );
         })
         .context("cannot install the Ctrl-C handler")?;
     }
@@ -65,6 +72,12 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         };
         let files = RunFiles::new(&dir);
         let mut state = Checkpoint::load(&files.checkpoint()).context("cannot resume the run")?;
+        remove_stale_temp_files(&files)?;
+        // Edited settings files: the run's own, then the one given.
+        let own = Some(files.config()).filter(|p| p.exists());
+        for path in own.iter().chain(&args.config) {
+            apply_edited_settings(&mut state.config, path)?;
+        }
         if let Some(g) = args.games {
             state.config.games = g;
         }
@@ -120,6 +133,28 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         bail!("{} already holds a run: continue it with --resume, or choose another --out", dir.display());
     }
     finish(&mut state, &files, &stop, args.quiet)
+}
+
+/// Removes what a killed run left of a checkpoint or weights write.
+fn remove_stale_temp_files(files: &RunFiles) -> Result<()> {
+    let removed = checkpoint::remove_stale_temp_files(&files.dir)
+        .with_context(|| format!("cannot clean up the temporary files in {}", files.dir.display()))?;
+    for path in removed {
+        eprintln!("note: removed {}, left by an interrupted write", path.display());
+    }
+    Ok(())
+}
+
+/// Applies a settings file's edits to a resumed run's settings: the ones a
+/// run may change (with a note for each), or an error naming every fixed
+/// setting that was changed.
+fn apply_edited_settings(config: &mut TrainConfig, path: &Path) -> Result<()> {
+    let edited = TrainConfig::load(path)?;
+    let changes = config.apply_on_resume(&edited).with_context(|| format!("cannot resume with {}", path.display()))?;
+    for change in changes {
+        eprintln!("note: {change} ({})", path.display());
+    }
+    Ok(())
 }
 
 fn finish(state: &mut Checkpoint, files: &RunFiles, stop: &AtomicBool, quiet: bool) -> Result<()> {

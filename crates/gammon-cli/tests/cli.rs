@@ -103,3 +103,149 @@ fn no_legal_move_is_said_plainly() {
     assert!(out.success());
     assert!(out.stdout.contains("No legal move"));
 }
+
+/// The limit of `--threads` as `--help` states it ("At most N.").
+fn thread_limit(command: &str) -> u64 {
+    let help = gammon(&[command, "--help"], None).stdout;
+    let at = help.find("At most ").unwrap_or_else(|| panic!("{command} --help states no thread limit:\n{help}"));
+    let digits: String = help[at + 8..].chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().unwrap()
+}
+
+#[test]
+fn too_many_threads_are_refused_before_any_work() {
+    let limit = thread_limit("rollout");
+    for command in ["rollout", "duel", "distill"] {
+        assert_eq!(thread_limit(command), limit, "one limit for every --threads");
+    }
+    let too_many = (limit + 1).to_string();
+    for args in [
+        vec!["rollout", "start", "--threads", "100000", "--games", "10"],
+        vec!["rollout", "start", "--threads", &too_many, "--games", "10"],
+        vec!["duel", "--a", "pubeval", "--b", "pubeval", "--games", "2", "--threads", "100000"],
+        vec!["distill", "--from", "x", "--out", "y", "--threads", "0"],
+    ] {
+        let out = gammon(&args, None);
+        assert!(!out.success(), "{args:?} should fail");
+        assert!(out.stderr.contains("invalid value") && out.stderr.contains("--threads"), "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(&format!("1..={limit}")), "{args:?} names the limit: {}", out.stderr);
+    }
+}
+
+#[test]
+fn stdin_mode_answers_a_line_of_invalid_utf8_and_goes_on() {
+    let mut input = b"4HPwATDgc/ABMA 31\n".to_vec();
+    input.extend(b"4HPwATDgc/ABMA \xff\xfe31\n");
+    input.extend(b"4HPwATDgc/ABMA 31\r\n");
+    let out = gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), &["moves", "--stdin"], &input);
+    assert!(!out.success());
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", out.stdout);
+    assert!(lines[1].starts_with("error: ") && lines[1].contains("UTF-8"), "{}", lines[1]);
+    assert_eq!(lines[0], lines[2], "a CRLF line is read like an LF line");
+    assert!(lines[0].contains("sGfwATDgc/ABMA"), "{}", lines[0]);
+}
+
+#[test]
+fn stdin_mode_skips_a_line_too_long_and_goes_on() {
+    let mut input = vec![b'x'; 1 << 20];
+    input.extend(b"\n4HPwATDgc/ABMA 31\n");
+    let out = gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), &["moves", "--stdin"], &input);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.stdout);
+    assert!(lines[0].starts_with("error: line too long"), "{}", lines[0]);
+    assert!(lines[1].contains("sGfwATDgc/ABMA"), "{}", lines[1]);
+}
+
+#[test]
+fn a_finished_game_gets_one_answer_in_both_modes() {
+    // X has borne off all 15 checkers.
+    let finished = "AAAAAAAA/38AAA";
+    let one_shot = gammon(&["moves", finished, "31"], None);
+    assert!(!one_shot.success());
+    let reason = one_shot.stderr.trim().strip_prefix("error: ").unwrap().to_string();
+    assert!(reason.contains("over"), "{reason}");
+    let out = gammon(&["moves", "--stdin"], Some(&format!("{finished} 31\n4HPwATDgc/ABMA 31\n")));
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[0], format!("error: {reason}"));
+    assert!(lines[1].contains("sGfwATDgc/ABMA"));
+}
+
+/// A distill run that must be refused: non-zero, a message naming
+/// `option`, and nothing written.
+fn distill_refuses(option: &str, value: &str) {
+    let out_dir = std::env::temp_dir().join(format!("gammon-distill-refused-{}-{option}-{value}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../../weights/gammon.net");
+    let mut args = vec!["distill", "--from", weights, "--out", out_dir.to_str().unwrap()];
+    args.extend(["--positions", "20", "--benchmark-pairs", "0", "--ply", "1"]);
+    args.extend([option, value]);
+    let out = gammon(&args, None);
+    assert!(!out.success(), "{option} {value} should be refused");
+    assert!(out.stderr.starts_with(&format!("error: distill: {option} must be")), "{option} {value}: {}", out.stderr);
+    assert!(!out_dir.exists(), "{option} {value}: nothing is written");
+}
+
+#[test]
+fn distill_refuses_numbers_out_of_range() {
+    for rate in ["nan", "-1", "inf", "0"] {
+        distill_refuses("--rate", rate);
+    }
+    distill_refuses("--epochs", "0");
+    distill_refuses("--candidates", "0");
+    distill_refuses("--rounds", "0");
+}
+
+/// A race: X (on roll) 70 pips, O 78.
+const RACE: &str = "XGID=-----CCCB--------c-cccc---:0:0:1:00:0:0:0:0:10";
+
+#[test]
+fn text_output_fits_in_80_columns() {
+    for args in [
+        vec!["eval", "start"],
+        vec!["eval", RACE],
+        vec!["analyse", "start", "--dice", "31"],
+        vec!["analyse", "start", "--ply", "1"],
+        vec!["analyse", "start", "--dice", "31", "--ply", "1", "--verbose"],
+        vec!["cube", "start"],
+        vec!["cube", RACE],
+        vec!["cube", RACE, "--beaver", "--jacoby"],
+        vec!["cube", "start", "--match", "9", "--score", "2-4", "--cube", "2", "--owner", "me"],
+        vec!["cube", RACE, "--match", "7", "--score", "5-6", "--ply", "1"],
+        vec!["rollout", "start", "--games", "36"],
+    ] {
+        let out = gammon(&args, None);
+        assert!(out.success(), "{args:?}: {}", out.stderr);
+        for line in out.stdout.lines() {
+            // Only a single word (an ID) may not fit.
+            let one_word = !line.trim().contains(' ');
+            assert!(line.chars().count() <= 80 || one_word, "{args:?}: {} columns:\n{line}", line.chars().count());
+        }
+    }
+}
+
+/// The column after which each word of `line` ends.
+fn word_ends(line: &str) -> Vec<usize> {
+    let bytes = line.as_bytes();
+    (0..bytes.len())
+        .filter(|&i| bytes[i] != b' ' && bytes.get(i + 1).is_none_or(|&b| b == b' '))
+        .map(|i| i + 1)
+        .collect()
+}
+
+#[test]
+fn eval_headings_line_up_with_their_numbers() {
+    for position in ["start", RACE] {
+        let out = gammon(&["eval", position], None);
+        assert!(out.success(), "{}", out.stderr);
+        let lines: Vec<&str> = out.stdout.lines().collect();
+        let at = lines.iter().position(|l| l.trim_start().starts_with("win ")).unwrap();
+        let headings = word_ends(lines[at]);
+        for row in &lines[at + 1..at + 3] {
+            assert!(row.ends_with('%'), "{row}");
+            let ends = word_ends(row);
+            // The row's last words are the numbers, one under each heading.
+            assert_eq!(headings, ends[ends.len() - headings.len()..], "{position}:\n{}\n{row}", lines[at]);
+        }
+    }
+}

@@ -239,3 +239,34 @@ fn clear_decisions_at_2_ply() {
     assert!((crawford["mwc"]["no_double"].as_f64().unwrap() - cubeless).abs() < 1e-5, "{crawford}");
     assert!(cubeless > met.mwc_at((1, 3), true));
 }
+
+#[test]
+fn match_options_without_a_match_are_refused() {
+    fails(&["cube", "start", "--score", "2-4"], "error: --score needs --match");
+    fails(&["cube", "start", "--crawford"], "error: --crawford needs --match");
+    fails(&["cube", "start", "--match", "0", "--score", "1-0"], "error: --score needs --match");
+}
+
+#[test]
+fn the_crawford_game_needs_exactly_one_player_one_away() {
+    fails(&["cube", "start", "--match", "7", "--score", "6-6", "--crawford"], "error: --crawford: ");
+    fails(&["cube", "start", "--match", "7", "--score", "2-4", "--crawford"], "error: --crawford: ");
+    fails(&["cube", "start", "--match", "7", "--score", "7-4"], "error: --score: ");
+    let ok = gammon(&["cube", "start", "--match", "7", "--score", "6-4", "--crawford", "--ply", "0"]);
+    assert!(ok.success(), "{}", ok.stderr);
+    assert!(ok.stdout.contains("Crawford game"), "{}", ok.stdout);
+}
+
+#[test]
+fn a_cube_that_is_not_a_power_of_two_is_told_so_before_its_owner() {
+    for args in [["cube", "start", "--cube", "3"], ["cube", "start", "--cube", "0"]] {
+        let out = gammon(&args);
+        assert!(!out.success());
+        assert!(
+            out.stderr.starts_with("error: --cube: ") && out.stderr.contains("power of two"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("--owner"), "{args:?}: {}", out.stderr);
+    }
+}

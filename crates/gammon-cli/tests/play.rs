@@ -429,3 +429,102 @@ fn after_the_crawford_game_only_the_trailer_doubles() {
         assert!(!out.success(), "{bad:?}");
     }
 }
+
+/// All 15 of mine on my midpoint; the engine's last checker on its
+/// 1-point, out of my reach: the engine wins a gammon next turn, whatever I
+/// roll, never a backgammon.
+fn engine_wins_a_gammon() -> String {
+    position_id(&[(13, 15)], &[(1, 1)])
+}
+
+#[test]
+fn a_resigned_single_is_declined_where_the_engine_wins_a_gammon_and_a_gammon_is_accepted() {
+    let id = engine_wins_a_gammon();
+    // At the cube prompt, before my roll.
+    let out = transcript(&["--manual-dice", "--position", &id], "resign\nresign single\nresign gammon\n");
+    assert!(out.contains("You offer to resign a single game."), "{out}");
+    assert!(out.contains("The engine declines (0-ply"), "{out}");
+    assert!(out.contains("The engine has declined your offer of a single game this turn"), "{out}");
+    assert!(out.contains("You offer to resign a gammon."), "{out}");
+    assert!(out.contains("The engine accepts (0-ply"), "{out}");
+    assert_eq!(out.lines().last().unwrap(), "The engine wins a gammon by resignation: 2 points.", "{out}");
+}
+
+#[test]
+fn a_resignation_after_the_roll_and_a_generous_one_at_the_start() {
+    let id = engine_wins_a_gammon();
+    // After my roll, at the move prompt (the roll prompt points there).
+    let out = transcript(&["--manual-dice", "--position", &id], "r\nresign\n21\nresign gammon\n");
+    assert!(
+        out.contains("Roll for you (e.g. 31): resign\nType the dice here; you may resign at your move prompt"),
+        "{out}"
+    );
+    assert!(out.contains("Your move (21): resign gammon"), "{out}");
+    assert_eq!(out.lines().last().unwrap(), "The engine wins a gammon by resignation: 2 points.", "{out}");
+    // A single offered after the opening roll is more than the engine
+    // expects from an even game.
+    let out = transcript(&["--manual-dice"], "31\nresign\n");
+    assert!(out.contains("Your move (31): resign"), "{out}");
+    assert_eq!(out.lines().last().unwrap(), "The engine wins a single game by resignation: 1 point.", "{out}");
+    // Unknown levels are refused and the prompt repeats.
+    let out = transcript(&["--manual-dice"], "31\nresign twice\nquit\n");
+    assert!(out.contains("Cannot resign \"twice\""), "{out}");
+    assert!(out.contains("not scored"), "{out}");
+}
+
+#[test]
+fn jacoby_makes_a_single_resignation_enough_and_no_cube_values_it_cubeless() {
+    let id = engine_wins_a_gammon();
+    // Under Jacoby a gammon counts single while the cube is centred: a
+    // single is all the engine can get.
+    let out = transcript(&["--manual-dice", "--jacoby", "--position", &id], "resign\n");
+    assert_eq!(out.lines().last().unwrap(), "The engine wins a single game by resignation: 1 point.", "{out}");
+    // And a resigned gammon counts single too.
+    let out = transcript(&["--manual-dice", "--jacoby", "--position", &id], "resign gammon\n");
+    assert_eq!(
+        out.lines().last().unwrap(),
+        "The engine wins a gammon by resignation, counted as a single game under the Jacoby rule (the cube was not turned): 1 point.",
+        "{out}"
+    );
+    // Without the cube there is no cube prompt: the resignation comes at the roll prompt.
+    let out = transcript(&["--manual-dice", "--no-cube", "--position", &id], "resign\nresign gammon\n");
+    assert!(out.contains("engine: 0-ply moves."), "{out}");
+    assert!(
+        out.contains("Roll for you (e.g. 31): resign\nYou offer to resign a single game.\nThe engine declines"),
+        "{out}"
+    );
+    assert_eq!(out.lines().last().unwrap(), "The engine wins a gammon by resignation: 2 points.", "{out}");
+}
+
+#[test]
+fn an_accepted_resignation_in_a_match_scores_and_the_crawford_game_follows() {
+    // 5-point match at 0-2: the engine accepts a gammon, 0-4, and the next
+    // game is the Crawford game.
+    let id = engine_wins_a_gammon();
+    let out =
+        transcript(&["--manual-dice", "--match", "5", "--score", "0-2", "--position", &id], "resign\nresign gammon\n");
+    // A single would leave it 2-away: worth less than the gammon it wins.
+    assert!(out.contains("The engine declines (0-ply: playing on is worth"), "{out}");
+    assert!(out.contains("match winning chances"), "{out}");
+    assert!(out.contains("The engine wins a gammon by resignation: 2 points."), "{out}");
+    assert!(out.contains("Score: you 0, the engine 4 (match to 5)."), "{out}");
+    assert!(out.contains("Game 2 of the 5-point match: you 0, the engine 4. This is the Crawford game"), "{out}");
+    // The last point of the match by resignation.
+    let out = transcript(&["--manual-dice", "--match", "5", "--score", "0-4", "--position", &id], "21\nresign\n");
+    assert!(out.ends_with("The engine wins the match, 5-0.\n"), "{out}");
+}
+
+#[test]
+fn the_engines_depth_is_stated_and_hints_say_theirs() {
+    let out = transcript(&["--manual-dice"], "31\nhint\nquit\n");
+    assert!(out.lines().next().unwrap().ends_with("; engine: 0-ply moves and cube."), "{out}");
+    assert!(out.contains("Hint (0-ply): the engine's choice"), "{out}");
+    let out = transcript(&["--manual-dice", "--ply", "1"], "31\nhint\nquit\n");
+    assert!(out.lines().next().unwrap().ends_with("; engine: 1-ply moves and cube."), "{out}");
+    assert!(out.contains("Hint (1-ply): the engine's choice"), "{out}");
+    let out = transcript(&["--manual-dice", "--ply", "1", "--position", "start"], "hint\nquit\n");
+    assert!(out.contains("The engine's cube analysis ("), "{out}");
+    assert!(out.contains(", 1-ply); you are X"), "{out}");
+    let out = play(&["--ply", "4"], b"");
+    assert!(!out.success() && out.stderr.contains("--ply"), "{}", out.stderr);
+}

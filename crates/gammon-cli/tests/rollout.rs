@@ -119,7 +119,7 @@ fn bad_input_is_a_clear_error() {
     fails(&["nonsense"], "cannot read Position ID");
     fails(&["start", "--dice", "71"], "cannot read dice");
     fails(&["start", "--games", "0"], "--games must be at least 1");
-    fails(&["start", "--threads", "0", "--games", "1"], "--threads must be at least 1");
+    fails(&["start", "--threads", "0", "--games", "1"], "invalid value '0' for '--threads <N>'");
     fails(&["start", "--target-se=-1"], "--target-se must be a positive number");
     fails(&["start", "--ply", "2"], "--ply");
     fails(&["AAAAAAAA/38AAA", "--dice", "31"], "the game in this position is over");

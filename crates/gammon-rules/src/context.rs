@@ -204,8 +204,9 @@ pub enum ContextError {
     /// The Crawford flag is set in money play.
     #[error("the Crawford flag is set in money play; the Crawford rule exists only in a match")]
     CrawfordInMoney,
-    /// The Crawford flag is set though neither player is one point away.
-    #[error("the Crawford flag is set at {on_roll}-{opponent} in a {length}-point match, but neither player is 1 point from winning")]
+    /// The Crawford flag is set though not exactly one player is one point
+    /// away (both 1-away is always after the Crawford game).
+    #[error("the Crawford flag is set at {on_roll}-{opponent} in a {length}-point match, but the Crawford game needs exactly one player 1 point from winning")]
     CrawfordNotOneAway {
         /// Score of the player on roll.
         on_roll: u32,
@@ -297,7 +298,7 @@ impl GameContext {
 
     /// Checks that the fields fit together: the cube is a power of two within
     /// `max_cube`; in a match the scores are below the match length and the
-    /// Crawford game has a player 1-away, a centred cube at 1 and no double;
+    /// Crawford game has exactly one player 1-away, a centred cube at 1 and no double;
     /// Jacoby and beavers only in money play; only a cube owner (or anyone
     /// with a centred cube) doubles; beavers and raccoons only where allowed.
     ///
@@ -331,7 +332,8 @@ impl GameContext {
             if length == 0 {
                 return Err(ContextError::CrawfordInMoney);
             }
-            if !matches!(self.away(), Some((1, _)) | Some((_, 1))) {
+            // Both 1-away comes after the Crawford game (`MatchState::at_score`).
+            if !matches!(self.away(), Some((1, a)) | Some((a, 1)) if a > 1) {
                 return Err(ContextError::CrawfordNotOneAway { on_roll: self.score.0, opponent: self.score.1, length });
             }
             if self.cube_value != 1 || self.cube_owner != CubeOwner::Centered || self.dice.cube_pending() {
@@ -379,6 +381,8 @@ mod tests {
         c.cube_value = 1;
         c.score = (3, 1);
         assert!(matches!(c.validate(), Err(ContextError::CrawfordNotOneAway { .. })));
+        c.score = (4, 4);
+        assert!(matches!(c.validate(), Err(ContextError::CrawfordNotOneAway { .. })), "both 1-away is post-Crawford");
         c.crawford = false;
         c.score = (5, 1);
         assert!(matches!(c.validate(), Err(ContextError::ScoreNotBelowLength { side: "player on roll", .. })));

@@ -4,7 +4,8 @@
 //! [`play_game`] owns the flow of a game: the opening roll, a roll per turn,
 //! passes when no checker can move, the cube offers and answers (take,
 //! pass, beaver, raccoon), the end of the game and the points it is worth,
-//! and one limit on its length ([`MAX_TURNS`]). Who decides and who watches
+//! resignations offered by the side on roll and their answers, and one
+//! limit on its length ([`MAX_TURNS`]). Who decides and who watches
 //! is a [`Table`]: two [`Player`]s and a [`CubePolicy`] make one
 //! ([`Seats`]), and callers with more to do (learning after every move,
 //! stopping a rollout trial early) implement the trait themselves.
@@ -129,6 +130,30 @@ pub trait Table {
         Ok(RaccoonAnswer::Accept)
     }
 
+    /// `seat`, on roll, offers to resign: the result he gives up (single,
+    /// gammon, backgammon), or `None` to play on. Asked before the cube
+    /// offer (`ctx.dice` is `ToRoll`) and after the roll, before the move
+    /// (`Rolled`), again after each declined offer until it returns `None`.
+    /// Once an offer is declined, only a higher one counts in the same turn
+    /// (gnubg's rule): a lower or equal offer is taken as `None`.
+    fn offers_resignation(&mut self, seat: Seat, pos: &Position, ctx: &GameContext) -> Decision<Option<GameResult>> {
+        let _ = (seat, pos, ctx);
+        Ok(None)
+    }
+    /// `seat` answers the resignation of `offered` by his opponent (on roll
+    /// in `pos` with `ctx`): accept (the game ends, he wins `offered`) or
+    /// decline (play goes on).
+    fn accepts_resignation(
+        &mut self,
+        seat: Seat,
+        pos: &Position,
+        ctx: &GameContext,
+        offered: GameResult,
+    ) -> Decision<bool> {
+        let _ = (seat, pos, ctx, offered);
+        Ok(false)
+    }
+
     /// The cube changed hands: a double was taken (or beavered,
     /// raccooned); `cube` is the cube now.
     fn cube_changed(&mut self, cube: &Cube) -> Decision<()> {
@@ -249,6 +274,16 @@ pub enum GameEnd {
         /// Points won.
         points: u32,
     },
+    /// The side on roll resigned and his opponent accepted.
+    Resigned {
+        /// Who won: the side that accepted.
+        winner: Seat,
+        /// What was resigned: single, gammon or backgammon.
+        result: GameResult,
+        /// Points won: the result times the cube, or the cube alone under
+        /// the Jacoby rule ([`MatchState::points`]), as a game played out.
+        points: u32,
+    },
     /// Stopped before the end, by [`Flow::Stop`] or after [`MAX_TURNS`].
     Stopped {
         /// The seat on roll in the final position.
@@ -260,7 +295,9 @@ impl GameEnd {
     /// The winner and his points, unless the game was stopped.
     pub const fn winner(&self) -> Option<(Seat, u32)> {
         match *self {
-            GameEnd::Finished { winner, points, .. } | GameEnd::Passed { winner, points } => Some((winner, points)),
+            GameEnd::Finished { winner, points, .. }
+            | GameEnd::Passed { winner, points }
+            | GameEnd::Resigned { winner, points, .. } => Some((winner, points)),
             GameEnd::Stopped { .. } => None,
         }
     }
@@ -296,7 +333,11 @@ pub struct GameRecord {
 /// Each turn: [`Table::before_roll`]; then, if the rules let the side on
 /// roll double, the cube offer and its answers; then the roll, the move
 /// ([`Table::choose_move`]; none: the turn passes) and
-/// [`Table::after_turn`]. A finished game scores its result times the cube.
+/// [`Table::after_turn`]. Before the cube offer and again after the roll the
+/// side on roll may offer to resign ([`Table::offers_resignation`]); an
+/// accepted offer ends the game as [`GameEnd::Resigned`]. A finished (or
+/// resigned) game scores its result times the cube, as
+/// [`MatchState::points`] has it.
 ///
 /// # Errors
 /// [`Abandoned`] if a decider gave up.
@@ -321,10 +362,16 @@ pub fn play_game(
         if table.before_roll(seat, &pos, turns)? == Flow::Stop || turns >= MAX_TURNS {
             return Ok(stopped);
         }
+        // The highest resignation declined this turn.
+        let mut declined = None;
         let roll = match (turns, start.first_roll) {
             (0, FirstRoll::Opening) => dice.opening(),
             (0, FirstRoll::Given(d)) => d,
             _ => {
+                let ctx = state.context(&cube, seat);
+                if let Some(end) = resignation(table, state, &pos, seat, &cube, &ctx, &mut declined)? {
+                    return Ok(GameRecord { end, turns, position: pos, cube });
+                }
                 if state.may_double(&cube, seat) {
                     match cube_exchange(table, state, &pos, seat, cube)? {
                         Exchange::PlayOn(c) => cube = c,
@@ -337,6 +384,10 @@ pub fn play_game(
                 table.roll(seat, dice)?
             }
         };
+        let ctx = GameContext { dice: DiceState::Rolled(roll), ..state.context(&cube, seat) };
+        if let Some(end) = resignation(table, state, &pos, seat, &cube, &ctx, &mut declined)? {
+            return Ok(GameRecord { end, turns, position: pos, cube });
+        }
         list.generate(&pos, roll);
         let (after, played) = match list.len() {
             0 => (pos.switched(), None),
@@ -351,6 +402,32 @@ pub fn play_game(
         seat = seat.other();
         turns += 1;
     }
+}
+
+/// The resignations `seat` (on roll in `pos`, `ctx`) offers, and their
+/// answers: the end of the game if one is accepted. `declined` is the
+/// highest offer declined so far this turn; an offer not above it ends the
+/// asking, so a table cannot offer for ever.
+fn resignation(
+    table: &mut dyn Table,
+    state: &MatchState,
+    pos: &Position,
+    seat: Seat,
+    cube: &Cube,
+    ctx: &GameContext,
+    declined: &mut Option<GameResult>,
+) -> Decision<Option<GameEnd>> {
+    while let Some(offered) = table.offers_resignation(seat, pos, ctx)? {
+        if declined.is_some_and(|d| offered <= d) {
+            break;
+        }
+        if table.accepts_resignation(seat.other(), pos, ctx, offered)? {
+            let points = state.points(offered, cube);
+            return Ok(Some(GameEnd::Resigned { winner: seat.other(), result: offered, points }));
+        }
+        *declined = Some(offered);
+    }
+    Ok(None)
 }
 
 /// The outcome of a cube offer.
@@ -542,5 +619,114 @@ mod tests {
             .unwrap();
         assert_eq!(r.turns, 0);
         assert_eq!(r.end.winner().map(|w| w.0), Some(Seat::Zero));
+    }
+
+    /// Seat Zero offers `offers` in turn at each chance; seat One accepts an
+    /// offer of at least `accepts`.
+    struct Resigns {
+        offers: Vec<GameResult>,
+        accepts: GameResult,
+        asked: u32,
+        answered: u32,
+    }
+    impl Table for Resigns {
+        fn choose_move(&mut self, _: Seat, _: &Position, _: Dice, _: &MoveList) -> Decision<usize> {
+            Ok(0)
+        }
+        fn offers_resignation(&mut self, seat: Seat, _: &Position, _: &GameContext) -> Decision<Option<GameResult>> {
+            if seat != Seat::Zero {
+                return Ok(None);
+            }
+            self.asked += 1;
+            Ok(if self.offers.len() > 1 { Some(self.offers.remove(0)) } else { self.offers.first().copied() })
+        }
+        fn accepts_resignation(
+            &mut self,
+            seat: Seat,
+            _: &Position,
+            _: &GameContext,
+            offered: GameResult,
+        ) -> Decision<bool> {
+            assert_eq!(seat, Seat::One);
+            self.answered += 1;
+            Ok(offered >= self.accepts)
+        }
+    }
+
+    fn resigned(state: &MatchState, cube: Cube, offers: Vec<GameResult>, accepts: GameResult) -> (GameRecord, Resigns) {
+        let mut table = Resigns { offers, accepts, asked: 0, answered: 0 };
+        let start = GameStart { cube, ..GameStart::from_position(Position::STARTING, Seat::Zero) };
+        let r = play_game(&mut table, &mut RandomDice::new(2, 0), &start, state).unwrap();
+        (r, table)
+    }
+
+    #[test]
+    fn an_accepted_resignation_scores_the_result_times_the_cube() {
+        let money = MatchState::new(MatchRules::money());
+        let (r, _) = resigned(&money, Cube::START, vec![GameResult::Gammon], GameResult::Single);
+        assert_eq!(r.end, GameEnd::Resigned { winner: Seat::One, result: GameResult::Gammon, points: 2 });
+        assert_eq!((r.turns, r.end.points_for(Seat::Zero)), (0, -2));
+        let four = Cube { value: 4, owner: Some(Seat::Zero), automatic: 0 };
+        let (r, _) = resigned(&money, four, vec![GameResult::Backgammon], GameResult::Single);
+        assert_eq!(r.end.winner(), Some((Seat::One, 12)));
+    }
+
+    #[test]
+    fn a_declined_resignation_allows_only_a_higher_offer_in_the_same_turn() {
+        let money = MatchState::new(MatchRules::money());
+        // Single declined, then gammon accepted, before the first roll.
+        let (r, t) = resigned(&money, Cube::START, vec![GameResult::Single, GameResult::Gammon], GameResult::Gammon);
+        assert_eq!(r.end, GameEnd::Resigned { winner: Seat::One, result: GameResult::Gammon, points: 2 });
+        assert_eq!((r.turns, t.answered), (0, 2));
+        // A table that offers a single for ever, always declined: one answer
+        // per turn of seat Zero, and the game is played to its end.
+        let (r, t) = resigned(&money, Cube::START, vec![GameResult::Single], GameResult::Gammon);
+        assert!(matches!(r.end, GameEnd::Finished { .. }), "{r:?}");
+        let zero_turns = r.turns.div_ceil(2);
+        assert_eq!(t.answered, zero_turns);
+        // Asked before the roll, again after the decline, and after the roll.
+        assert_eq!(t.asked, 3 * zero_turns);
+    }
+
+    #[test]
+    fn jacoby_counts_a_resigned_gammon_single_while_the_cube_is_centred() {
+        let jacoby = MatchState::new(MatchRules { jacoby: true, ..MatchRules::money() });
+        let (r, _) = resigned(&jacoby, Cube::START, vec![GameResult::Gammon], GameResult::Single);
+        assert_eq!(r.end, GameEnd::Resigned { winner: Seat::One, result: GameResult::Gammon, points: 1 });
+        let (r, _) = resigned(&jacoby, Cube::START, vec![GameResult::Backgammon], GameResult::Single);
+        assert_eq!(r.end.winner(), Some((Seat::One, 1)));
+        // A turned cube: gammons count again, times the cube.
+        let (r, _) = resigned(&jacoby, Cube::START.taken(Seat::One), vec![GameResult::Gammon], GameResult::Single);
+        assert_eq!(r.end.winner(), Some((Seat::One, 4)));
+        // Jacoby is a money rule: a resigned gammon in a match is 2 points.
+        let in_match = MatchState::new(MatchRules { jacoby: true, ..MatchRules::new_match(7) });
+        let (r, _) = resigned(&in_match, Cube::START, vec![GameResult::Gammon], GameResult::Single);
+        assert_eq!(r.end.winner(), Some((Seat::One, 2)));
+    }
+
+    #[test]
+    fn a_resignation_in_a_match_scores_and_starts_the_crawford_game() {
+        let rules = MatchRules::new_match(5);
+        // Zero 0, One 2: One wins a resigned gammon, 0-4, and is one point
+        // away: the next game is the Crawford game.
+        let mut state = MatchState::at_score(rules, [0, 2], false).unwrap();
+        let (r, _) = resigned(&state, Cube::START, vec![GameResult::Gammon], GameResult::Single);
+        let (winner, points) = r.end.winner().unwrap();
+        assert_eq!(state.record(winner, points), None);
+        assert_eq!(state.score(), [0, 4]);
+        assert!(state.is_crawford());
+        // A single resigned in the Crawford game wins One the match.
+        let (r, _) = resigned(&state, Cube::START, vec![GameResult::Single], GameResult::Single);
+        let (winner, points) = r.end.winner().unwrap();
+        assert_eq!(state.record(winner, points), Some(Seat::One));
+        // Post-Crawford, the trailer's cube at 2: a resigned single is 2
+        // points, and the game after it is still post-Crawford.
+        let mut post = MatchState::at_score(rules, [1, 4], true).unwrap();
+        let (r, _) = resigned(&post, Cube::START.taken(Seat::Zero), vec![GameResult::Single], GameResult::Single);
+        assert_eq!(r.end.winner(), Some((Seat::One, 2)));
+        let mut trailer_wins = post;
+        assert_eq!(trailer_wins.record(Seat::Zero, 2), None);
+        assert!(trailer_wins.is_post_crawford() && !trailer_wins.is_crawford());
+        assert_eq!(post.record(Seat::One, 2), Some(Seat::One));
     }
 }

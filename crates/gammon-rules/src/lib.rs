@@ -36,6 +36,7 @@
 //! | Jacoby (money): gammons count single while the cube is centred | [`MatchState::jacoby_applies`], [`MatchState::points`] |
 //! | Murphy (money): equal opening dice turn the cube | [`MatchState::automatic_double`] |
 //! | points of a game: the result times the cube | [`MatchState::points`] |
+//! | resignation: single, gammon or backgammon offered, accepted (scored as that result, Jacoby included) or declined (only a higher offer counts that turn) | [`Table::offers_resignation`], [`Table::accepts_resignation`], [`GameEnd::Resigned`] |
 //! | the match score, the winner at the match length | [`MatchState::record`], [`MatchState::winner`] |
 //! | Crawford: no double in the first game after a player reaches 1-away | [`MatchState::record`], [`MatchState::is_crawford`] |
 //! | post-Crawford: the trailer may double again | [`MatchState::is_post_crawford`] |

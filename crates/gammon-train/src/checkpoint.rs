@@ -97,3 +97,63 @@ impl Checkpoint {
         Ok(Checkpoint { config, games_done: stored.games_done, weights, log: stored.log, elapsed_s: stored.elapsed_s })
     }
 }
+
+/// The files of a run that are written through a temporary file.
+const ATOMIC_FILES: [&str; 3] = ["checkpoint.gck", "weights.gnn", "config.toml"];
+
+/// True for the name of a temporary file that
+/// [`file_format::write_file_atomic`] (or the trainer, for `config.toml`)
+/// makes for one of the run's files:
+/// `.<name>.tmp-<process id>`.
+fn is_our_temp_file(file_name: &str) -> bool {
+    ATOMIC_FILES.iter().any(|target| {
+        file_name
+            .strip_prefix('.')
+            .and_then(|rest| rest.strip_prefix(target))
+            .and_then(|rest| rest.strip_prefix(".tmp-"))
+            .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+/// Removes the temporary files a killed run (`kill -9` while writing a
+/// checkpoint or the weights) left in its folder `dir`, and returns their
+/// paths. Only the run's own temporary-file names are touched.
+///
+/// # Errors
+/// The folder cannot be listed or a file cannot be removed.
+pub fn remove_stale_temp_files(dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut removed = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let is_ours = entry.file_name().to_str().is_some_and(is_our_temp_file);
+        if is_ours && entry.file_type()?.is_file() {
+            std::fs::remove_file(entry.path())?;
+            removed.push(entry.path());
+        }
+    }
+    removed.sort();
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_our_temporary_file_names_are_recognised() {
+        assert!(is_our_temp_file(".checkpoint.gck.tmp-12345"));
+        assert!(is_our_temp_file(".weights.gnn.tmp-7"));
+        assert!(is_our_temp_file(".config.toml.tmp-7"));
+        for other in [
+            "checkpoint.gck",
+            ".checkpoint.gck.tmp-",
+            ".checkpoint.gck.tmp-12x",
+            "checkpoint.gck.tmp-12",
+            ".config.tml.tmp-12",
+            ".notes.tmp-12",
+            "learning-curve.csv",
+        ] {
+            assert!(!is_our_temp_file(other), "{other}");
+        }
+    }
+}

@@ -5,6 +5,10 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use thiserror::Error;
 
+/// The most worker threads any part of the program starts: more only
+/// thrash the machine (`gammon rollout --threads 100000` would).
+pub const MAX_THREADS: usize = 1024;
+
 /// A step of the learning-rate schedule: from game `from` on, use `rate`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -16,6 +20,13 @@ pub struct RateStep {
 }
 
 /// Everything that defines a training run.
+///
+/// A resumed run (`gammon train --resume`) keeps its settings from the
+/// checkpoint. Edits to its `config.toml` are applied only for the settings
+/// in [`RESUMABLE_KEYS`] (how long and how fast it runs, how often it saves
+/// and measures); every other setting (net shape, seed, λ, rates, round
+/// size, …) shapes the weights already trained and cannot change mid-run:
+/// see [`TrainConfig::apply_on_resume`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrainConfig {
@@ -69,6 +80,39 @@ pub enum ConfigError {
     /// A value out of range.
     #[error("invalid setting: {0}")]
     Invalid(String),
+    /// Settings that cannot change in a run that has started were edited.
+    #[error(
+        "settings fixed for the whole run were changed: {}; start a new run for these \
+         (a resumed run may change only {})",
+        join(.0),
+        RESUMABLE_KEYS.join(", ")
+    )]
+    FixedOnResume(Vec<SettingChange>),
+}
+
+/// The settings a resumed run may change: they do not shape the weights
+/// trained so far. Every other key is fixed for the whole run.
+pub const RESUMABLE_KEYS: [&str; 5] = ["games", "threads", "checkpoint_every", "benchmark_every", "benchmark_pairs"];
+
+/// One setting that differs between a run's settings and an edited file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingChange {
+    /// The TOML key.
+    pub key: String,
+    /// The run's value, as TOML (`(none)` if absent).
+    pub old: String,
+    /// The edited value, as TOML (`(none)` if absent).
+    pub new: String,
+}
+
+impl std::fmt::Display for SettingChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} changed from {} to {}", self.key, self.old, self.new)
+    }
+}
+
+fn join(changes: &[SettingChange]) -> String {
+    changes.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
 }
 
 impl Default for TrainConfig {
@@ -119,8 +163,8 @@ impl TrainConfig {
     /// The first value out of range.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let bad = |s: String| Err(ConfigError::Invalid(s));
-        if self.threads == 0 || self.threads > 1024 {
-            return bad(format!("threads = {} (1 to 1024)", self.threads));
+        if self.threads == 0 || self.threads > MAX_THREADS {
+            return bad(format!("threads = {} (1 to {MAX_THREADS})", self.threads));
         }
         if !(0.0..=1.0).contains(&self.lambda) || self.lambda_schedule.iter().any(|s| !(0.0..=1.0).contains(&s.1)) {
             return bad("lambda must be between 0 and 1".into());
@@ -155,6 +199,43 @@ impl TrainConfig {
         Ok(())
     }
 
+    /// Every setting whose value differs in `edited`, in key order.
+    pub fn changes_to(&self, edited: &TrainConfig) -> Vec<SettingChange> {
+        // Comparing the TOML forms key by key covers every setting, present
+        // and future, without a hand-kept list of fields.
+        let table = |c: &TrainConfig| toml::Table::try_from(c).unwrap_or_default();
+        let (old, new) = (table(self), table(edited));
+        let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        let shown = |v: Option<&toml::Value>| v.map_or_else(|| "(none)".to_string(), ToString::to_string);
+        keys.into_iter()
+            .filter(|k| old.get(*k) != new.get(*k))
+            .map(|k| SettingChange { key: k.clone(), old: shown(old.get(k)), new: shown(new.get(k)) })
+            .collect()
+    }
+
+    /// Takes the [`RESUMABLE_KEYS`] settings of `edited` (an edited settings
+    /// file of this run) and returns what changed.
+    ///
+    /// # Errors
+    /// [`ConfigError::FixedOnResume`], naming every other setting that
+    /// differs; nothing is changed then.
+    pub fn apply_on_resume(&mut self, edited: &TrainConfig) -> Result<Vec<SettingChange>, ConfigError> {
+        let changes = self.changes_to(edited);
+        let fixed: Vec<SettingChange> =
+            changes.iter().filter(|c| !RESUMABLE_KEYS.contains(&c.key.as_str())).cloned().collect();
+        if !fixed.is_empty() {
+            return Err(ConfigError::FixedOnResume(fixed));
+        }
+        self.games = edited.games;
+        self.threads = edited.threads;
+        self.checkpoint_every = edited.checkpoint_every;
+        self.benchmark_every = edited.benchmark_every;
+        self.benchmark_pairs = edited.benchmark_pairs;
+        Ok(changes)
+    }
+
     /// The learning rate for game number `game`.
     pub fn rate_at(&self, game: u64) -> f32 {
         self.learning_rate.iter().take_while(|s| s.from <= game).last().map_or(0.1, |s| s.rate)
@@ -182,6 +263,35 @@ mod tests {
         assert!(c.validate().is_ok());
         c.threads = 0;
         assert!(c.validate().is_err());
+    }
+
+    #[test]
+    fn resuming_applies_the_resumable_settings_and_names_them() {
+        let mut run = TrainConfig::default();
+        let edited = TrainConfig { games: run.games * 2, threads: 1, checkpoint_every: 7, ..run.clone() };
+        let changes = run.apply_on_resume(&edited).unwrap();
+        let keys: Vec<&str> = changes.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(keys, ["checkpoint_every", "games", "threads"]);
+        assert_eq!(changes[1].to_string(), "games changed from 100000 to 200000");
+        assert_eq!(run, edited);
+        assert!(run.apply_on_resume(&edited).unwrap().is_empty());
+    }
+
+    #[test]
+    fn resuming_refuses_fixed_settings_and_names_each() {
+        let mut run = TrainConfig::default();
+        let before = run.clone();
+        let edited = TrainConfig { seed: 9, round_games: 16, games: 5, ..run.clone() };
+        let err = run.apply_on_resume(&edited).unwrap_err();
+        let ConfigError::FixedOnResume(fixed) = &err else { panic!("{err}") };
+        let keys: Vec<&str> = fixed.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(keys, ["round_games", "seed"]);
+        let text = err.to_string();
+        assert!(
+            text.contains("round_games changed from 2 to 16") && text.contains("seed changed from 1 to 9"),
+            "{text}"
+        );
+        assert_eq!(run, before, "nothing applied");
     }
 
     #[test]

@@ -34,6 +34,108 @@ use std::path::Path;
 const DATASET_VERSION: u32 = 2;
 const MAX_DATASET_BYTES: u64 = 1 << 30;
 
+/// The most positions labelled per round (a dataset of this size is about
+/// half of the largest file [`Dataset::load`] reads).
+pub const MAX_POSITIONS: usize = 10_000_000;
+/// The most moves per roll searched to the full depth.
+pub const MAX_CANDIDATES: usize = 32;
+/// The most results kept per move of the sampled games.
+pub const MAX_AFTERSTATES: usize = 100;
+/// The most rounds of one run.
+pub const MAX_ROUNDS: u32 = 1000;
+/// The most training passes per round.
+pub const MAX_EPOCHS: u32 = 1000;
+/// The learning rate is below this (as in the TD settings).
+pub const MAX_RATE: f32 = 10.0;
+/// The most pairs of benchmark games after a round.
+pub const MAX_BENCHMARK_PAIRS: u64 = 10_000_000;
+
+/// Everything that defines a distillation run (`gammon distill`), checked
+/// by [`DistillSettings::validate`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct DistillSettings {
+    /// Positions to label per round: 1 to [`MAX_POSITIONS`].
+    pub positions: usize,
+    /// Lookahead depth of the labels: 1 or 2.
+    pub ply: u8,
+    /// Moves per roll searched to the full depth: 1 to [`MAX_CANDIDATES`].
+    pub candidates: usize,
+    /// Results per move to label (0: the played positions only), up to
+    /// [`MAX_AFTERSTATES`].
+    pub afterstates: usize,
+    /// Rounds, each from the previous round's net: 1 to [`MAX_ROUNDS`].
+    pub rounds: u32,
+    /// Training passes per round: 1 to [`MAX_EPOCHS`].
+    pub epochs: u32,
+    /// Initial learning rate: finite, in (0, [`MAX_RATE`]).
+    pub rate: f32,
+    /// Probability of a random move in the sampling games: 0 to 1.
+    pub explore: f32,
+    /// Seed (round k uses seed + k, wrapping).
+    pub seed: u64,
+    /// Worker threads: 1 to [`MAX_THREADS`](crate::MAX_THREADS).
+    pub threads: usize,
+    /// Pairs of benchmark games against pubeval (0 = none), up to
+    /// [`MAX_BENCHMARK_PAIRS`].
+    pub benchmark_pairs: u64,
+}
+
+/// A distillation setting that cannot be used.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{setting} must be {rule} (got {got})")]
+pub struct DistillError {
+    /// The setting, as the field of [`DistillSettings`] is named.
+    pub setting: &'static str,
+    /// What it must be.
+    pub rule: String,
+    /// The value given.
+    pub got: String,
+}
+
+impl DistillSettings {
+    /// Checks every value.
+    ///
+    /// # Errors
+    /// The first value out of range.
+    pub fn validate(&self) -> Result<(), DistillError> {
+        fn count<T: PartialOrd + std::fmt::Display>(
+            setting: &'static str,
+            value: T,
+            min: T,
+            max: T,
+        ) -> Result<(), DistillError> {
+            if value < min || value > max {
+                return Err(DistillError { setting, rule: format!("{min} to {max}"), got: value.to_string() });
+            }
+            Ok(())
+        }
+        count("positions", self.positions, 1, MAX_POSITIONS)?;
+        count("ply", self.ply, 1, 2)?;
+        count("candidates", self.candidates, 1, MAX_CANDIDATES)?;
+        count("afterstates", self.afterstates, 0, MAX_AFTERSTATES)?;
+        count("rounds", self.rounds, 1, MAX_ROUNDS)?;
+        count("epochs", self.epochs, 1, MAX_EPOCHS)?;
+        count("threads", self.threads, 1, crate::MAX_THREADS)?;
+        count("benchmark_pairs", self.benchmark_pairs, 0, MAX_BENCHMARK_PAIRS)?;
+        // `!(a < x)` style comparisons are false for NaN, so test finiteness first.
+        if !self.rate.is_finite() || self.rate <= 0.0 || self.rate >= MAX_RATE {
+            return Err(DistillError {
+                setting: "rate",
+                rule: format!("a finite number > 0 and < {MAX_RATE}"),
+                got: format!("{:?}", self.rate),
+            });
+        }
+        if !self.explore.is_finite() || !(0.0..=1.0).contains(&self.explore) {
+            return Err(DistillError {
+                setting: "explore",
+                rule: "a finite number from 0 to 1".into(),
+                got: format!("{:?}", self.explore),
+            });
+        }
+        Ok(())
+    }
+}
+
 /// The search that labels with `weights`: the engine's one lookahead, the
 /// best `candidates` moves of each roll (by 0-ply) valued at the remaining
 /// depth (the module documentation).
@@ -276,6 +378,64 @@ impl Dataset {
 mod tests {
     use super::*;
     use gammon_rules::DiceSource;
+
+    fn settings() -> DistillSettings {
+        DistillSettings {
+            positions: 100,
+            ply: 2,
+            candidates: 2,
+            afterstates: 0,
+            rounds: 1,
+            epochs: 4,
+            rate: 0.02,
+            explore: 0.1,
+            seed: 1,
+            threads: 2,
+            benchmark_pairs: 0,
+        }
+    }
+
+    #[test]
+    fn settings_refuse_rates_that_are_not_finite_and_positive() {
+        assert_eq!(settings().validate(), Ok(()));
+        for rate in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1.0, 0.0, 10.0] {
+            let err = DistillSettings { rate, ..settings() }.validate().unwrap_err();
+            assert_eq!(err.setting, "rate", "{rate}");
+            assert!(err.to_string().starts_with("rate must be a finite number > 0"), "{err}");
+        }
+        let err = DistillSettings { explore: f32::NAN, ..settings() }.validate().unwrap_err();
+        assert_eq!((err.setting, err.got.as_str()), ("explore", "NaN"));
+    }
+
+    #[test]
+    fn settings_refuse_counts_out_of_range() {
+        let bad = [
+            DistillSettings { positions: 0, ..settings() },
+            DistillSettings { positions: MAX_POSITIONS + 1, ..settings() },
+            DistillSettings { ply: 3, ..settings() },
+            DistillSettings { candidates: 0, ..settings() },
+            DistillSettings { afterstates: MAX_AFTERSTATES + 1, ..settings() },
+            DistillSettings { rounds: 0, ..settings() },
+            DistillSettings { epochs: 0, ..settings() },
+            DistillSettings { threads: 0, ..settings() },
+            DistillSettings { benchmark_pairs: MAX_BENCHMARK_PAIRS + 1, ..settings() },
+        ];
+        let names: Vec<&str> = bad.iter().map(|s| s.validate().unwrap_err().setting).collect();
+        assert_eq!(
+            names,
+            [
+                "positions",
+                "positions",
+                "ply",
+                "candidates",
+                "afterstates",
+                "rounds",
+                "epochs",
+                "threads",
+                "benchmark_pairs"
+            ]
+        );
+    }
 
     #[test]
     fn one_ply_of_a_bearoff_is_exact_and_lookahead_agrees_with_the_database() {

@@ -11,5 +11,5 @@ pub mod selfplay;
 pub mod trainer;
 
 pub use checkpoint::{BenchmarkRow, Checkpoint};
-pub use config::{RateStep, TrainConfig};
+pub use config::{RateStep, TrainConfig, MAX_THREADS};
 pub use trainer::{start, train, RunFiles, TrainError, TrainOutcome};

@@ -131,3 +131,25 @@ fn a_short_training_run_beats_the_untrained_net() {
     // than the noise (standard error about 0.1).
     assert!(r.ppg > 0.3 + 2.0 * r.standard_error, "{r:?}");
 }
+
+#[test]
+fn the_quick_config_learns_in_a_few_thousand_games() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../training/td0-quick.toml");
+    let config = TrainConfig { games: 1500, ..TrainConfig::load(&path).unwrap() };
+    let threads = config.threads;
+    let mut state = trainer::start(config, None);
+    let untrained = NetEvaluator::new(state.weights.clone());
+    let began = std::time::Instant::now();
+    run_rounds(&mut state, threads, 1500);
+    let seconds = began.elapsed().as_secs_f64();
+    let trained = NetEvaluator::new(state.weights.clone());
+    let r = duel(&trained, &untrained, 150, 11);
+    println!(
+        "td0-quick after 1500 games ({:.0} games/minute): {:+.3} ± {:.3} ppg against the untrained net",
+        1500.0 * 60.0 / seconds,
+        r.ppg,
+        r.standard_error
+    );
+    // 300 games: a standard error near 0.1, so +0.5 is far outside the noise.
+    assert!(r.ppg > 0.5 && r.ppg > 5.0 * r.standard_error, "{r:?}");
+}

@@ -3,7 +3,7 @@
 
 use super::{parse_roll, points, End, Session, Step};
 use gammon_engine::cube::{CubeAnalysis, CubeState, Response};
-use gammon_rules::{CubeAnswer, Dice, GameContext, Position};
+use gammon_rules::{CubeAnswer, Dice, GameContext, GameResult, Position};
 use std::io::{BufRead, Write};
 
 const CUBE_HELP: &str = "\
@@ -14,7 +14,8 @@ Before your roll, when you may double:
             it takes (and owns the cube) or drops (and loses the game at the cube value)
   hint      the engine's cube analysis for you
   board     show the board
-  quit      end the game (also: resign)";
+  resign    offer to resign a single game (resign gammon, resign backgammon)
+  quit      leave the game unscored";
 
 const TAKE_HELP: &str = "\
 The engine doubles:
@@ -23,7 +24,17 @@ The engine doubles:
   b         beaver (with --beaver): take and redouble at once, keeping the cube (also: beaver)
   hint      the engine's analysis of its double
   board     show the board
-  quit      end the game (also: resign)";
+  quit      leave the game unscored";
+
+/// What the human answered at the cube prompt before his roll.
+pub(super) enum CubePrompt {
+    /// Roll (with manual dice, the roll may have been typed).
+    Roll,
+    /// Double.
+    Double,
+    /// He offers to resign this.
+    Resign(GameResult),
+}
 
 impl<R: BufRead, W: Write> Session<'_, R, W> {
     /// True if a double by the side on roll in `ctx` can gain anything (not
@@ -36,32 +47,38 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
     /// has not rolled) in `ctx` (any pending cube action set aside).
     pub(super) fn analysis(&self, pos: &Position, ctx: &GameContext) -> Option<CubeAnalysis> {
         let before_roll = GameContext { dice: gammon_rules::DiceState::ToRoll, ..*ctx };
-        self.cube_engine.decide_cube(pos, &before_roll, 0).ok().map(|d| d.analysis)
+        self.cube_engine.decide_cube(pos, &before_roll, self.ply).ok().map(|d| d.analysis)
     }
 
     /// Before the human's roll, when he may double: roll (with manual dice,
-    /// typing the roll rolls it) or double.
-    pub(super) fn human_offers(&mut self, pos: &Position, ctx: &GameContext) -> Step<bool> {
+    /// typing the roll rolls it), double, or offer to resign.
+    pub(super) fn human_offers(&mut self, pos: &Position, ctx: &GameContext) -> Step<CubePrompt> {
         loop {
             let line = self.ask("Roll or double? [r/d]: ")?;
             if self.manual {
                 if let Some(d) = parse_roll(&line).and_then(|(a, b)| Dice::new(a, b).ok()) {
                     self.typed_roll = Some(d);
-                    return Ok(false);
+                    return Ok(CubePrompt::Roll);
                 }
             }
-            match line.to_ascii_lowercase().as_str() {
-                "" | "r" | "roll" => return Ok(false),
+            let command = line.to_ascii_lowercase();
+            match command.as_str() {
+                "" | "r" | "roll" => return Ok(CubePrompt::Roll),
                 "d" | "double" => break,
                 "hint" => self.cube_hint(pos, ctx, true)?,
                 "board" => self.show_board(pos, Some(false), "Your turn.")?,
                 "help" | "?" => writeln!(self.out, "{CUBE_HELP}")?,
-                "quit" | "resign" | "exit" => return Err(End::Quit),
-                _ => writeln!(self.out, "Type r to roll or d to double (or hint, board, help, quit).")?,
+                "quit" | "exit" => return Err(End::Quit),
+                _ if command.starts_with("resign") => {
+                    if let Some(level) = self.resign_command(&command)? {
+                        return Ok(CubePrompt::Resign(level));
+                    }
+                }
+                _ => writeln!(self.out, "Type r to roll or d to double (or hint, board, help, resign, quit).")?,
             }
         }
         writeln!(self.out, "You double to {}.", ctx.cube_value.saturating_mul(2))?;
-        Ok(true)
+        Ok(CubePrompt::Double)
     }
 
     /// The engine answers the human's double (`pos` and `ctx` seen by the human).
@@ -119,7 +136,12 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
                 "hint" => self.cube_hint(pos, ctx, false)?,
                 "board" => self.show_board(&pos.switched(), Some(true), "The engine's turn.")?,
                 "help" | "?" => writeln!(self.out, "{TAKE_HELP}")?,
-                "quit" | "resign" | "exit" => return Err(End::Quit),
+                "quit" | "exit" => return Err(End::Quit),
+                _ if line.to_ascii_lowercase().starts_with("resign") => writeln!(
+                    self.out,
+                    "To give up the game now, drop (d): you lose {}. Resignations are offered on your turn.",
+                    points(old)
+                )?,
                 _ => {
                     let b = if beaver { ", b to beaver" } else { "" };
                     writeln!(self.out, "Type t to take or d to drop{b} (or hint, board, help, quit).")?;
@@ -135,7 +157,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
             writeln!(self.out, "No cube analysis is available here.")?;
             return Ok(());
         };
-        let name = self.cube_engine.name();
+        let name = format!("{}, {}-ply", self.cube_engine.name(), self.ply);
         if human_on_roll {
             writeln!(self.out, "The engine's cube analysis ({name}); you are X, on roll, the engine is O:")?;
             writeln!(self.out, "Proper cube action for you: {}.", a.action)?;

@@ -26,14 +26,38 @@
 //! [t/d]` (`take`, `drop`/`pass`; `b`/`beaver` with `--beaver`; `hint`,
 //! `board`, `help`, `quit`).
 //!
+//! # Strength
+//!
+//! `--ply N` (0 to 3, default 0) is the depth of everything the engine
+//! decides: its moves, its cube decisions (doubles, takes), its answers to
+//! resignations, and the hints; plies are counted as gnubg counts them (and
+//! as `gammon analyse --ply` does): 0 is the net's static evaluation, 1
+//! looks at every roll of the opponent, and so on. The first line of the
+//! session says the depth (`engine: 2-ply moves and cube`), and each hint
+//! names the depth it answers at.
+//!
+//! # Resigning
+//!
+//! On his turn, before the roll (at the cube prompt, or with
+//! `--manual-dice` at the prompt for his roll) or after it (at the move
+//! prompt), the human may type `resign` (a single game), `resign gammon` or
+//! `resign backgammon`. The engine accepts as gnubg does
+//! ([`Engine::answers_resignation`]): when the offer is worth at least what
+//! it expects from playing on (money: the points, times the cube, with the
+//! Jacoby rule counting a gammon single while the cube is centred; match:
+//! its match winning chances after those points, Crawford game included).
+//! An accepted resignation ends the game and scores like a game played out;
+//! a declined one continues the game, and in the same turn only a higher
+//! offer may follow. The engine never resigns itself.
+//!
 //! The game itself (turns, the cube exchange, points, the Crawford game) is
 //! the rules crate's one game loop ([`play_game`]) and match flow
 //! ([`MatchState`]); this module is the table at which the human and the
 //! engine sit: prompts, the board, and the engine's answers from the engine
 //! API.
 //!
-//! The engine's cube decisions come from [`Engine::decide_cube`] (the 0-ply
-//! evaluation of its net and Janowski's cubeful model, money or match play,
+//! The engine's cube decisions come from [`Engine::decide_cube`] (at the
+//! depth of `--ply`: its net and Janowski's cubeful model, money or match play,
 //! Kazaross-XG2 match equity table): it doubles when the verdict says double
 //! (optional doubles included) and answers a double with the verdict's
 //! answer (take, pass, or beaver where beavers are allowed). Doubles that
@@ -63,8 +87,8 @@
 //! gnubg notation (`8/5 6/5`, `bar/22*`, `6/off`, `13/10(2)`; UBGI-style
 //! single steps work too), the number of a move in the `moves` list, or a
 //! command: `hint` (the engine's five best moves with their equities),
-//! `moves` (all legal moves, numbered), `board`, `help`, `quit`/`resign`
-//! (end the game; nothing is scored). An illegal move is refused with the
+//! `moves` (all legal moves, numbered), `board`, `help`, `resign` (see
+//! above), `quit` (end the game; nothing is scored). An illegal move is refused with the
 //! reason and the prompt repeats. With no legal move the turn passes
 //! without a prompt. With exactly one legal move the prompt still comes
 //! (so that the human sees the roll), names the move, and an empty line
@@ -84,6 +108,7 @@
 mod board;
 mod cube;
 mod opening;
+mod resign;
 mod session;
 mod table;
 
@@ -94,7 +119,7 @@ use clap::{Args, ValueEnum};
 use gammon_engine::api::Engine;
 use gammon_engine::met::Met;
 use gammon_eval::Evaluator;
-use gammon_rules::{Cube, Dice, GameContext, MatchError, MatchRules, MatchState, RandomDice, Seat};
+use gammon_rules::{Cube, Dice, GameContext, GameResult, MatchError, MatchRules, MatchState, RandomDice, Seat};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -157,6 +182,11 @@ pub struct PlayArgs {
     /// Crawford game has been played (the trailer may double).
     #[arg(long, requires = "score")]
     post_crawford: bool,
+    /// The engine's depth in plies, 0 to 3, counted as gnubg does (0 = the
+    /// net's static evaluation): its moves, cube decisions, answers to
+    /// resignations and hints.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
+    ply: u8,
 }
 
 /// Reads a score `2-4`.
@@ -221,8 +251,8 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     };
     let engine = Engine::new(evaluator);
     // pubeval has no real probabilities: the built-in net takes the cube
-    // decisions for it.
-    let cube_net: Option<PlayEngine> = if cube && args.engine.as_deref() == Some("pubeval") {
+    // decisions (and answers resignations) for it.
+    let cube_net: Option<PlayEngine> = if args.engine.as_deref() == Some("pubeval") {
         Some(Engine::new(Box::new(evaluators::net(None)?)))
     } else {
         None
@@ -231,11 +261,20 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let name = engine.name();
+    let ply = args.ply;
+    let depth = if cube { format!("{ply}-ply moves and cube") } else { format!("{ply}-ply moves") };
     match (money, cube) {
-        (true, false) => writeln!(out, "gammon play: a cubeless money game against {name}.")?,
-        (true, true) => writeln!(out, "gammon play: a money game with the doubling cube against {name}.")?,
-        (false, false) => writeln!(out, "gammon play: a {match_length}-point match without the cube against {name}.")?,
-        (false, true) => writeln!(out, "gammon play: a {match_length}-point match against {name} (Crawford rule).")?,
+        (true, false) => writeln!(out, "gammon play: a cubeless money game against {name}; engine: {depth}.")?,
+        (true, true) => {
+            writeln!(out, "gammon play: a money game with the doubling cube against {name}; engine: {depth}.")?
+        }
+        (false, false) => writeln!(
+            out,
+            "gammon play: a {match_length}-point match without the cube against {name}; engine: {depth}."
+        )?,
+        (false, true) => {
+            writeln!(out, "gammon play: a {match_length}-point match against {name} (Crawford rule); engine: {depth}.")?
+        }
     }
     let mut rule_names = Vec::new();
     if rules.jacoby {
@@ -251,7 +290,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     if !rule_names.is_empty() {
         writeln!(out, "Rules: {}.", rule_names.join(", "))?;
     }
-    if let Some(net) = &cube_net {
+    if let Some(net) = cube_net.as_ref().filter(|_| cube) {
         writeln!(out, "Cube decisions: {} (pubeval has no winning chances to double by).", net.name())?;
     }
     if !money {
@@ -283,6 +322,11 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         cube: Cube::START,
         typed_roll: None,
         stop: None,
+        ply,
+        cube_choice: None,
+        chosen: None,
+        declined: None,
+        roll_shown: false,
     };
     match session.play_match(args.first, start) {
         Ok(()) => Ok(()),
@@ -326,7 +370,7 @@ fn clock_seed() -> u64 {
 enum End {
     /// The input ended.
     Eof,
-    /// The human typed `quit` or `resign`.
+    /// The human typed `quit`.
     Quit,
     /// The game reached the game loop's turn limit.
     TooLong,
@@ -384,4 +428,46 @@ struct Session<'e, R, W> {
     typed_roll: Option<Dice>,
     /// Why the game was abandoned, for the message.
     stop: Option<End>,
+    /// The engine's depth in plies (`--ply`).
+    ply: u8,
+    /// The human's answer at the cube prompt (double or not), asked with
+    /// his chance to resign before the roll.
+    cube_choice: Option<bool>,
+    /// The human's move (an index in the legal moves), asked with his
+    /// chance to resign after the roll.
+    chosen: Option<usize>,
+    /// The highest resignation the engine declined this turn.
+    declined: Option<GameResult>,
+    /// The human's roll has been announced this turn.
+    roll_shown: bool,
+}
+
+/// `resign`, `resign single|gammon|backgammon` (also `s`, `g`, `b`,
+/// `normal`, `1`-`3`): `None` if the line is no resignation, an error text
+/// for an unknown level.
+fn parse_resign(command: &str) -> Option<Result<GameResult, String>> {
+    let mut words = command.split_whitespace();
+    if words.next()? != "resign" {
+        return None;
+    }
+    let level = match words.next() {
+        None | Some("single" | "s" | "normal" | "1") => Ok(GameResult::Single),
+        Some("gammon" | "g" | "2") => Ok(GameResult::Gammon),
+        Some("backgammon" | "bg" | "b" | "3") => Ok(GameResult::Backgammon),
+        Some(other) => Err(format!("Cannot resign {other:?}: type resign, resign gammon or resign backgammon.")),
+    };
+    Some(if words.next().is_some() {
+        Err("Type resign, resign gammon or resign backgammon.".to_string())
+    } else {
+        level
+    })
+}
+
+/// `a single game`, `a gammon`, `a backgammon`.
+fn result_name(r: GameResult) -> &'static str {
+    match r {
+        GameResult::Single => "a single game",
+        GameResult::Gammon => "a gammon",
+        GameResult::Backgammon => "a backgammon",
+    }
 }

@@ -38,8 +38,12 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         loop {
             let line = self.ask(prompt)?;
             match line.to_ascii_lowercase().as_str() {
-                "quit" | "resign" | "exit" => return Err(End::Quit),
+                "quit" | "exit" => return Err(End::Quit),
                 "" => continue,
+                _ if line.to_ascii_lowercase().starts_with("resign") => {
+                    writeln!(self.out, "Type the dice here; you may resign at your move prompt, after the roll.")?;
+                    continue;
+                }
                 _ => {}
             }
             match parse_roll(&line) {
@@ -113,6 +117,8 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
     /// many points.
     fn play_one(&mut self, first: Option<First>, start: Option<Position>) -> Step<(Seat, u32)> {
         self.cube = Cube::START;
+        self.declined = None;
+        self.roll_shown = false;
         let game = match start {
             Some(p) => {
                 writeln!(self.out, "Starting from position {}: you are on roll.", p.to_position_id())?;
@@ -138,6 +144,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
             GameEnd::Finished { winner, result, points } => self.finish(winner, result, &record.cube, points),
             // The cube prompts said who passed.
             GameEnd::Passed { winner, points } => Ok((winner, points)),
+            GameEnd::Resigned { winner, result, points } => self.resigned(winner, result, &record.cube, points),
             GameEnd::Stopped { .. } => Err(End::TooLong),
         }
     }

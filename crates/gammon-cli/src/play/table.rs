@@ -1,10 +1,11 @@
 //! The table the game loop calls, and the turn prompts: the engine's move,
 //! the human's move, `moves` and `hint`.
 
+use super::cube::CubePrompt;
 use super::{End, Session, Step, HUMAN};
 use gammon_rules::{
-    parse_move_in, BeaverAnswer, Cube, CubeAnswer, Decision, Dice, DiceSource, GameContext, Move, MoveList, Position,
-    Seat, Table, Turn,
+    parse_move_in, BeaverAnswer, Cube, CubeAnswer, Decision, Dice, DiceSource, DiceState, GameContext, GameResult,
+    Move, MoveList, Position, Seat, Table, Turn,
 };
 use std::io::{BufRead, Write};
 
@@ -15,25 +16,39 @@ or the number of a move in the `moves` list, or a command:
   hint      the engine's best moves with their equities
   moves     all legal moves, numbered
   board     show the board
-  quit      end the game (also: resign)";
+  resign    offer to resign a single game (resign gammon, resign backgammon);
+            the engine accepts or declines
+  quit      leave the game unscored";
+
+/// What the human answered at the move prompt.
+pub(super) enum MoveAnswer {
+    /// The index of his move.
+    Play(usize),
+    /// He offers to resign this.
+    Resign(GameResult),
+}
 
 impl<R: BufRead, W: Write> Session<'_, R, W> {
     /// The engine's move: the index in `moves`.
     fn engine_turn(&mut self, pos: &Position, dice: Dice, moves: &MoveList) -> Step<usize> {
         let chosen =
-            self.engine.choose_move(pos, dice, 0).map_err(|e| End::Io(std::io::Error::other(e.to_string())))?;
+            self.engine.choose_move(pos, dice, self.ply).map_err(|e| End::Io(std::io::Error::other(e.to_string())))?;
         // Results are distinct positions: the one reached names the move.
         let i = moves.positions().iter().position(|p| *p == chosen.result).unwrap_or(0);
         writeln!(self.out, "The engine rolls {dice} and plays {}.", pos.format_move(&moves.moves()[i]))?;
         Ok(i)
     }
 
-    /// The human's turn: prompts until a legal move; the index in `moves`.
-    fn human_turn(&mut self, pos: &Position, dice: Dice, list: &MoveList) -> Step<usize> {
-        writeln!(self.out, "You roll {dice}.")?;
-        if list.len() == 1 {
-            let only = pos.format_move(&list.moves()[0]);
-            writeln!(self.out, "Only one legal move: {only} (press Enter to play it).")?;
+    /// The human's turn: prompts until a legal move (its index in `moves`)
+    /// or a resignation he may offer.
+    fn human_turn(&mut self, pos: &Position, dice: Dice, list: &MoveList) -> Step<MoveAnswer> {
+        if !self.roll_shown {
+            self.roll_shown = true;
+            writeln!(self.out, "You roll {dice}.")?;
+            if list.len() == 1 {
+                let only = pos.format_move(&list.moves()[0]);
+                writeln!(self.out, "Only one legal move: {only} (press Enter to play it).")?;
+            }
         }
         let prompt = format!("Your move ({dice}): ");
         loop {
@@ -61,7 +76,13 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
                     self.show_board(pos, Some(false), "Your turn.")?;
                     None
                 }
-                "quit" | "resign" | "exit" => return Err(End::Quit),
+                "quit" | "exit" => return Err(End::Quit),
+                _ if command.starts_with("resign") => {
+                    if let Some(level) = self.resign_command(&command)? {
+                        return Ok(MoveAnswer::Resign(level));
+                    }
+                    None
+                }
                 _ if command.bytes().all(|b| b.is_ascii_digit()) => match command.parse::<usize>() {
                     Ok(n) if (1..=list.len()).contains(&n) => list.iter().nth(n - 1),
                     _ => {
@@ -80,7 +101,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
             // Results are distinct positions: the one reached names the move.
             if let Some(i) = chosen.and_then(|(_, after)| list.positions().iter().position(|p| *p == after)) {
                 writeln!(self.out, "You play {}.", pos.format_move(&list.moves()[i]))?;
-                return Ok(i);
+                return Ok(MoveAnswer::Play(i));
             }
         }
     }
@@ -95,14 +116,19 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         Ok(())
     }
 
-    /// The engine's five best moves by its 0-ply evaluation, with their
-    /// cubeless equities for the mover.
+    /// The engine's five best moves at its depth, with their cubeless
+    /// equities for the mover.
     fn hint(&mut self, pos: &Position, dice: Dice, list: &MoveList) -> Step<()> {
-        let ranked = self.engine.analyse_roll(pos, dice, 0).map(|a| a.moves).unwrap_or_default();
+        let ranked = self.engine.analyse_roll(pos, dice, self.ply).map(|a| a.moves).unwrap_or_default();
         let best = ranked.first().map_or(0.0, |r| r.equity);
         let names: Vec<String> = ranked.iter().take(5).map(|r| pos.format_move(&r.move_)).collect();
         let width = names.iter().map(String::len).max().unwrap_or(0);
-        writeln!(self.out, "The engine's choice ({}), cubeless equity for you:", self.engine.name())?;
+        writeln!(
+            self.out,
+            "Hint ({}-ply): the engine's choice ({}), cubeless equity for you:",
+            self.ply,
+            self.engine.name()
+        )?;
         for (rank, (name, r)) in names.iter().zip(&ranked).enumerate() {
             let eq = r.equity;
             let diff = if rank == 0 { String::new() } else { format!("  ({:+.3})", eq - best) };
@@ -117,7 +143,73 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
 
 impl<R: BufRead, W: Write> Table for Session<'_, R, W> {
     fn choose_move(&mut self, seat: Seat, pos: &Position, dice: Dice, moves: &MoveList) -> Decision<usize> {
-        let step = if seat == HUMAN { self.human_turn(pos, dice, moves) } else { self.engine_turn(pos, dice, moves) };
+        if seat != HUMAN {
+            let step = self.engine_turn(pos, dice, moves);
+            return self.abandon(step);
+        }
+        // The move was asked for with the chance to resign.
+        if let Some(i) = self.chosen.take() {
+            return Ok(i);
+        }
+        let step = (|| loop {
+            match self.human_turn(pos, dice, moves)? {
+                MoveAnswer::Play(i) => return Ok(i),
+                MoveAnswer::Resign(_) => writeln!(self.out, "Play your move: the engine has answered your offer.")?,
+            }
+        })();
+        self.abandon(step)
+    }
+
+    /// The human's chance to resign: before his roll with the cube prompt
+    /// (when he may double) or, with manual dice, the prompt for his roll;
+    /// after it with the move prompt. What he answers there instead is kept
+    /// for `offers_double`, `roll` and `choose_move`.
+    fn offers_resignation(&mut self, seat: Seat, pos: &Position, ctx: &GameContext) -> Decision<Option<GameResult>> {
+        if seat != HUMAN {
+            return Ok(None);
+        }
+        let step = (|| match ctx.dice {
+            DiceState::Rolled(dice) => {
+                let mut list = MoveList::new();
+                list.generate(pos, dice);
+                if list.is_empty() {
+                    return Ok(None);
+                }
+                Ok(match self.human_turn(pos, dice, &list)? {
+                    MoveAnswer::Play(i) => {
+                        self.chosen = Some(i);
+                        None
+                    }
+                    MoveAnswer::Resign(level) => Some(level),
+                })
+            }
+            _ if self.state.may_double(&self.cube, HUMAN) && self.double_matters(ctx) => {
+                Ok(match self.human_offers(pos, ctx)? {
+                    CubePrompt::Roll => {
+                        self.cube_choice = Some(false);
+                        None
+                    }
+                    CubePrompt::Double => {
+                        self.cube_choice = Some(true);
+                        None
+                    }
+                    CubePrompt::Resign(level) => Some(level),
+                })
+            }
+            _ if self.manual => self.human_roll_or_resign(),
+            _ => Ok(None),
+        })();
+        self.abandon(step)
+    }
+
+    fn accepts_resignation(
+        &mut self,
+        _: Seat,
+        pos: &Position,
+        ctx: &GameContext,
+        offered: GameResult,
+    ) -> Decision<bool> {
+        let step = self.engine_answers_resignation(pos, ctx, offered);
         self.abandon(step)
     }
 
@@ -136,7 +228,17 @@ impl<R: BufRead, W: Write> Table for Session<'_, R, W> {
             return Ok(false);
         }
         if seat == HUMAN {
-            let step = self.human_offers(pos, ctx);
+            // The cube prompt was asked with the chance to resign.
+            if let Some(double) = self.cube_choice.take() {
+                return Ok(double);
+            }
+            let step = (|| loop {
+                match self.human_offers(pos, ctx)? {
+                    CubePrompt::Roll => return Ok(false),
+                    CubePrompt::Double => return Ok(true),
+                    CubePrompt::Resign(_) => writeln!(self.out, "Roll or double: the engine has answered your offer.")?,
+                }
+            })();
             self.abandon(step)
         } else {
             Ok(self.analysis(pos, ctx).is_some_and(|a| a.action.doubles()))
@@ -162,6 +264,9 @@ impl<R: BufRead, W: Write> Table for Session<'_, R, W> {
     /// A passed turn is announced; the board is drawn after every turn.
     fn after_turn(&mut self, turn: &Turn<'_>) -> Decision<()> {
         let human_moved = turn.seat == HUMAN;
+        // A new turn: any resignation may be offered again.
+        self.declined = None;
+        self.roll_shown = false;
         let step = (|| {
             if turn.played.is_none() {
                 if human_moved {

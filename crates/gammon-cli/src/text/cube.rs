@@ -1,6 +1,6 @@
 //! Cube decisions as gnubg prints them, with the explanation.
 
-use super::gnubg_line;
+use super::{gnubg_line, write_wrapped};
 use gammon_engine::api::CubeReport;
 use gammon_engine::cube::Stakes;
 use gammon_eval::evaluated_by;
@@ -40,7 +40,7 @@ fn setting_line(d: &CubeReport) -> String {
 
 fn notes(out: &mut impl Write, d: &CubeReport, indent: &str) -> io::Result<()> {
     for n in &d.notes {
-        writeln!(out, "{indent}Note: {n}")?;
+        write_wrapped(out, &format!("Note: {n}"), indent, &format!("{indent}  "))?;
     }
     Ok(())
 }
@@ -50,7 +50,7 @@ pub fn cube_decision(out: &mut impl Write, d: &CubeReport) -> io::Result<()> {
     let (a, ply) = (&d.analysis, d.plies);
     write!(out, "{}", d.position)?;
     writeln!(out)?;
-    writeln!(out, " {}", setting_line(d))?;
+    write_wrapped(out, &setting_line(d), " ", "   ")?;
     notes(out, d, " ")?;
     writeln!(out)?;
     writeln!(out, "Cube analysis ({ply} ply, {})", evaluated_by(d.class))?;
@@ -73,7 +73,7 @@ pub fn cube_decision(out: &mut impl Write, d: &CubeReport) -> io::Result<()> {
 /// The cube decision after the evaluation of `gammon analyse`.
 pub fn cube_in_analysis(out: &mut impl Write, d: &CubeReport) -> io::Result<()> {
     let a = &d.analysis;
-    writeln!(out, " Cube decision at {}-ply: {}", d.plies, setting_line(d))?;
+    write_wrapped(out, &format!("Cube decision at {}-ply: {}", d.plies, setting_line(d)), " ", "   ")?;
     notes(out, d, " ")?;
     if let Some(m) = a.match_chances {
         writeln!(
@@ -109,21 +109,20 @@ fn decision(out: &mut impl Write, d: &CubeReport, indent: &str) -> io::Result<()
     }
     writeln!(out, "{indent}Proper cube action: {}", a.action)?;
     if let Some(b) = a.beaver_equity() {
-        writeln!(
-            out,
-            "{indent}If O beavers: {b:+.3} for X (cube at four times; a raccoon would make it {:+.3})",
-            2.0 * b
-        )?;
+        let text = format!("If O beavers: {b:+.3} for X (cube at four times; a raccoon would make it {:+.3})", 2.0 * b);
+        write_wrapped(out, &text, indent, &format!("{indent}  "))?;
     }
     writeln!(out)?;
+    // One fact a line, each wrapped with a hanging indent.
+    let (first, rest) = (format!("{indent} "), format!("{indent}   "));
     for line in a.explain().lines() {
-        writeln!(out, "{indent} {line}")?;
+        write_wrapped(out, line, &first, &rest)?;
     }
     if ply > 0 && a.can_double() && a.take_point.is_none() {
-        writeln!(
-            out,
-            "{indent} (Janowski's take point at these {ply}-ply chances points the other way than the {ply}-ply search, which decides; so it is not shown.)"
-        )?;
+        let text = format!(
+            "(Janowski's take point at these {ply}-ply chances points the other way than the {ply}-ply search, which decides; so it is not shown.)"
+        );
+        write_wrapped(out, &text, &first, &rest)?;
     }
     Ok(())
 }

@@ -23,17 +23,39 @@ fn gnubg_line(p: Probabilities) -> String {
     )
 }
 
-/// The table of chances in percent, X (on roll) and O.
+/// The width the text printers keep to: a terminal's 80 columns.
+pub const WIDTH: usize = 80;
+
+/// Writes `text` wrapped at [`WIDTH`] at spaces only (an ID or a `2-ply` is
+/// never cut): the first line after `first`, the others after `rest`.
+fn write_wrapped(out: &mut impl Write, text: &str, first: &str, rest: &str) -> io::Result<()> {
+    let options = textwrap::Options::new(WIDTH)
+        .initial_indent(first)
+        .subsequent_indent(rest)
+        .break_words(false)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    for line in textwrap::wrap(text, options) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// An evaluator's name without the history its weights' notes carry
+/// (`gammon v2-distill: v2-finetune + 8 rounds of …` gives
+/// `gammon v2-distill`); `--verbose` shows it all.
+fn short_name(name: &str) -> &str {
+    name.split_once(": ").map_or(name, |(short, _)| short)
+}
+
+/// The table of chances in percent, X (on roll) and O. Each heading ends
+/// where the numbers under it end.
 fn chances_table(out: &mut impl Write, p: Probabilities) -> io::Result<()> {
-    writeln!(out, "          win   gammon  backgammon")?;
-    writeln!(out, " X (me)  {:6.2}%  {:6.2}%  {:6.2}%", 100.0 * p.win, 100.0 * p.win_gammon, 100.0 * p.win_backgammon)?;
-    writeln!(
-        out,
-        " O       {:6.2}%  {:6.2}%  {:6.2}%",
-        100.0 * (1.0 - p.win),
-        100.0 * p.lose_gammon,
-        100.0 * p.lose_backgammon
-    )
+    writeln!(out, "{:8}{:>8}{:>9}{:>12}", "", "win", "gammon", "backgammon")?;
+    let row = |out: &mut dyn Write, label: &str, win: f32, gammon: f32, backgammon: f32| {
+        writeln!(out, "{label:8}{:>7.2}%{:>8.2}%{:>11.2}%", 100.0 * win, 100.0 * gammon, 100.0 * backgammon)
+    };
+    row(out, " X (me)", p.win, p.win_gammon, p.win_backgammon)?;
+    row(out, " O", 1.0 - p.win, p.lose_gammon, p.lose_backgammon)
 }
 
 /// `gammon moves`: the board, the roll and the numbered moves.
@@ -67,8 +89,9 @@ pub fn evaluation(out: &mut impl Write, e: &Evaluation) -> io::Result<()> {
     writeln!(out, " Cubeless equity: {:+.3}", p.equity())
 }
 
-/// `gammon analyse` with dice: the ranked moves and the work done.
-pub fn roll_analysis(out: &mut impl Write, a: &RollAnalysis) -> io::Result<()> {
+/// `gammon analyse` with dice: the ranked moves and the work done;
+/// `verbose` names the evaluator in full.
+pub fn roll_analysis(out: &mut impl Write, a: &RollAnalysis, verbose: bool) -> io::Result<()> {
     let (pos, dice) = (&a.position, a.dice);
     write!(out, "{pos}")?;
     writeln!(out, " Dice: {dice}")?;
@@ -76,31 +99,43 @@ pub fn roll_analysis(out: &mut impl Write, a: &RollAnalysis) -> io::Result<()> {
     if a.moves.is_empty() {
         return writeln!(out, "No legal move for {dice}: the turn passes.");
     }
-    writeln!(
-        out,
-        " {} legal move{}, ranked at {}-ply by {} (0-ply = static evaluation).",
+    let header = format!(
+        "{} legal move{}, ranked at {}-ply by {} (0-ply = static evaluation).",
         a.moves.len(),
         if a.moves.len() == 1 { "" } else { "s" },
         a.plies,
-        a.evaluator
-    )?;
-    let notations: Vec<String> = a.moves.iter().map(|m| pos.format_move(&m.move_)).collect();
-    let width = notations.iter().map(String::len).max().unwrap_or(4).max(4);
+        short_name(&a.evaluator)
+    );
+    write_wrapped(out, &header, " ", " ")?;
+    if verbose {
+        write_wrapped(out, &format!("Evaluator: {}", a.evaluator), " ", "   ")?;
+    }
+    let rows: Vec<(String, String)> = a
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let loss = if i == 0 { String::new() } else { format!("{:+.3}", -m.loss) };
+            let numbers = format!("{:>3}  {:+6.3}  {loss:>6}  {}", m.plies, m.equity, gnubg_line(m.probabilities));
+            (pos.format_move(&m.move_), numbers)
+        })
+        .collect();
+    // A move too long for its column within 80 goes on a line of its own.
+    let numbers = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+    let most = WIDTH.saturating_sub(3 + 2 + 2 + numbers);
+    let width = rows.iter().map(|r| r.0.len()).filter(|&n| n <= most).max().unwrap_or(4).max(4);
     writeln!(
         out,
-        "{:>3}  {:<width$}  {:>3}  {:>7}  {:>6}  {:>5} {:>5} {:>5}   {:>5} {:>5} {:>5}",
+        "{:>3}  {:<width$}  {:>3}  {:>6}  {:>6}  {:>5} {:>5} {:>5}   {:>5} {:>5} {:>5}",
         "#", "move", "ply", "equity", "loss", "win", "gam", "bg", "lose", "gam", "bg"
     )?;
-    for (i, (m, notation)) in a.moves.iter().zip(&notations).enumerate() {
-        let loss = if i == 0 { String::new() } else { format!("{:+.3}", -m.loss) };
-        writeln!(
-            out,
-            "{:>3}  {notation:<width$}  {:>3}  {:+7.3}  {loss:>6}  {}",
-            i + 1,
-            m.plies,
-            m.equity,
-            gnubg_line(m.probabilities)
-        )?;
+    for (i, (notation, numbers)) in rows.iter().enumerate() {
+        if notation.len() > width {
+            writeln!(out, "{:>3}  {notation}", i + 1)?;
+            writeln!(out, "{:>3}  {:<width$}  {numbers}", "", "")?;
+        } else {
+            writeln!(out, "{:>3}  {notation:<width$}  {numbers}", i + 1)?;
+        }
     }
     writeln!(out)?;
     writeln!(
@@ -114,20 +149,28 @@ pub fn roll_analysis(out: &mut impl Write, a: &RollAnalysis) -> io::Result<()> {
 
 /// `gammon analyse` without dice: the n-ply evaluation, then the cube
 /// decision at the same depth or why there is none.
-pub fn position_analysis(out: &mut impl Write, e: &Evaluation, cube: &Result<CubeReport, String>) -> io::Result<()> {
+pub fn position_analysis(
+    out: &mut impl Write,
+    e: &Evaluation,
+    cube: &Result<CubeReport, String>,
+    verbose: bool,
+) -> io::Result<()> {
     let p = e.probabilities;
     write!(out, "{}", e.position)?;
     writeln!(out)?;
     if e.is_exact() {
         writeln!(out, " Evaluated by: {} (exact, the same at every depth)", evaluated_by(e.class))?;
     } else {
-        writeln!(
-            out,
-            " Evaluated at {}-ply by {} ({}; 0-ply = static evaluation)",
+        let header = format!(
+            "Evaluated at {}-ply by {} ({}; 0-ply = static evaluation)",
             e.plies,
-            e.evaluator,
+            short_name(&e.evaluator),
             evaluated_by(e.class)
-        )?;
+        );
+        write_wrapped(out, &header, " ", " ")?;
+    }
+    if verbose {
+        write_wrapped(out, &format!("Evaluator: {}", e.evaluator), " ", "   ")?;
     }
     chances_table(out, p)?;
     writeln!(out, " {}", gnubg_line(p))?;
@@ -135,6 +178,6 @@ pub fn position_analysis(out: &mut impl Write, e: &Evaluation, cube: &Result<Cub
     writeln!(out)?;
     match cube {
         Ok(d) => cube_in_analysis(out, d),
-        Err(e) => writeln!(out, " Cube decision: none ({e})."),
+        Err(e) => write_wrapped(out, &format!("Cube decision: none ({e})."), " ", "   "),
     }
 }

@@ -2,55 +2,50 @@
 
 use gammon_engine::api::{RolloutOutcome, RolloutReport};
 use gammon_engine::rollout::{Estimate, RolloutProgress};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, Write};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
-/// A progress line on standard error, at most four times a second, when
-/// `shown` (standard error is a terminal).
+/// A progress bar on standard error (games done of the most, the running
+/// equity and its standard error, the time left), drawn only when `shown`
+/// (standard error is a terminal): never into pipes or files.
 #[derive(Debug)]
 pub struct RolloutProgressLine {
-    shown: bool,
-    last: Mutex<Option<Instant>>,
+    bar: ProgressBar,
     cubeful: bool,
 }
 
 impl RolloutProgressLine {
-    /// A progress line for a cubeful or cubeless rollout.
+    /// A progress bar for a cubeful or cubeless rollout.
     pub fn new(shown: bool, cubeful: bool) -> Self {
-        RolloutProgressLine { shown, last: Mutex::new(None), cubeful }
+        let bar = if shown {
+            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_style(
+            ProgressStyle::with_template("rollout [{bar:30}] {pos}/{len} games, {msg}, ETA {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        RolloutProgressLine { bar, cubeful }
     }
 
     /// Shows where the rollout stands.
     pub fn show(&self, p: &RolloutProgress) {
-        if !self.shown {
-            return;
-        }
-        let Ok(mut last) = self.last.lock() else { return };
-        let now = Instant::now();
-        if last.is_some_and(|t| now.duration_since(t) < Duration::from_millis(250)) && p.trials < p.max_trials {
-            return;
-        }
-        *last = Some(now);
         let what = if self.cubeful { "cubeful equity" } else { "equity" };
         let lead = if p.leader.is_some() { " (leading move)" } else { "" };
-        let pct = 100.0 * p.trials as f64 / p.max_trials as f64;
-        let mut err = std::io::stderr().lock();
-        let _ = write!(
-            err,
-            "\r\x1b[Krollout: {}/{} games ({pct:.0}%), {what}{lead} {:+.4} ± {:.4}",
-            p.trials, p.max_trials, p.equity, p.standard_error
-        );
-        let _ = err.flush();
+        self.bar.set_length(p.max_trials);
+        self.bar.set_position(p.trials);
+        self.bar.set_message(format!("{what}{lead} {:+.4} ± {:.4}", p.equity, p.standard_error));
     }
 
-    /// Erases the line.
+    /// Prints a line on standard error above the bar.
+    pub fn note(&self, line: &str) {
+        self.bar.suspend(|| eprintln!("{line}"));
+    }
+
+    /// Erases the bar.
     pub fn clear(&self) {
-        if self.shown {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[K");
-            let _ = err.flush();
-        }
+        self.bar.finish_and_clear();
     }
 }
 
@@ -99,9 +94,12 @@ fn footer(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
 }
 
 /// `gammon rollout`: the settings, the estimates with their errors, the
-/// games played.
+/// games played; a first line says when the rollout was interrupted.
 pub fn rollout_report(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
     let id = r.position.to_position_id();
+    if r.interrupted() {
+        writeln!(out, "partial rollout: {} of {} games (interrupted)", r.trials(), r.settings.trials)?;
+    }
     match &r.outcome {
         RolloutOutcome::Position(res) => {
             writeln!(out, "Rollout of {id} (the player on roll, before rolling)")?;

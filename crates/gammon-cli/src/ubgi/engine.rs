@@ -1,4 +1,4 @@
-//! The engine, loaded on first use, and what both drafts ask of it: the cube
+//! The engine, loaded at start-up, and what both drafts ask of it: the cube
 //! decision, the answer to a pending cube action, and the move.
 
 use super::UbgiArgs;
@@ -9,31 +9,26 @@ use gammon_engine::cube::{CubeAnalysis, CubeError};
 use gammon_eval::Evaluator;
 use gammon_rules::{BeaverAnswer, CubeAnswer, Dice, DiceState, GameContext, Move, Position, RaccoonAnswer};
 
-/// The engine (the evaluator inside the engine API), loaded on first use.
+/// The engine (the evaluator inside the engine API), loaded before the
+/// first request is read.
 pub(super) struct Engine<'a> {
     pub(super) args: &'a UbgiArgs,
-    pub(super) api: Option<api::Engine<Box<dyn Evaluator>>>,
+    api: api::Engine<Box<dyn Evaluator>>,
 }
 
-impl Engine<'_> {
-    fn api(&mut self) -> Result<&api::Engine<Box<dyn Evaluator>>> {
-        if self.api.is_none() {
-            let evaluator: Box<dyn Evaluator> = match (&self.args.engine, &self.args.weights) {
-                (_, Some(path)) => Box::new(evaluators::net(Some(path))?),
-                (Some(spec), None) => evaluators::by_name(spec)?,
-                (None, None) => Box::new(evaluators::net(None)?),
-            };
-            eprintln!("gammon ubgi: evaluator {}", evaluator.name());
-            self.api = Some(api::Engine::new(evaluator));
-        }
-        match &self.api {
-            Some(e) => Ok(e),
-            None => anyhow::bail!("no evaluator"),
-        }
-    }
-
-    pub(super) fn get(&mut self) -> Result<&dyn Evaluator> {
-        Ok(self.api()?.evaluator().as_ref())
+impl<'a> Engine<'a> {
+    /// Loads the evaluator that `--engine` or `--weights` names: a file that
+    /// is missing or is not a weights file is an error here, at start-up, so
+    /// that a controller waiting for the handshake sees the program exit
+    /// instead of an answer that never comes.
+    pub(super) fn load(args: &'a UbgiArgs) -> Result<Self> {
+        let evaluator: Box<dyn Evaluator> = match (&args.engine, &args.weights) {
+            (_, Some(path)) => Box::new(evaluators::net(Some(path))?),
+            (Some(spec), None) => evaluators::by_name(spec)?,
+            (None, None) => Box::new(evaluators::net(None)?),
+        };
+        eprintln!("gammon ubgi: evaluator {}", evaluator.name());
+        Ok(Engine { args, api: api::Engine::new(evaluator) })
     }
 }
 
@@ -49,12 +44,12 @@ pub(super) enum Answer {
 /// `ctx` (its dice state is ignored), searched `plies` deep; or the UBGI
 /// 0.2 error code and the reason.
 pub(super) fn cube_analysis(
-    engine: &mut Engine<'_>,
+    engine: &Engine<'_>,
     pos: &Position,
     ctx: &GameContext,
     plies: u8,
 ) -> std::result::Result<CubeAnalysis, (&'static str, String)> {
-    let api = engine.api().map_err(|e| ("bad_state", format!("cannot load the evaluator: {e:#}")))?;
+    let api = &engine.api;
     let before_roll = GameContext { dice: DiceState::ToRoll, ..*ctx };
     api.decide_cube(pos, &before_roll, plies).map(|d| d.analysis).map_err(|e| match e {
         EngineError::GameOver => ("bad_state", "the game is over in this position".to_string()),
@@ -81,8 +76,8 @@ pub(super) fn answer_pending(a: &CubeAnalysis, pending: DiceState) -> Answer {
 /// The engine's choice for `pos` (player on roll to move) and `dice` at
 /// `ply` UBGI plies (1 = gnubg's 0-ply): the move, and its cubeless equity
 /// for the mover when there was a choice.
-pub(super) fn choose_at(engine: &mut Engine<'_>, pos: &Position, dice: Dice, ply: u8) -> Result<(Move, Option<f32>)> {
-    let api = engine.api()?;
+pub(super) fn choose_at(engine: &Engine<'_>, pos: &Position, dice: Dice, ply: u8) -> Result<(Move, Option<f32>)> {
+    let api = &engine.api;
     if ply <= 1 {
         let chosen = api.choose_move(pos, dice, 0)?;
         let equity = (chosen.choices > 1).then(|| -api.evaluator().evaluate(&chosen.result).equity());

@@ -29,44 +29,36 @@ impl Session {
         }
     }
 
-    /// Sets a key; an error line if it cannot.
-    pub(super) fn set(&mut self, key: &str, value: &str) -> Option<String> {
+    /// Sets a key, or the error line (the key keeps its value).
+    pub(super) fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         match key {
             "engine.ply" => match value.parse::<i64>() {
-                Ok(n @ 1..=3) => {
-                    self.ply = n as u8;
-                    None
-                }
-                Ok(n) if n < 1 => Some(error("bad_value", "engine.ply must be at least 1 (1 = gnubg 0-ply)")),
-                Ok(n) => Some(error("unsupported", format!("engine.ply {n}: at most {MAX_PLY} (gnubg 2-ply)"))),
-                Err(_) => Some(error("bad_value", format!("engine.ply {value:?} is not an integer"))),
+                Ok(n @ 1..=3) => self.ply = n as u8,
+                Ok(n) if n < 1 => return Err(error("bad_value", "engine.ply must be at least 1 (1 = gnubg 0-ply)")),
+                Ok(n) => return Err(error("unsupported", format!("engine.ply {n}: at most {MAX_PLY} (gnubg 2-ply)"))),
+                Err(_) => return Err(error("bad_value", format!("engine.ply {value:?} is not an integer"))),
             },
             "engine.cubeply" => match value.parse::<u8>() {
-                Ok(n @ 0..=MAX_CUBE_PLY) => {
-                    self.cube_ply = n;
-                    None
-                }
-                _ => Some(error("bad_value", format!("engine.cubeply {value:?}: must be 0..{MAX_CUBE_PLY}"))),
+                Ok(n @ 0..=MAX_CUBE_PLY) => self.cube_ply = n,
+                _ => return Err(error("bad_value", format!("engine.cubeply {value:?}: must be 0..{MAX_CUBE_PLY}"))),
             },
             "engine.threads" => match value.parse::<u32>() {
-                Ok(n @ 1..=256) => {
-                    self.threads = n;
-                    None
-                }
-                _ => Some(error("bad_value", format!("engine.threads {value:?}: must be 1..256"))),
+                Ok(n @ 1..=256) => self.threads = n,
+                _ => return Err(error("bad_value", format!("engine.threads {value:?}: must be 1..256"))),
             },
             "engine.seed" => match value.parse::<u64>() {
-                Ok(n) => {
-                    self.seed = n;
-                    None
+                Ok(n) => self.seed = n,
+                Err(_) => {
+                    return Err(error("bad_value", format!("engine.seed {value:?}: must be an integer 0..2^64-1")))
                 }
-                Err(_) => Some(error("bad_value", format!("engine.seed {value:?}: must be an integer 0..2^64-1"))),
             },
-            "game.variant" => match value {
-                "backgammon" => None,
-                _ => Some(error("unsupported", format!("game.variant {value:?}: only backgammon"))),
-            },
-            _ => Some(error("unsupported", format!("key {key}"))),
+            "game.variant" => {
+                if value != "backgammon" {
+                    return Err(error("unsupported", format!("game.variant {value:?}: only backgammon")));
+                }
+            }
+            _ => return Err(error("unsupported", format!("key {key}"))),
         }
+        Ok(())
     }
 }

@@ -8,7 +8,14 @@
 //! searches gnubg 1 or 2 plies deep through gnubg's move filter), and answers cube questions
 //! searched `--cube-ply` gnubg plies deep (default 2, gnubg's standard; see
 //! `gammon cube` and [`analyse_position_nply`]). Two drafts of UBGI exist
-//! and are incompatible; `--protocol` chooses one.
+//! and are incompatible; `--protocol` chooses one. The user's documentation
+//! is `docs/ubgi.md`.
+//!
+//! The evaluator is loaded before the first request is read: a bad
+//! `--engine` or `--weights` ends the program with an error and a failure
+//! exit, before any answer (a controller waiting for `ubgiok` or `readyok`
+//! sees the engine exit, instead of waiting for a handshake that never
+//! comes).
 //!
 //! # Cube decisions (both drafts)
 //!
@@ -91,14 +98,21 @@
 //! spec: `bad_command` (unknown command or malformed syntax), `bad_value`
 //! (an unreadable Position ID, XGID, dice or key value), `bad_state` (`go`
 //! without a position or dice, a finished game, a pending cube action for a
-//! move, an evaluator that does not load) and `unsupported` (`engine.ply`
+//! move) and `unsupported` (`engine.ply`
 //! above 3, unknown keys, v0.1's `setoption`, a cube question in a match
 //! longer than the match equity table). After an error the engine keeps
 //! running. Keywords are case-sensitive (spec §1).
 //!
+//! A refused command leaves no stale state ([`command::Forget`]): a refused
+//! `dice` forgets the dice; a refused `position` forgets the position, its
+//! cube context and the dice (a `position xgid` sets the dice, and dice
+//! given before a refused position were meant for it); a refused `set`,
+//! `setoption`, `newgame` with arguments or an unknown command forgets the
+//! same, the key keeping its value. `go` then answers `bad_state` until a
+//! position and dice are given again.
+//!
 //! Choices where the drafts are silent:
-//! * The controller need not send `ubgi` first; the evaluator is loaded on
-//!   `ubgi`, `isready` or the first `go`, whichever comes first.
+//! * The controller need not send `ubgi` first.
 //! * `position gnubgid` keeps the dice already given (the arena and bgci
 //!   send `position`, `dice`, `go` in that order, wildbg keeps them too);
 //!   `position xgid` replaces them with the XGID's dice, or clears them when
@@ -113,7 +127,7 @@
 //!
 //! | controller -> engine | engine -> controller |
 //! |---|---|
-//! | `ubgi` | `id name gammon`, `id author gammon developers`, `id version <version>`, `readyok` (`sorry` if the evaluator does not load) |
+//! | `ubgi` | `id name gammon`, `id author gammon developers`, `id version <version>`, `readyok` |
 //! | an XGID (`XGID=...:31:...`) or a FIBS rawboard line (`board:...`) with rolled dice | the best move on one line, `8/5 6/5`, bar = `25`, off = `0`, every single-die step written out, no `*`, no `(2)` ([`Move::to_ubgi`]`(false)`); a **blank line** when no checker can move |
 //! | the same with the dice not rolled (`00`) | `double` or `roll` (`roll` whenever the player on roll may not double) |
 //! | the same with a cube action pending (`D`, `B`, `R`) | `take` or `drop`, by the side who must answer (see above; a correct beaver is answered `take`, the draft has no word for it) |
@@ -130,6 +144,7 @@
 //! [`analyse_position_nply`]: gammon_engine::cube::analyse_position_nply
 //! [`Move::to_ubgi`]: gammon_rules::Move::to_ubgi
 
+mod command;
 mod engine;
 mod keys;
 mod v0_01;
@@ -158,6 +173,7 @@ pub enum Protocol {
 
 /// Arguments of `gammon ubgi`.
 #[derive(Debug, Args)]
+#[command(after_help = HELP)]
 pub struct UbgiArgs {
     /// The UBGI draft to speak: `0.2` (bgci/wildbg) or `0.01` (oysteijo).
     #[arg(long, value_enum, default_value = "0.2")]
@@ -180,6 +196,33 @@ pub struct UbgiArgs {
     ply: u8,
 }
 
+/// The essentials of the protocol, after the options in `--help`.
+const HELP: &str = "\
+Reads one request per line on standard input and answers on standard output
+(logs go to standard error). The evaluator is loaded before the first request:
+a bad --engine or --weights is an `error:` and a non-zero exit.
+
+UBGI 0.2 (default; bgci, wildbg): send `ubgi` and wait for `ubgiok`, then e.g.
+  position gnubgid 4HPwATDgc/ABMA
+  dice 3 1
+  go                      -> bestmove 8/5 6/5
+`go cube` and `go turn` answer cube questions; `keys`, `get` and `set` read
+and change the keys engine.ply, engine.cubeply, engine.threads, engine.seed
+and game.variant. Errors are `error <code> <detail>`. A refused `position`,
+`set`, `setoption`, `newgame` or unknown command forgets the position and the
+dice, a refused `dice` the dice: `go` answers `error bad_state` until they
+are sent again.
+
+UBGI draft 0.01 (--protocol 0.01): `ubgi` is answered `readyok`; each request
+is an XGID or a FIBS board, answered with a move, `double`/`roll` or
+`take`/`drop` on one line, or `sorry`.
+
+Depth: --ply and engine.ply count UBGI plies (1 = gnubg 0-ply); --cube-ply
+and engine.cubeply count gnubg plies. `gammon analyse --ply` counts gnubg
+plies.
+
+Every command, answer, error and key: docs/ubgi.md.";
+
 /// The deepest chequer search offered, in UBGI plies (3 = gnubg 2-ply).
 const MAX_PLY: u8 = 3;
 
@@ -188,9 +231,13 @@ const MAX_CUBE_PLY: u8 = 2;
 
 /// Runs `gammon ubgi` on standard input and output.
 pub fn run(args: &UbgiArgs) -> Result<()> {
+    // Every start-up option is checked (clap checks the others) before the
+    // first request is read: a bad one is an `error:` and a failure exit,
+    // never a handshake answered with an error.
+    let engine = Engine::load(args)?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    serve(args, stdin.lock(), stdout.lock())
+    serve(&engine, stdin.lock(), stdout.lock())
 }
 
 /// What a request line asks of the session.
@@ -201,8 +248,8 @@ enum Flow {
 
 /// Reads requests from `input` and answers on `out` until `quit` or the end
 /// of the input.
-fn serve(args: &UbgiArgs, mut input: impl BufRead, mut out: impl Write) -> Result<()> {
-    let mut engine = Engine { args, api: None };
+fn serve(engine: &Engine<'_>, mut input: impl BufRead, mut out: impl Write) -> Result<()> {
+    let args = engine.args;
     let mut session = Session::new(args.cube_ply, args.ply);
     let mut buf = Vec::new();
     let mut replies: Vec<String> = Vec::new();
@@ -218,8 +265,8 @@ fn serve(args: &UbgiArgs, mut input: impl BufRead, mut out: impl Write) -> Resul
         }
         replies.clear();
         let flow = match args.protocol {
-            Protocol::V0_2 => session.handle(&mut engine, line, &mut replies),
-            Protocol::V0_01 => v0_01::handle(&mut engine, line, args.cube_ply, &mut replies),
+            Protocol::V0_2 => session.handle(engine, line, &mut replies),
+            Protocol::V0_01 => v0_01::handle(engine, line, args.cube_ply, &mut replies),
         };
         for reply in &replies {
             writeln!(out, "{reply}")?;

@@ -1,4 +1,6 @@
 //! UBGI draft 0.01: one stateless request per line, the answer on one line.
+//! Every request carries its whole state (an XGID or a FIBS board), so a
+//! refused one leaves nothing behind for the next.
 
 use super::engine::{answer_pending, choose_at, cube_analysis, Answer, Engine};
 use super::{Flow, VERSION};
@@ -10,21 +12,15 @@ fn sorry(out: &mut Vec<String>, why: impl std::fmt::Display) {
     out.push("sorry".to_string());
 }
 
-pub(super) fn handle(engine: &mut Engine<'_>, line: &str, cube_ply: u8, out: &mut Vec<String>) -> Flow {
+pub(super) fn handle(engine: &Engine<'_>, line: &str, cube_ply: u8, out: &mut Vec<String>) -> Flow {
     match line {
-        "ubgi" => match engine.get() {
-            Ok(_) => {
-                out.push("id name gammon".to_string());
-                out.push("id author gammon developers".to_string());
-                out.push(format!("id version {VERSION}"));
-                out.push("readyok".to_string());
-            }
-            Err(e) => sorry(out, format!("cannot load the evaluator: {e:#}")),
-        },
-        "isready" => match engine.get() {
-            Ok(_) => out.push("readyok".to_string()),
-            Err(e) => sorry(out, format!("cannot load the evaluator: {e:#}")),
-        },
+        "ubgi" => {
+            out.push("id name gammon".to_string());
+            out.push("id author gammon developers".to_string());
+            out.push(format!("id version {VERSION}"));
+            out.push("readyok".to_string());
+        }
+        "isready" => out.push("readyok".to_string()),
         "stop" => {}
         "quit" => return Flow::Quit,
         _ => {

@@ -1,5 +1,6 @@
 //! UBGI 0.2: the session's state and its requests.
 
+use super::command::{Command, Forget};
 use super::engine::{answer_pending, choose_at, cube_analysis, Answer, Engine};
 use super::keys::key_lines;
 use super::{Flow, VERSION};
@@ -26,129 +27,138 @@ impl Session {
         Session { position: None, dice: None, context: GameContext::money(), cube_ply, ply, threads: 1, seed: 0 }
     }
 
-    pub(super) fn handle(&mut self, engine: &mut Engine<'_>, line: &str, out: &mut Vec<String>) -> Flow {
-        let (command, rest) = match line.split_once(char::is_whitespace) {
+    pub(super) fn handle(&mut self, engine: &Engine<'_>, line: &str, out: &mut Vec<String>) -> Flow {
+        let (word, rest) = match line.split_once(char::is_whitespace) {
             Some((c, r)) => (c, r.trim()),
             None => (line, ""),
         };
-        let no_args = |out: &mut Vec<String>| {
+        let Some(command) = Command::parse(word) else {
+            // An unknown word may be a command meant to set something
+            // (`Position …`: keywords are case-sensitive), so it is refused
+            // as a setter is.
+            self.forget_request();
+            out.push(error("bad_command", format!("unknown command {word:?} (commands: {})", Command::names())));
+            return Flow::Continue;
+        };
+        match self.apply(engine, command, rest, out) {
+            Ok(flow) => flow,
+            Err(e) => {
+                out.push(e);
+                match command.refused_forgets() {
+                    Forget::Nothing => {}
+                    Forget::Dice => self.dice = None,
+                    Forget::Request => self.forget_request(),
+                }
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Forgets the decision request: the position, its cube context and the
+    /// dice (what `newgame` forgets).
+    fn forget_request(&mut self) {
+        self.position = None;
+        self.dice = None;
+        self.context = GameContext::money();
+    }
+
+    /// Carries out one command; its answers go to `out`, a refusal is the
+    /// error line.
+    fn apply(
+        &mut self,
+        engine: &Engine<'_>,
+        command: Command,
+        rest: &str,
+        out: &mut Vec<String>,
+    ) -> std::result::Result<Flow, String> {
+        let no_args = || {
             if rest.is_empty() {
-                true
+                Ok(())
             } else {
-                out.push(error("bad_command", format!("expected: {command} (without arguments)")));
-                false
+                Err(error("bad_command", format!("expected: {} (without arguments)", command.name())))
             }
         };
         match command {
-            "ubgi" => {
-                if !no_args(out) {
-                    return Flow::Continue;
-                }
-                match engine.get() {
-                    Ok(_) => {
-                        out.push(format!("id name gammon {VERSION}"));
-                        out.push("id author gammon developers".to_string());
-                        out.push(format!("id version {VERSION}"));
-                        out.push("proto 0.2".to_string());
-                        out.extend(key_lines(engine.args.cube_ply, engine.args.ply));
-                        out.push("ubgiok".to_string());
-                    }
-                    Err(e) => out.push(error("bad_state", format!("cannot load the evaluator: {e:#}"))),
-                }
+            Command::Ubgi => {
+                no_args()?;
+                out.push(format!("id name gammon {VERSION}"));
+                out.push("id author gammon developers".to_string());
+                out.push(format!("id version {VERSION}"));
+                out.push("proto 0.2".to_string());
+                out.extend(key_lines(engine.args.cube_ply, engine.args.ply));
+                out.push("ubgiok".to_string());
             }
-            "isready" => {
-                if no_args(out) {
-                    match engine.get() {
-                        Ok(_) => out.push("readyok".to_string()),
-                        Err(e) => out.push(error("bad_state", format!("cannot load the evaluator: {e:#}"))),
-                    }
-                }
+            Command::IsReady => {
+                no_args()?;
+                out.push("readyok".to_string());
             }
-            "newgame" => {
-                if no_args(out) {
-                    self.position = None;
-                    self.dice = None;
-                    self.context = GameContext::money();
-                }
+            Command::NewGame => {
+                no_args()?;
+                self.forget_request();
             }
-            "keys" => {
-                if no_args(out) {
-                    out.extend(key_lines(engine.args.cube_ply, engine.args.ply));
-                }
+            Command::Keys => {
+                no_args()?;
+                out.extend(key_lines(engine.args.cube_ply, engine.args.ply));
             }
-            "get" => {
+            Command::Get => {
                 if rest.is_empty() || rest.contains(char::is_whitespace) {
-                    out.push(error("bad_command", "expected: get <key>"));
-                } else if let Some(value) = self.get(rest) {
-                    out.push(format!("value {rest} {value}"));
-                } else {
-                    out.push(error("unsupported", format!("key {rest}")));
+                    return Err(error("bad_command", "expected: get <key>"));
+                }
+                match self.get(rest) {
+                    Some(value) => out.push(format!("value {rest} {value}")),
+                    None => return Err(error("unsupported", format!("key {rest}"))),
                 }
             }
-            "set" => match rest.split_once(char::is_whitespace) {
-                Some((key, value)) => {
-                    if let Some(e) = self.set(key, value.trim()) {
-                        out.push(e);
-                    }
-                }
-                None => out.push(error("bad_command", "expected: set <key> <value>")),
+            Command::Set => match rest.split_once(char::is_whitespace) {
+                Some((key, value)) => self.set(key, value.trim())?,
+                None => return Err(error("bad_command", "expected: set <key> <value>")),
             },
-            "setoption" => out.push(error("unsupported", "setoption (UBGI 0.2 uses: set <key> <value>; see keys)")),
-            "position" => {
-                if let Some(e) = self.set_position(rest) {
-                    out.push(e);
-                }
+            Command::SetOption => {
+                return Err(error("unsupported", "setoption (UBGI 0.2 uses: set <key> <value>; see keys)"));
             }
-            "dice" => {
+            Command::Position => self.set_position(rest)?,
+            Command::Dice => {
                 if rest.is_empty() {
-                    out.push(error("bad_command", "expected: dice <d1> <d2>"));
-                } else {
-                    match rest.parse::<Dice>() {
-                        Ok(d) => self.dice = Some(d),
-                        Err(e) => out.push(error("bad_value", format!("dice {rest:?}: {e}"))),
-                    }
+                    return Err(error("bad_command", "expected: dice <d1> <d2>"));
+                }
+                match rest.parse::<Dice>() {
+                    Ok(d) => self.dice = Some(d),
+                    Err(e) => return Err(error("bad_value", format!("dice {rest:?}: {e}"))),
                 }
             }
-            "go" => match rest {
+            Command::Go => match rest {
                 "" | "chequer" | "role chequer" => out.extend(self.go(engine)),
                 "cube" | "role cube" => out.extend(self.go_cube(engine)),
                 "turn" | "role turn" => out.extend(self.go_turn(engine)),
-                _ => out.push(error("bad_command", "expected: go [chequer | cube | turn]")),
+                _ => return Err(error("bad_command", "expected: go [chequer | cube | turn]")),
             },
-            "stop" => {}
-            "quit" => return Flow::Quit,
-            _ => out.push(error("bad_command", format!("unknown command {command:?}"))),
+            Command::Stop => {}
+            Command::Quit => return Ok(Flow::Quit),
         }
-        Flow::Continue
+        Ok(Flow::Continue)
     }
 
-    /// `position gnubgid <ID>` / `position xgid <XGID>`; an error line if it fails.
-    fn set_position(&mut self, rest: &str) -> Option<String> {
+    /// `position gnubgid <ID>` / `position xgid <XGID>`, or the error line.
+    fn set_position(&mut self, rest: &str) -> std::result::Result<(), String> {
         let expected = || error("bad_command", "expected: position gnubgid <ID> | position xgid <XGID>");
-        let Some((kind, text)) = rest.split_once(char::is_whitespace) else {
-            return Some(expected());
-        };
+        let (kind, text) = rest.split_once(char::is_whitespace).ok_or_else(expected)?;
         let text = text.trim();
         match kind {
-            "gnubgid" => match Position::from_position_id(text) {
-                Ok(p) => {
-                    self.position = Some(p);
-                    self.context = GameContext::money();
-                    None
-                }
-                Err(e) => Some(error("bad_value", format!("Position ID {text:?}: {e}"))),
-            },
-            "xgid" => match Xgid::parse(text) {
-                Ok(x) => {
-                    self.position = Some(x.position);
-                    self.dice = x.context.dice.dice();
-                    self.context = x.context;
-                    None
-                }
-                Err(e) => Some(error("bad_value", format!("XGID {text:?}: {e}"))),
-            },
-            _ => Some(expected()),
+            "gnubgid" => {
+                let p = Position::from_position_id(text)
+                    .map_err(|e| error("bad_value", format!("Position ID {text:?}: {e}")))?;
+                self.position = Some(p);
+                self.context = GameContext::money();
+            }
+            "xgid" => {
+                let x = Xgid::parse(text).map_err(|e| error("bad_value", format!("XGID {text:?}: {e}")))?;
+                self.position = Some(x.position);
+                self.dice = x.context.dice.dice();
+                self.context = x.context;
+            }
+            _ => return Err(expected()),
         }
+        Ok(())
     }
 
     /// The position, or the error line.
@@ -174,11 +184,7 @@ impl Session {
     }
 
     /// The chequer move and its `info` line, or the error line.
-    fn best_move(
-        &self,
-        engine: &mut Engine<'_>,
-        pos: &Position,
-    ) -> std::result::Result<(String, Option<String>), String> {
+    fn best_move(&self, engine: &Engine<'_>, pos: &Position) -> std::result::Result<(String, Option<String>), String> {
         let Some(dice) = self.dice else {
             return Err(error("bad_state", "missing dice (send: dice <d1> <d2>)"));
         };
@@ -189,8 +195,8 @@ impl Session {
         Ok((text, info))
     }
 
-    fn go(&self, engine: &mut Engine<'_>) -> Vec<String> {
-        let mut run = || -> std::result::Result<Vec<String>, String> {
+    fn go(&self, engine: &Engine<'_>) -> Vec<String> {
+        let run = || -> std::result::Result<Vec<String>, String> {
             let pos = self.position()?;
             self.no_pending("go chequer")?;
             let (text, info) = self.best_move(engine, &pos)?;
@@ -200,14 +206,14 @@ impl Session {
     }
 
     /// The cube decision of the position's context, or the error line.
-    fn cube(&self, engine: &mut Engine<'_>, pos: &Position) -> std::result::Result<CubeAnalysis, String> {
+    fn cube(&self, engine: &Engine<'_>, pos: &Position) -> std::result::Result<CubeAnalysis, String> {
         cube_analysis(engine, pos, &self.context, self.cube_ply).map_err(|(code, why)| error(code, why))
     }
 
     /// `go cube`: `bestcube double|nodouble` before the roll; `bestcube
     /// take|drop|beaver` when the XGID has a cube action pending.
-    fn go_cube(&self, engine: &mut Engine<'_>) -> Vec<String> {
-        let mut run = || -> std::result::Result<Vec<String>, String> {
+    fn go_cube(&self, engine: &Engine<'_>) -> Vec<String> {
+        let run = || -> std::result::Result<Vec<String>, String> {
             let pos = self.position()?;
             let a = self.cube(engine, &pos)?;
             let info = cube_info(&a);
@@ -229,8 +235,8 @@ impl Session {
 
     /// `go turn`: the cube decision before the roll and the move for the
     /// dice given: `bestturn cube=<double|nodouble> move=<move>`.
-    fn go_turn(&self, engine: &mut Engine<'_>) -> Vec<String> {
-        let mut run = || -> std::result::Result<Vec<String>, String> {
+    fn go_turn(&self, engine: &Engine<'_>) -> Vec<String> {
+        let run = || -> std::result::Result<Vec<String>, String> {
             let pos = self.position()?;
             self.no_pending("go turn")?;
             if self.dice.is_none() {

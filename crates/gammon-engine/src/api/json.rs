@@ -375,6 +375,12 @@ struct RolloutReportJson {
     position: String,
     dice: Option<String>,
     settings: RolloutSettingsJson,
+    /// Only in a rollout stopped before all its games: `true`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    partial: bool,
+    /// Only in a partial rollout: the games played (per move), in order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games_done: Option<u64>,
     seconds: f64,
     games_per_second: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -403,6 +409,8 @@ impl Serialize for RolloutReport {
                 target_se: s.target_se,
                 threads: self.threads,
             },
+            partial: self.interrupted(),
+            games_done: self.interrupted().then(|| self.trials()),
             seconds: self.elapsed.as_secs_f64(),
             games_per_second: self.games_per_second(),
             rollout: match &self.outcome {

@@ -24,6 +24,7 @@ mod cube_decision;
 mod error;
 pub mod json;
 mod moves;
+mod resign;
 mod rollout_report;
 #[cfg(test)]
 mod tests;
@@ -32,15 +33,20 @@ pub use analysis::{Evaluation, RollAnalysis};
 pub use cube_decision::{pending_answer, CubeQuestion, CubeReport, PendingAnswer};
 pub use error::EngineError;
 pub use moves::{legal_moves, ChosenMove, LegalMove, LegalMoves};
+pub use resign::{CubeUse, ResignationAnswer, ResignationUnit, RESIGNATION_TOLERANCE};
 pub use rollout_report::{RolloutOutcome, RolloutReport};
 
 use crate::cube::analyse_state_nply;
 use crate::met::Met;
-use crate::rollout::{rollout_moves, rollout_position, RolloutProgress, RolloutSettings};
+// The plain calls are for the tests; the engine's rollouts watch a stop flag.
+#[cfg(test)]
+use crate::rollout::{rollout_moves, rollout_position};
+use crate::rollout::{rollout_moves_until, rollout_position_until, RolloutProgress, RolloutSettings};
 use crate::search::{Search, SearchStats};
 use gammon_eval::{Evaluator, PositionClass};
 use gammon_rules::{Dice, GameContext, Move, MoveList, Position};
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// An evaluator inside a [`Search`], with the match equity table the cube
@@ -187,7 +193,8 @@ impl<E: Evaluator> Engine<E> {
     }
 
     /// Rolls out `position` before the roll or, with `dice`, the candidate
-    /// moves of that roll ([`rollout_position`], [`rollout_moves`]) in the
+    /// moves of that roll ([`rollout_position`](crate::rollout::rollout_position),
+    /// [`rollout_moves`](crate::rollout::rollout_moves)) in the
     /// current rayon pool; `progress` is called after each chunk of trials.
     ///
     /// # Errors
@@ -201,11 +208,32 @@ impl<E: Evaluator> Engine<E> {
         settings: &RolloutSettings,
         progress: impl Fn(&RolloutProgress) + Sync,
     ) -> Result<RolloutReport, EngineError> {
+        self.rollout_until(position, dice, settings, progress, &AtomicBool::new(false))
+    }
+
+    /// [`Engine::rollout`] that stops early once `stop` is set (a Ctrl-C
+    /// handler's flag): the report then holds the trials finished in order
+    /// and says it is partial ([`RolloutReport::interrupted`]).
+    ///
+    /// # Errors
+    /// As [`Engine::rollout`]; [`EngineError::Rollout`] with
+    /// [`RolloutError::Interrupted`](crate::rollout::RolloutError::Interrupted)
+    /// if no trial finished.
+    pub fn rollout_until(
+        &self,
+        position: &Position,
+        dice: Option<Dice>,
+        settings: &RolloutSettings,
+        progress: impl Fn(&RolloutProgress) + Sync,
+        stop: &AtomicBool,
+    ) -> Result<RolloutReport, EngineError> {
         let evaluator = self.search.evaluator();
         let start = Instant::now();
         let outcome = match dice {
-            None => RolloutOutcome::Position(Box::new(rollout_position(evaluator, position, settings, progress)?)),
-            Some(d) => RolloutOutcome::Moves(rollout_moves(evaluator, position, d, settings, progress)?),
+            None => RolloutOutcome::Position(Box::new(rollout_position_until(
+                evaluator, position, settings, progress, stop,
+            )?)),
+            Some(d) => RolloutOutcome::Moves(rollout_moves_until(evaluator, position, d, settings, progress, stop)?),
         };
         let elapsed = start.elapsed();
         Ok(RolloutReport {

@@ -60,6 +60,15 @@ impl RolloutReport {
         }
     }
 
+    /// True if the rollout was stopped (by its stop flag) before all its
+    /// games: the result of the games played, in order, only.
+    pub fn interrupted(&self) -> bool {
+        match &self.outcome {
+            RolloutOutcome::Position(r) => r.interrupted,
+            RolloutOutcome::Moves(m) => m.first().is_some_and(|m| m.rollout.interrupted),
+        }
+    }
+
     /// Games played per second (0 when no time was measured).
     pub fn games_per_second(&self) -> f64 {
         let seconds = self.elapsed.as_secs_f64();

@@ -37,6 +37,15 @@
 //! only at those sums, after whole blocks of [`BATCH`] trials. The result is
 //! therefore bit-identical whatever the thread count.
 //!
+//! # Stopping early
+//!
+//! [`rollout_position_until`] and [`rollout_moves_until`] watch a stop flag
+//! (set by a Ctrl-C handler, say): once it is set no new trial starts, and
+//! the result is that of the longest run of finished trials `0..K` (trials
+//! finished beyond a gap are dropped), marked
+//! [`RolloutResult::interrupted`]. It is therefore exactly the result of the
+//! same rollout with `trials = K`.
+//!
 //! # Variance reduction
 //!
 //! [`RolloutSettings::variance_reduction`] is gnubg's: before every roll the
@@ -114,6 +123,7 @@ use gammon_rules::{Dice, Move, Position};
 use player::Player;
 use runner::run;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
 use thiserror::Error;
 
 /// Trials per block: the stopping rule (target standard error) is checked
@@ -180,6 +190,9 @@ pub enum RolloutError {
     /// Zero trials asked for.
     #[error("a rollout needs at least one trial")]
     NoTrials,
+    /// The stop flag was set before any trial finished.
+    #[error("the rollout was stopped before any game finished")]
+    Interrupted,
     /// A lookahead the rollout players do not have.
     #[error("rollouts play at 0 or 1 ply, not {0}")]
     UnsupportedPly(u8),
@@ -219,6 +232,10 @@ pub struct RolloutResult {
     /// True if the rollout stopped before `trials` because the target
     /// standard error was reached.
     pub target_reached: bool,
+    /// True if the stop flag ended the rollout before `trials`: the result
+    /// of the first [`RolloutResult::trials`] trials only.
+    #[serde(default)]
+    pub interrupted: bool,
 }
 
 impl RolloutResult {
@@ -292,9 +309,25 @@ pub fn rollout_position(
     settings: &RolloutSettings,
     progress: impl Fn(&RolloutProgress) + Sync,
 ) -> Result<RolloutResult, RolloutError> {
+    rollout_position_until(evaluator, pos, settings, progress, &AtomicBool::new(false))
+}
+
+/// [`rollout_position`] that stops early once `stop` is set, with the
+/// result of the trials finished in order (see the module documentation).
+///
+/// # Errors
+/// As [`rollout_position`], and [`RolloutError::Interrupted`] if no trial
+/// finished.
+pub fn rollout_position_until(
+    evaluator: &dyn Evaluator,
+    pos: &Position,
+    settings: &RolloutSettings,
+    progress: impl Fn(&RolloutProgress) + Sync,
+    stop: &AtomicBool,
+) -> Result<RolloutResult, RolloutError> {
     check(pos, settings)?;
     let player = Player::new(evaluator, settings);
-    let mut results = run(&player, &[*pos], false, &progress)?;
+    let mut results = run(&player, &[*pos], false, &progress, stop)?;
     Ok(results.swap_remove(0).0)
 }
 
@@ -313,6 +346,23 @@ pub fn rollout_moves(
     dice: Dice,
     settings: &RolloutSettings,
     progress: impl Fn(&RolloutProgress) + Sync,
+) -> Result<Vec<MoveRollout>, RolloutError> {
+    rollout_moves_until(evaluator, pos, dice, settings, progress, &AtomicBool::new(false))
+}
+
+/// [`rollout_moves`] that stops early once `stop` is set, every move with
+/// the same finished trials (see the module documentation).
+///
+/// # Errors
+/// As [`rollout_moves`], and [`RolloutError::Interrupted`] if no trial
+/// finished.
+pub fn rollout_moves_until(
+    evaluator: &dyn Evaluator,
+    pos: &Position,
+    dice: Dice,
+    settings: &RolloutSettings,
+    progress: impl Fn(&RolloutProgress) + Sync,
+    stop: &AtomicBool,
 ) -> Result<Vec<MoveRollout>, RolloutError> {
     check(pos, settings)?;
     if settings.candidates == Some(0) {
@@ -340,7 +390,7 @@ pub fn rollout_moves(
     }
     let starts: Vec<Position> = moves.iter().map(|m| m.1).collect();
     let player = Player::new(evaluator, settings);
-    let results = run(&player, &starts, true, &progress)?;
+    let results = run(&player, &starts, true, &progress, stop)?;
     let mut out: Vec<MoveRollout> = moves
         .iter()
         .zip(results)
@@ -372,4 +422,73 @@ fn check(pos: &Position, s: &RolloutSettings) -> Result<(), RolloutError> {
         return Err(RolloutError::InvalidPosition);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gammon_eval::NetEvaluator;
+    use std::sync::atomic::Ordering;
+
+    fn quick() -> RolloutSettings {
+        RolloutSettings { trials: 5000, truncate: Some(4), ..RolloutSettings::default() }
+    }
+
+    #[test]
+    fn a_stopped_rollout_is_the_rollout_of_the_trials_it_finished() {
+        let net = NetEvaluator::shipped().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let stop = AtomicBool::new(false);
+        // Stop at the first progress report: some trials, far fewer than asked for.
+        let partial = pool
+            .install(|| {
+                rollout_position_until(
+                    &net,
+                    &Position::STARTING,
+                    &quick(),
+                    |_| stop.store(true, Ordering::SeqCst),
+                    &stop,
+                )
+            })
+            .unwrap();
+        assert!(partial.interrupted);
+        assert!(partial.trials >= 1 && partial.trials < quick().trials, "{} trials", partial.trials);
+        let settings = RolloutSettings { trials: partial.trials, ..quick() };
+        let whole = rollout_position(&net, &Position::STARTING, &settings, |_| {}).unwrap();
+        assert!(!whole.interrupted);
+        assert_eq!(RolloutResult { interrupted: true, ..whole }, partial);
+    }
+
+    #[test]
+    fn stopped_moves_share_the_same_finished_trials() {
+        let net = NetEvaluator::shipped().unwrap();
+        let stop = AtomicBool::new(false);
+        let dice = Dice::new(3, 1).unwrap();
+        let settings = RolloutSettings { candidates: Some(3), ..quick() };
+        let partial = rollout_moves_until(
+            &net,
+            &Position::STARTING,
+            dice,
+            &settings,
+            |_| stop.store(true, Ordering::SeqCst),
+            &stop,
+        )
+        .unwrap();
+        let trials = partial[0].rollout.trials;
+        assert!(trials < settings.trials);
+        assert!(partial.iter().all(|m| m.rollout.interrupted && m.rollout.trials == trials));
+        let whole =
+            rollout_moves(&net, &Position::STARTING, dice, &RolloutSettings { trials, ..settings }, |_| {}).unwrap();
+        for (p, w) in partial.iter().zip(&whole) {
+            assert_eq!((p.mv, &p.rollout.equity, &p.difference), (w.mv, &w.rollout.equity, &w.difference));
+        }
+    }
+
+    #[test]
+    fn a_rollout_stopped_before_any_trial_is_an_error() {
+        let net = NetEvaluator::shipped().unwrap();
+        let stop = AtomicBool::new(true);
+        let r = rollout_position_until(&net, &Position::STARTING, &quick(), |_| {}, &stop);
+        assert_eq!(r, Err(RolloutError::Interrupted));
+    }
 }

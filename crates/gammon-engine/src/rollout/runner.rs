@@ -1,11 +1,13 @@
 //! The parallel runner: trials in chunks on rayon's threads, summed in trial
-//! order, with progress reports and the stopping rule after whole blocks.
+//! order, with progress reports, the stopping rule after whole blocks, and a
+//! stop flag that ends the rollout after the trials finished in order.
 
 use super::player::{Player, Work};
 use super::stats::{Acc, Cross, Estimate, Sample};
 use super::{RolloutError, RolloutProgress, RolloutResult, BATCH};
 use gammon_rules::Position;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Trials per chunk are adapted to take about this long (the results do not
@@ -20,6 +22,7 @@ pub(super) fn run(
     starts: &[Position],
     flip: bool,
     progress: &(dyn Fn(&RolloutProgress) + Sync),
+    stop: &AtomicBool,
 ) -> Result<Vec<(RolloutResult, Estimate)>, RolloutError> {
     let s = player.settings();
     let m = starts.len();
@@ -31,17 +34,36 @@ pub(super) fn run(
     let mut chunk = (threads * 2).max(2);
     let mut target_reached = false;
     let mut line = vec![0.0; m];
+    let mut interrupted = false;
     while done < s.trials {
+        if stop.load(Ordering::Relaxed) {
+            interrupted = true;
+            break;
+        }
         let boundary = (done / BATCH + 1) * BATCH;
         let end = (done + chunk).min(boundary).min(s.trials);
         let began = Instant::now();
-        let rows: Vec<Result<Vec<Sample>, RolloutError>> = (done..end)
+        // `None`: a trial not started because the stop flag was set.
+        let rows: Vec<Option<Result<Vec<Sample>, RolloutError>>> = (done..end)
             .into_par_iter()
             .map_init(Work::new, |w, k| {
-                starts.iter().map(|p| player.trial(w, p, k).map(|x| if flip { x.inverted() } else { x })).collect()
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                Some(
+                    starts.iter().map(|p| player.trial(w, p, k).map(|x| if flip { x.inverted() } else { x })).collect(),
+                )
             })
             .collect();
+        // Only the trials before the first one not played count: the result
+        // stays that of trials 0..K, whatever the threads finished.
+        let mut finished = done;
         for row in rows {
+            let Some(row) = row else {
+                interrupted = true;
+                break;
+            };
+            finished += 1;
             let row = row?;
             for ((acc, x), l) in accs.iter_mut().zip(&row).zip(line.iter_mut()) {
                 acc.add(x);
@@ -52,10 +74,13 @@ pub(super) fn run(
             }
         }
         // Aim the next chunk at CHUNK_TIME; it only changes how often progress is shown.
-        let per_trial = began.elapsed().as_secs_f64() / (end - done) as f64;
+        let per_trial = began.elapsed().as_secs_f64() / (finished - done).max(1) as f64;
         let wanted = if per_trial > 0.0 { CHUNK_TIME.as_secs_f64() / per_trial } else { BATCH as f64 };
         chunk = (wanted as u64).clamp(threads.clamp(2, BATCH), BATCH);
-        done = end;
+        done = finished;
+        if done == 0 {
+            break;
+        }
         let leader = leader(&accs, cubeful);
         let lead = accs[leader].headline(cubeful).estimate();
         progress(&RolloutProgress {
@@ -65,6 +90,9 @@ pub(super) fn run(
             standard_error: lead.standard_error,
             leader: if m > 1 { Some(leader) } else { None },
         });
+        if interrupted {
+            break;
+        }
         if let Some(target) = s.target_se {
             if done % BATCH == 0 && done < s.trials {
                 let worst = accs.iter().map(|a| a.headline(cubeful).estimate().standard_error).fold(0.0, f64::max);
@@ -75,6 +103,9 @@ pub(super) fn run(
             }
         }
     }
+    if done == 0 {
+        return Err(RolloutError::Interrupted);
+    }
     let best = leader(&accs, cubeful);
     let best_mean = accs[best].headline(cubeful).mean();
     Ok(accs
@@ -82,7 +113,7 @@ pub(super) fn run(
         .enumerate()
         .map(|(i, a)| {
             let diff = cross.difference(i, best, a.headline(cubeful).mean(), best_mean);
-            (a.result(cubeful, target_reached), diff)
+            (a.result(cubeful, target_reached, interrupted), diff)
         })
         .collect())
 }

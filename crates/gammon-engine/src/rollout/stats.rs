@@ -156,13 +156,14 @@ impl Acc {
         }
     }
 
-    pub(super) fn result(&self, cubeful: bool, target_reached: bool) -> RolloutResult {
+    pub(super) fn result(&self, cubeful: bool, target_reached: bool, interrupted: bool) -> RolloutResult {
         RolloutResult {
             trials: self.n,
             probabilities: self.probabilities.map(|m| m.estimate()),
             equity: self.equity.estimate(),
             cubeful: if cubeful { Some(self.cubeful.estimate()) } else { None },
             target_reached,
+            interrupted,
         }
     }
 }

@@ -1,0 +1,229 @@
+//! Long-running commands stopped from outside: `gammon train` under SIGTERM
+//! and after `kill -9`, resumed runs whose settings were edited, and
+//! `gammon rollout` interrupted.
+#![allow(clippy::unwrap_used)]
+
+use gammon_testkit::Output;
+use gammon_train::Checkpoint;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn gammon(args: &[&str]) -> Output {
+    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gammon-long-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A tiny run's settings: small nets, no periodic checkpoint before
+/// `checkpoint_every`, a one-pair benchmark every `benchmark_every` games.
+fn tiny_config(games: u64, checkpoint_every: u64, benchmark_every: u64) -> String {
+    format!(
+        "name = \"tiny\"\ngames = {games}\nseed = 5\nthreads = 1\nlambda = 0.0\ncontact_hidden = 4\nrace_hidden = 4\n\
+         init_scale = 0.1\nround_games = 2\ncheckpoint_every = {checkpoint_every}\nbenchmark_every = {benchmark_every}\n\
+         benchmark_pairs = 1\n\n[[learning_rate]]\nfrom = 0\nrate = 0.1\n"
+    )
+}
+
+/// Waits (generously) until `done` holds, failing if `child` exits first.
+fn poll_until(child: &mut Child, what: &str, done: impl Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while !done() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("gammon exited ({status}) before {what}");
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Sends `signal` (`TERM`, `INT`) to `child`.
+fn signal(child: &Child, signal: &str) {
+    let pid = child.id().to_string();
+    assert!(Command::new("kill").args([&format!("-{signal}"), &pid]).status().unwrap().success());
+}
+
+/// Waits for `child` to exit after a signal, with a generous deadline, and
+/// returns its exit code and standard output and error.
+fn exit_after_signal(mut child: Child) -> (Option<i32>, String, String) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("gammon did not stop within a minute of the signal");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp-"))
+        .collect()
+}
+
+/// Trains a tiny run of `games` games to its end in `dir/run`.
+fn finished_run(dir: &Path, games: u64) -> PathBuf {
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, tiny_config(games, 1_000, 0)).unwrap();
+    let run = dir.join("run");
+    let out = gammon(&["train", "--config", config.to_str().unwrap(), "--out", run.to_str().unwrap(), "--quiet"]);
+    assert!(out.success(), "{}", out.stderr);
+    run
+}
+
+#[test]
+fn sigterm_stops_training_with_a_checkpoint_where_it_stopped() {
+    let dir = temp("sigterm");
+    let config = dir.join("tiny.toml");
+    // No periodic checkpoint in this run: any checkpoint is the interruption's.
+    std::fs::write(&config, tiny_config(100_000_000, 1_000_000_000, 10)).unwrap();
+    let run = dir.join("run");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
+        .args(["train", "--config", config.to_str().unwrap(), "--out", run.to_str().unwrap(), "--quiet"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first benchmark's row shows that at least 10 games were trained.
+    poll_until(&mut child, "the first benchmark", || run.join("learning-curve.csv").exists());
+    signal(&child, "TERM");
+    let (code, _, stderr) = exit_after_signal(child);
+    assert_eq!(code, Some(130), "{stderr}");
+    let checkpoint = Checkpoint::load(&run.join("checkpoint.gck")).expect("a checkpoint written on SIGTERM");
+    assert!(checkpoint.games_done >= 10, "{} games", checkpoint.games_done);
+    assert!(stderr.contains(&format!("stopped at {} games", checkpoint.games_done)), "{stderr}");
+    assert_eq!(temp_files(&run), Vec::<String>::new(), "no temporary file left");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn resume_removes_the_temporary_files_of_a_killed_write_and_says_so() {
+    let dir = temp("kill9");
+    let run = finished_run(&dir, 4);
+    // What `kill -9` during a checkpoint write leaves, and look-alikes that are not ours.
+    let ours = run.join(".checkpoint.gck.tmp-4242");
+    let not_ours =
+        [run.join(".notes.tmp-4242"), run.join("checkpoint.gck.tmp-4242"), run.join(".checkpoint.gck.tmp-x")];
+    std::fs::write(&ours, b"half a checkpoint").unwrap();
+    for f in &not_ours {
+        std::fs::write(f, b"keep me").unwrap();
+    }
+    let out = gammon(&["train", "--resume", "--out", run.to_str().unwrap(), "--games", "6", "--quiet"]);
+    assert!(out.success(), "{}", out.stderr);
+    assert!(!ours.exists(), "the stale temporary file is removed");
+    assert!(out.stderr.contains("removed") && out.stderr.contains(".checkpoint.gck.tmp-4242"), "{}", out.stderr);
+    for f in &not_ours {
+        assert!(f.exists(), "{} is not ours and stays", f.display());
+    }
+    assert_eq!(Checkpoint::load(&run.join("checkpoint.gck")).unwrap().games_done, 6);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn resume_applies_an_edited_game_count_and_notes_it() {
+    let dir = temp("edit-games");
+    let run = finished_run(&dir, 4);
+    let config = run.join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text.replace("games = 4", "games = 8")).unwrap();
+    let out = gammon(&["train", "--resume", "--out", run.to_str().unwrap(), "--quiet"]);
+    assert!(out.success(), "{}", out.stderr);
+    assert!(out.stderr.contains("note: games changed from 4 to 8"), "{}", out.stderr);
+    assert_eq!(Checkpoint::load(&run.join("checkpoint.gck")).unwrap().games_done, 8);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn resume_refuses_edited_settings_that_are_fixed_for_the_run() {
+    let dir = temp("edit-fixed");
+    let run = finished_run(&dir, 4);
+    let config = run.join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let edited = text.replace("seed = 5", "seed = 6").replace("contact_hidden = 4", "contact_hidden = 8");
+    assert_ne!(edited, text);
+    std::fs::write(&config, edited).unwrap();
+    let out = gammon(&["train", "--resume", "--out", run.to_str().unwrap(), "--games", "8", "--quiet"]);
+    assert!(!out.success(), "{}", out.stderr);
+    assert!(out.stderr.starts_with("error:"), "{}", out.stderr);
+    for change in ["seed changed from 5 to 6", "contact_hidden changed from 4 to 8"] {
+        assert!(out.stderr.contains(change), "{change}: {}", out.stderr);
+    }
+    assert_eq!(Checkpoint::load(&run.join("checkpoint.gck")).unwrap().games_done, 4, "nothing trained");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// CPU seconds `pid` has used (Linux: /proc/<pid>/stat, in clock ticks of
+/// 1/100 s), or 0 if unreadable.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command name's closing parenthesis: utime and stime are the 12th and 13th.
+    let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+const LONG: &str = "10000000";
+
+/// Starts a rollout far too long to finish, waits until it has worked a
+/// while (two CPU seconds: hundreds of games), and stops it with `sig`.
+fn interrupted_rollout(extra: &[&str], sig: &str) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
+        .args(["rollout", "start", "--games", LONG, "--truncate", "6", "--threads", "2"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    poll_until(&mut child, "two CPU seconds of rollout", || cpu_seconds(pid) >= 2.0);
+    signal(&child, sig);
+    exit_after_signal(child)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_rollout_prints_the_partial_result() {
+    let (code, stdout, stderr) = interrupted_rollout(&[], "INT");
+    assert_eq!(code, Some(130), "{stderr}");
+    let first = stdout.lines().next().unwrap_or_default();
+    let games: u64 = first
+        .strip_prefix("partial rollout: ")
+        .and_then(|rest| rest.strip_suffix(&format!(" of {LONG} games (interrupted)")))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("first line {first:?}"));
+    assert!(games >= 1 && games < LONG.parse().unwrap(), "{games}");
+    assert!(stdout.contains("Cubeless equity"), "{stdout}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_json_rollout_is_marked_partial_and_equals_the_shorter_rollout() {
+    let (code, stdout, stderr) = interrupted_rollout(&["--json"], "TERM");
+    assert_eq!(code, Some(130), "{stderr}");
+    let partial: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(partial["partial"], true);
+    let games = partial["games_done"].as_u64().unwrap();
+    assert!(games >= 1 && games < LONG.parse().unwrap(), "{games}");
+    assert_eq!(partial["rollout"]["trials"], games);
+    // The games finished are games 0..K: exactly the rollout of K games.
+    let k = games.to_string();
+    let whole = gammon(&["rollout", "start", "--games", &k, "--truncate", "6", "--threads", "1", "--json"]);
+    assert!(whole.success(), "{}", whole.stderr);
+    let whole: serde_json::Value = serde_json::from_str(&whole.stdout).unwrap();
+    assert_eq!(whole.get("partial"), None);
+    assert_eq!(whole["rollout"], partial["rollout"]);
+}
