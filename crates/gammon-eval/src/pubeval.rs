@@ -7,7 +7,7 @@
 //! reference opponent of backgammon programs ever since. This is an exact port
 //! of the Python version in `shared/arena/pubeval.py` (the arena's built-in
 //! `pubeval` player), whose weights are Tesauro's published ones; the test
-//! `tests/pubeval.rs` checks our choices and scores against that file on a
+//! `tests/suite/pubeval.rs` checks our choices and scores against that file on a
 //! fixture of oracle positions (`tests/data/pubeval_scores.txt`).
 //!
 //! # Inputs

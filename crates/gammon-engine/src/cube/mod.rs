@@ -106,7 +106,7 @@
 //! reports are the search's n-ply ones. At 0 plies it is [`analyse_position`].
 //! [`analyse_position_cubeless_nply`] is the simpler approximation (n-ply
 //! cubeless probabilities fed to Janowski's model at the root), kept for
-//! comparison; `tests/cube_nply.rs` reports how both agree with gnubg's
+//! comparison; `tests/suite/cube_nply.rs` reports how both agree with gnubg's
 //! 2-ply decisions.
 //!
 //! Positions gnubg answers from its exact two-sided bearoff database (each

@@ -341,7 +341,7 @@ fn close_to_gnubg_and_search_moves_toward_gnubg() {
 /// lookahead, and (three times each, interleaved) with the cache sizes of
 /// `SEARCH_CACHE_SIZES`, a comma-separated list of powers of two or `none`:
 /// `SEARCH_CACHE_SIZES=none,14,16,18 cargo test --release -p gammon-engine
-/// --test search -- --ignored --nocapture`.
+/// --test suite search:: -- --ignored --nocapture`.
 #[test]
 #[ignore = "timing; run with --release --ignored --nocapture"]
 fn timing_two_ply_analysis() {

@@ -1,4 +1,4 @@
-//! perft counts from `tests/perft.txt`, computed by an independent generator
+//! perft counts from `tests/suite/perft.txt`, computed by an independent generator
 //! (the arena's Python `bgcore.legal_moves`, see the file's header).
 #![allow(clippy::unwrap_used)]
 

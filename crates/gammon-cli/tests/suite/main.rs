@@ -1,0 +1,17 @@
+//! The `gammon` binary end to end.
+//!
+//! One test binary per crate: each file below was its own binary, and every
+//! binary links (and, at opt-level 3, re-instantiates) the whole library, so
+//! one binary builds much faster. Run one file's tests with
+//! `cargo test -p gammon-cli --test suite <file>::`.
+#![allow(clippy::unwrap_used)]
+
+mod analyse;
+mod cli;
+mod cube;
+mod eval_train;
+mod files;
+mod long_work;
+mod play;
+mod rollout;
+mod ubgi;

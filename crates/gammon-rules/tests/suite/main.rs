@@ -1,0 +1,14 @@
+//! The rules crate against GNU Backgammon's answers, published perft counts and property tests.
+//!
+//! One test binary per crate: each file below was its own binary, and every
+//! binary links (and, at opt-level 3, re-instantiates) the whole library, so
+//! one binary builds much faster. Run one file's tests with
+//! `cargo test -p gammon-rules --test suite <file>::`.
+#![allow(clippy::unwrap_used)]
+
+mod format_properties;
+mod oracle_games;
+mod oracle_match_ids;
+mod oracle_movegen;
+mod perft;
+mod properties;
