@@ -7,7 +7,7 @@ use super::{Flow, VERSION};
 use gammon_rules::{DiceState, FibsBoard, Xgid};
 
 /// Logs why a request got `sorry` and answers it.
-fn sorry(out: &mut Vec<String>, why: impl std::fmt::Display) {
+pub(super) fn sorry(out: &mut Vec<String>, why: impl std::fmt::Display) {
     eprintln!("gammon ubgi: sorry: {why}");
     out.push("sorry".to_string());
 }
