@@ -931,3 +931,16 @@ fn v001_answers_an_unreadable_line_with_sorry_and_goes_on() {
     assert!(out.stderr.contains("sorry: line too long"), "{}", out.stderr);
     assert!(out.stderr.contains("sorry: the line is not UTF-8"), "{}", out.stderr);
 }
+
+#[test]
+fn an_impossible_xgid_is_refused_with_its_reason_once() {
+    let board = "XGID=-OA-----------------------:0:0:1:31:0:0:0:0:10";
+    let lines = v02(&format!("ubgi\nposition xgid {board}\n"));
+    let error = lines.iter().find(|l| l.starts_with("error ")).unwrap();
+    assert!(error.starts_with("error bad_value "), "{error}");
+    assert_eq!(error.matches("impossible board").count(), 1, "{error}");
+    assert_eq!(error.matches("16 checkers").count(), 1, "{error}");
+    let out = ubgi(&["--protocol", "0.01"], format!("{board}\n").as_bytes());
+    assert_eq!(out.stdout.trim(), "sorry");
+    assert_eq!(out.stderr.matches("16 checkers").count(), 1, "{}", out.stderr);
+}
