@@ -2,11 +2,11 @@
 //! after game through the rules crate's game loop, and the result of each.
 
 use super::{parse_roll, points, End, First, Session, Step, ENGINE, HUMAN};
+use crate::line_input::{read_text_line, TextLine};
 use gammon_rules::{
     play_game, Abandoned, Cube, Decision, Dice, DiceSource, FirstRoll, GameEnd, GameResult, GameStart, Position,
     RandomDice, Seat,
 };
-use crate::line_input::{read_text_line, TextLine};
 use std::io::{BufRead, Write};
 
 /// The longest answer line read: a move, a roll or a command is short.

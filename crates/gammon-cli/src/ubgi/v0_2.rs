@@ -159,7 +159,8 @@ impl Session {
                 self.context = GameContext::money();
             }
             "xgid" => {
-                let x = Xgid::parse(text).map_err(|e| error("bad_value", format!("XGID {text:?}: {:#}", anyhow::Error::from(e))))?;
+                let x = Xgid::parse(text)
+                    .map_err(|e| error("bad_value", format!("XGID {text:?}: {:#}", anyhow::Error::from(e))))?;
                 self.position = Some(x.position);
                 self.dice = x.context.dice.dice();
                 self.context = x.context;
