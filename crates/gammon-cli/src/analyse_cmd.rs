@@ -87,7 +87,7 @@ fn analyse_position(
     let cube: Result<CubeReport, String> =
         engine.decide_cube(&request.position, &request.context, plies).map_err(|e| match e {
             EngineError::GameOver => "the game is over: there is no cube decision".to_string(),
-            e => e.to_string(),
+            e => format!("{:#}", anyhow::Error::from(e)),
         });
     if args.json.json {
         json::write(out, &PositionAnalysisJson::new(&evaluation, &cube))

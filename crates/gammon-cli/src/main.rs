@@ -8,6 +8,7 @@ mod duel_cmd;
 mod eval_cmd;
 mod evaluators;
 mod json;
+mod line_input;
 mod moves;
 mod play;
 mod position_arg;

@@ -1,13 +1,14 @@
 //! `gammon moves`: every legal move of a position for a roll.
 
 use crate::args::JsonArg;
+use crate::line_input::{read_line, Line};
 use crate::request::Request;
 use crate::{json, text};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use gammon_engine::api::{legal_moves, EngineError, LegalMoves};
 use gammon_rules::{Dice, Position};
-use std::io::{BufRead, BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
 /// Arguments of `gammon moves`.
@@ -62,51 +63,6 @@ fn moves_of(pos: &Position, dice: Dice) -> Result<LegalMoves> {
 /// fill the memory.
 const MAX_LINE_BYTES: usize = 1024;
 
-/// What [`read_line`] found.
-#[derive(Debug, PartialEq)]
-enum Line {
-    /// A line (without its `\n`) is in the buffer.
-    Read,
-    /// The line was longer than [`MAX_LINE_BYTES`]; it was skipped to its end.
-    TooLong,
-    /// End of input.
-    End,
-}
-
-/// Reads one line of at most [`MAX_LINE_BYTES`] bytes into `buf`.
-fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Line> {
-    buf.clear();
-    let limit = MAX_LINE_BYTES as u64 + 1;
-    if input.by_ref().take(limit).read_until(b'\n', buf)? == 0 {
-        return Ok(Line::End);
-    }
-    if buf.last() == Some(&b'\n') {
-        buf.pop();
-        return Ok(Line::Read);
-    }
-    if buf.len() <= MAX_LINE_BYTES {
-        return Ok(Line::Read); // the last line, without a newline
-    }
-    // Skip the rest of the line without keeping it.
-    loop {
-        let chunk = input.fill_buf()?;
-        if chunk.is_empty() {
-            break;
-        }
-        match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => {
-                input.consume(i + 1);
-                break;
-            }
-            None => {
-                let n = chunk.len();
-                input.consume(n);
-            }
-        }
-    }
-    Ok(Line::TooLong)
-}
-
 /// The answer to one `--stdin` line: the sorted result IDs, or why not.
 fn answer_line(bytes: &[u8]) -> Result<String> {
     let line = std::str::from_utf8(bytes).context("the line is not UTF-8 text")?;
@@ -136,7 +92,7 @@ fn run_stdin() -> Result<ExitCode> {
     let mut buf = Vec::new();
     let mut failed = 0usize;
     loop {
-        let answer = match read_line(&mut input, &mut buf).context("reading standard input")? {
+        let answer = match read_line(&mut input, &mut buf, MAX_LINE_BYTES).context("reading standard input")? {
             Line::End => break,
             Line::TooLong => Err(anyhow!("line too long (more than {MAX_LINE_BYTES} bytes)")),
             Line::Read => answer_line(&buf),
@@ -155,26 +111,4 @@ fn run_stdin() -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lines_are_bounded_and_the_rest_of_a_long_one_is_skipped() {
-        let mut text = b"a\r\n".to_vec();
-        text.extend(std::iter::repeat_n(b'x', 3 * MAX_LINE_BYTES));
-        text.extend(b"\nlast");
-        let mut input = std::io::BufReader::with_capacity(16, text.as_slice());
-        let mut buf = Vec::new();
-        assert_eq!(read_line(&mut input, &mut buf).unwrap(), Line::Read);
-        assert_eq!(buf, b"a\r");
-        assert_eq!(read_line(&mut input, &mut buf).unwrap(), Line::TooLong);
-        assert!(buf.len() <= MAX_LINE_BYTES + 1);
-        assert_eq!(read_line(&mut input, &mut buf).unwrap(), Line::Read);
-        assert_eq!(buf, b"last");
-        assert_eq!(read_line(&mut input, &mut buf).unwrap(), Line::End);
-    }
 }

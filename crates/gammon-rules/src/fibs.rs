@@ -158,10 +158,10 @@ pub enum FibsError {
     GameOver,
     /// The board is impossible; the point is numbered for the player on
     /// roll.
-    #[error("impossible board: {0}")]
+    #[error("impossible board")]
     Position(#[from] PositionError),
     /// The game context is inconsistent.
-    #[error("inconsistent game context: {0}")]
+    #[error("inconsistent game context")]
     Context(#[from] ContextError),
     /// Writing: a name that cannot go in a line.
     #[error("name {0:?} cannot be written: names must be non-empty and contain no ':' or line break")]

@@ -104,7 +104,7 @@ pub enum XgidError {
     },
     /// The board is impossible (too many checkers, shared point, ...). The
     /// point in the error is numbered for the player on roll.
-    #[error("impossible board: {0}")]
+    #[error("impossible board")]
     Position(#[from] PositionError),
     /// A field that is not an integer.
     #[error("the {field} field is {text:?}, not an integer")]
@@ -129,7 +129,7 @@ pub enum XgidError {
     Dice(String),
     /// The game context is inconsistent (score not below the match length,
     /// Crawford without a player 1-away, a double by the non-owner, ...).
-    #[error("inconsistent game context: {0}")]
+    #[error("inconsistent game context")]
     Context(#[from] ContextError),
 }
 
@@ -361,6 +361,33 @@ impl FromStr for Xgid {
 mod tests {
     use super::*;
     use crate::match_id::MatchId;
+
+    /// The message and its `source()`s joined, as `{:#}` prints them.
+    fn chain(e: &dyn std::error::Error) -> String {
+        let mut text = e.to_string();
+        let mut cause = e.source();
+        while let Some(c) = cause {
+            text = format!("{text}: {c}");
+            cause = c.source();
+        }
+        text
+    }
+
+    #[test]
+    fn wrapped_position_and_context_errors_name_their_cause_once() {
+        let board = PositionError::SharedPoint { point: 7 };
+        let context = ContextError::CubeValue(3);
+        let cases: [(&dyn std::error::Error, String); 4] = [
+            (&XgidError::Position(board.clone()), board.to_string()),
+            (&XgidError::Context(context.clone()), context.to_string()),
+            (&crate::FibsError::Position(board.clone()), board.to_string()),
+            (&crate::FibsError::Context(context.clone()), context.to_string()),
+        ];
+        for (err, cause) in cases {
+            let text = chain(err);
+            assert_eq!(text.matches(cause.as_str()).count(), 1, "{text}");
+        }
+    }
 
     const START_52: &str = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10";
 

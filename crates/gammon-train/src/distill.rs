@@ -351,13 +351,22 @@ impl Dataset {
     /// Unreadable, corrupt, or inconsistent.
     pub fn load(path: &Path) -> Result<Self, FileError> {
         let d: Dataset = file_format::read_file(path, FileKind::Dataset, DATASET_VERSION, MAX_DATASET_BYTES)?;
-        if d.positions.len() != d.labels.len() {
+        // Problems found in the contents name the file, like those found
+        // while reading it.
+        d.check().map_err(|problem| FileError::in_file(path, problem))?;
+        Ok(d)
+    }
+
+    /// The contents are consistent: one label per position, labels are
+    /// probabilities, and every Position ID decodes.
+    fn check(&self) -> Result<(), FileError> {
+        if self.positions.len() != self.labels.len() {
             return Err(FileError::Invalid("dataset: positions and labels differ in number".into()));
         }
-        if d.labels.iter().flatten().any(|x| !x.is_finite() || !(0.0..=1.0).contains(x)) {
+        if self.labels.iter().flatten().any(|x| !x.is_finite() || !(0.0..=1.0).contains(x)) {
             return Err(FileError::Invalid("dataset: a label is not a probability".into()));
         }
-        Ok(d)
+        self.decoded_positions().map(|_| ())
     }
 
     /// The positions, decoded.
@@ -393,6 +402,33 @@ mod tests {
             threads: 2,
             benchmark_pairs: 0,
         }
+    }
+
+    #[test]
+    fn a_dataset_with_bad_contents_is_named_once_with_the_problem() {
+        let dir = std::env::temp_dir().join(format!("gammon-train-dataset-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("dataset.gds");
+        let good = Dataset {
+            ply: 1,
+            positions: vec![Position::STARTING.to_position_id()],
+            labels: vec![[0.5, 0.1, 0.0, 0.1, 0.0]],
+            ..Dataset::default()
+        };
+        good.save(&path).unwrap();
+        assert_eq!(Dataset::load(&path).unwrap(), good);
+        let cases = [
+            (Dataset { labels: vec![], ..good.clone() }, "positions and labels differ"),
+            (Dataset { labels: vec![[2.0; 5]], ..good.clone() }, "not a probability"),
+            (Dataset { positions: vec!["AAAA".into()], ..good.clone() }, "AAAA"),
+        ];
+        for (bad, problem) in cases {
+            bad.save(&path).unwrap();
+            let text = Dataset::load(&path).unwrap_err().to_string();
+            assert_eq!(text.matches(path.to_str().unwrap()).count(), 1, "{text}");
+            assert!(text.contains(problem), "{text}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

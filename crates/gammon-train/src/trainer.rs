@@ -35,8 +35,9 @@ pub enum TrainError {
     /// Reading or writing a checkpoint or weights file.
     #[error(transparent)]
     File(#[from] FileError),
-    /// Other file-system trouble (logs, folders).
-    #[error("{path}: {source}")]
+    /// Other file-system trouble (logs, folders). The OS error is the
+    /// `source`, not repeated in the message.
+    #[error("cannot write {}", path.display())]
     Io {
         /// The path.
         path: PathBuf,
@@ -261,4 +262,24 @@ fn write_curve(state: &Checkpoint, files: &RunFiles) -> Result<(), TrainError> {
         &state.log,
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_write_error_names_the_path_and_the_os_error_once() {
+        let path = Path::new("/no/such/folder/log.csv");
+        let os = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let err = io(path)(std::io::Error::from(std::io::ErrorKind::NotFound));
+        let mut text = err.to_string();
+        let mut source = std::error::Error::source(&err);
+        while let Some(s) = source {
+            text = format!("{text}: {s}");
+            source = s.source();
+        }
+        assert_eq!(text.matches("/no/such/folder/log.csv").count(), 1, "{text}");
+        assert_eq!(text.matches(&os.to_string()).count(), 1, "{text}");
+    }
 }

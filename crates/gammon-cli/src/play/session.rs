@@ -2,11 +2,15 @@
 //! after game through the rules crate's game loop, and the result of each.
 
 use super::{parse_roll, points, End, First, Session, Step, ENGINE, HUMAN};
+use crate::line_input::{read_text_line, TextLine};
 use gammon_rules::{
     play_game, Abandoned, Cube, Decision, Dice, DiceSource, FirstRoll, GameEnd, GameResult, GameStart, Position,
     RandomDice, Seat,
 };
 use std::io::{BufRead, Write};
+
+/// The longest answer line read: a move, a roll or a command is short.
+const MAX_LINE_BYTES: usize = 1024;
 
 fn result_words(r: GameResult) -> &'static str {
     match r {
@@ -18,19 +22,28 @@ fn result_words(r: GameResult) -> &'static str {
 
 impl<R: BufRead, W: Write> Session<'_, R, W> {
     /// Writes `text` without a newline and reads the answer line; `End::Eof`
-    /// at the end of the input.
+    /// at the end of the input. A line that cannot be read (too long, not
+    /// UTF-8) is refused with an `error:` line and the prompt comes again.
     pub(super) fn ask(&mut self, prompt: &str) -> Step<String> {
-        write!(self.out, "{prompt}")?;
-        self.out.flush()?;
-        let mut buf = Vec::new();
-        if self.input.read_until(b'\n', &mut buf)? == 0 {
-            return Err(End::Eof);
+        loop {
+            write!(self.out, "{prompt}")?;
+            self.out.flush()?;
+            let why = match read_text_line(&mut self.input, MAX_LINE_BYTES)? {
+                TextLine::End => return Err(End::Eof),
+                TextLine::Text(line) => {
+                    if self.echo {
+                        writeln!(self.out, "{line}")?;
+                    }
+                    return Ok(line);
+                }
+                TextLine::TooLong => format!("line too long (limit {MAX_LINE_BYTES} bytes)"),
+                TextLine::NotUtf8 => "the line is not UTF-8 text".to_string(),
+            };
+            if self.echo {
+                writeln!(self.out)?;
+            }
+            writeln!(self.out, "error: {why}")?;
         }
-        let line = String::from_utf8_lossy(&buf).trim().to_string();
-        if self.echo {
-            writeln!(self.out, "{line}")?;
-        }
-        Ok(line)
     }
 
     /// A roll typed by the human, in the order typed.

@@ -55,7 +55,8 @@ pub(super) fn cube_analysis(
         EngineError::GameOver => ("bad_state", "the game is over in this position".to_string()),
         EngineError::Cube(e @ CubeError::MatchTooLong { .. }) => ("unsupported", e.to_string()),
         EngineError::Cube(e @ CubeError::Context(_)) => ("bad_value", e.to_string()),
-        e => ("bad_state", e.to_string()),
+        // The whole chain: a cubeful rollout's message leaves its cause to `source()`.
+        e => ("bad_state", format!("{:#}", anyhow::Error::from(e))),
     })
 }
 

@@ -150,6 +150,7 @@ mod keys;
 mod v0_01;
 mod v0_2;
 
+use crate::line_input::{read_text_line, TextLine};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use engine::Engine;
@@ -223,6 +224,10 @@ plies.
 
 Every command, answer, error and key: docs/ubgi.md.";
 
+/// The longest request line read: a FIBS board line, the longest request,
+/// has about 200 characters.
+const MAX_LINE_BYTES: usize = 4096;
+
 /// The deepest chequer search offered, in UBGI plies (3 = gnubg 2-ply).
 const MAX_PLY: u8 = 3;
 
@@ -251,22 +256,25 @@ enum Flow {
 fn serve(engine: &Engine<'_>, mut input: impl BufRead, mut out: impl Write) -> Result<()> {
     let args = engine.args;
     let mut session = Session::new(args.cube_ply, args.ply);
-    let mut buf = Vec::new();
     let mut replies: Vec<String> = Vec::new();
     loop {
-        buf.clear();
-        if input.read_until(b'\n', &mut buf).context("reading standard input")? == 0 {
-            return Ok(());
-        }
-        let line = String::from_utf8_lossy(&buf);
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
+        // A line that cannot be read is answered, and the session goes on.
+        let line = match read_text_line(&mut input, MAX_LINE_BYTES).context("reading standard input")? {
+            TextLine::End => return Ok(()),
+            TextLine::Text(line) if line.is_empty() => continue,
+            TextLine::Text(line) => Ok(line),
+            TextLine::TooLong => Err(format!("line too long (limit {MAX_LINE_BYTES} bytes)")),
+            TextLine::NotUtf8 => Err("the line is not UTF-8 text".to_string()),
+        };
         replies.clear();
-        let flow = match args.protocol {
-            Protocol::V0_2 => session.handle(engine, line, &mut replies),
-            Protocol::V0_01 => v0_01::handle(engine, line, args.cube_ply, &mut replies),
+        let flow = match (args.protocol, &line) {
+            (Protocol::V0_2, Ok(line)) => session.handle(engine, line, &mut replies),
+            (Protocol::V0_01, Ok(line)) => v0_01::handle(engine, line, args.cube_ply, &mut replies),
+            (Protocol::V0_2, Err(why)) => session.refuse_unreadable(why, &mut replies),
+            (Protocol::V0_01, Err(why)) => {
+                v0_01::sorry(&mut replies, why);
+                Flow::Continue
+            }
         };
         for reply in &replies {
             writeln!(out, "{reply}")?;

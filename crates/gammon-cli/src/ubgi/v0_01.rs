@@ -7,7 +7,7 @@ use super::{Flow, VERSION};
 use gammon_rules::{DiceState, FibsBoard, Xgid};
 
 /// Logs why a request got `sorry` and answers it.
-fn sorry(out: &mut Vec<String>, why: impl std::fmt::Display) {
+pub(super) fn sorry(out: &mut Vec<String>, why: impl std::fmt::Display) {
     eprintln!("gammon ubgi: sorry: {why}");
     out.push("sorry".to_string());
 }
@@ -25,9 +25,13 @@ pub(super) fn handle(engine: &Engine<'_>, line: &str, cube_ply: u8, out: &mut Ve
         "quit" => return Flow::Quit,
         _ => {
             let parsed = if line.starts_with("board:") {
-                FibsBoard::parse(line).map(|b| (b.position, b.context)).map_err(|e| format!("FIBS board: {e}"))
+                FibsBoard::parse(line)
+                    .map(|b| (b.position, b.context))
+                    .map_err(|e| format!("FIBS board: {:#}", anyhow::Error::from(e)))
             } else if line.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("XGID=")) || line.contains(':') {
-                Xgid::parse(line).map(|x| (x.position, x.context)).map_err(|e| format!("XGID {line:?}: {e}"))
+                Xgid::parse(line)
+                    .map(|x| (x.position, x.context))
+                    .map_err(|e| format!("XGID {line:?}: {:#}", anyhow::Error::from(e)))
             } else {
                 Err(format!("unknown request {line:?}: expected ubgi, an XGID, a FIBS board, stop or quit"))
             };

@@ -54,6 +54,14 @@ impl Session {
         }
     }
 
+    /// Refuses a line that cannot be read (too long, not UTF-8) as an
+    /// unknown command is refused: it may have been meant to set something.
+    pub(super) fn refuse_unreadable(&mut self, why: &str, out: &mut Vec<String>) -> Flow {
+        self.forget_request();
+        out.push(error("bad_command", why));
+        Flow::Continue
+    }
+
     /// Forgets the decision request: the position, its cube context and the
     /// dice (what `newgame` forgets).
     fn forget_request(&mut self) {
@@ -151,7 +159,8 @@ impl Session {
                 self.context = GameContext::money();
             }
             "xgid" => {
-                let x = Xgid::parse(text).map_err(|e| error("bad_value", format!("XGID {text:?}: {e}")))?;
+                let x = Xgid::parse(text)
+                    .map_err(|e| error("bad_value", format!("XGID {text:?}: {:#}", anyhow::Error::from(e))))?;
                 self.position = Some(x.position);
                 self.dice = x.context.dice.dice();
                 self.context = x.context;

@@ -249,3 +249,22 @@ fn eval_headings_line_up_with_their_numbers() {
         }
     }
 }
+
+#[test]
+fn an_impossible_xgid_says_why_once() {
+    let too_many = "XGID=-OA-----------------------:0:0:1:00:0:0:0:0:10";
+    let past_the_end = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:0:0:3:10";
+    for (xgid, kind, reason) in [
+        (too_many, "impossible board", "16 checkers"),
+        (past_the_end, "inconsistent game context", "3 points in a 3-point match"),
+    ] {
+        for command in ["eval", "cube"] {
+            let out = gammon(&[command, xgid], None);
+            assert!(!out.success(), "{command} {xgid}");
+            let err = out.stderr;
+            assert!(err.starts_with("error: ") && err.lines().count() == 1, "{err}");
+            assert_eq!(err.matches(kind).count(), 1, "{err}");
+            assert_eq!(err.matches(reason).count(), 1, "{err}");
+        }
+    }
+}

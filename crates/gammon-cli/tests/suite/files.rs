@@ -189,3 +189,16 @@ fn a_settings_file_over_its_limit_is_refused() {
     refused(&["train", "--config", text(&path), "--games", "2"], text(&path), &["not UTF-8"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_run_folder_that_cannot_be_made_is_named_once_with_the_reason_once() {
+    let dir = temp("unwritable");
+    let file = dir.join("plain-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let run = file.join("run");
+    let r = text(&run);
+    let err = refused(&["train", "--out", r, "--games", "2"], r, &["cannot write", "Not a directory"]);
+    assert_eq!(err.matches("Not a directory").count(), 1, "{err}");
+    assert_eq!(err.matches("os error").count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -528,3 +528,18 @@ fn the_engines_depth_is_stated_and_hints_say_theirs() {
     let out = play(&["--ply", "4"], b"");
     assert!(!out.success() && out.stderr.contains("--ply"), "{}", out.stderr);
 }
+
+#[test]
+fn an_unreadable_line_is_refused_and_the_prompt_comes_again() {
+    let mut input = b"31\n".to_vec();
+    input.extend(vec![b'x'; 100_000]);
+    input.extend(b"\n\xff\xfe 8/5 6/5\n8/5 6/5\nquit\n");
+    let out = play(&["--seed", "5", "--manual-dice"], &input);
+    assert!(out.success(), "{}", out.stderr);
+    let stdout = out.stdout;
+    assert_eq!(stdout.matches("error: line too long (limit ").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("error: the line is not UTF-8 text").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("Your move (31):").count(), 3, "{stdout}");
+    assert!(stdout.contains("You play 8/5 6/5."), "{stdout}");
+    assert!(!stdout.contains("xxxx"), "the long line is not echoed: {stdout}");
+}

@@ -898,3 +898,49 @@ fn readme_says_which_commands_take_which_weights_options() {
     let moves = help("moves");
     assert!(!moves.contains("--weights") && !moves.contains("--engine"), "{moves}");
 }
+
+/// A line of 100,000 `x`, then a line that is not UTF-8, then `next`.
+fn unreadable_lines_then(next: &str) -> Vec<u8> {
+    let mut input = vec![b'x'; 100_000];
+    input.extend(b"\n\xff\xfe go\n");
+    input.extend(next.as_bytes());
+    input
+}
+
+#[test]
+fn v02_answers_an_unreadable_line_with_an_error_and_goes_on() {
+    let input = unreadable_lines_then("isready\nposition gnubgid 4HPwATDgc/ABMA\ndice 3 1\ngo\n");
+    let out = ubgi(&[], &[b"ubgi\n".as_slice(), &input].concat());
+    assert!(out.success(), "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().skip_while(|l| *l != "ubgiok").skip(1).collect();
+    assert!(lines[0].starts_with("error bad_command line too long"), "{lines:?}");
+    assert!(lines[1].starts_with("error bad_command the line is not UTF-8"), "{lines:?}");
+    assert_eq!(lines[2], "readyok", "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{lines:?}");
+}
+
+#[test]
+fn v001_answers_an_unreadable_line_with_sorry_and_goes_on() {
+    let request = xgid(Position::STARTING, DiceState::Rolled(dice(3, 1)));
+    let out = ubgi(&["--protocol", "0.01"], &unreadable_lines_then(&format!("{request}\n")));
+    assert!(out.success(), "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(&lines[..2], ["sorry", "sorry"], "{lines:?}");
+    check_ubgi_move(&Position::STARTING, dice(3, 1), lines[2], false);
+    assert!(out.stderr.contains("sorry: line too long"), "{}", out.stderr);
+    assert!(out.stderr.contains("sorry: the line is not UTF-8"), "{}", out.stderr);
+}
+
+#[test]
+fn an_impossible_xgid_is_refused_with_its_reason_once() {
+    let board = "XGID=-OA-----------------------:0:0:1:31:0:0:0:0:10";
+    let lines = v02(&format!("ubgi\nposition xgid {board}\n"));
+    let error = lines.iter().find(|l| l.starts_with("error ")).unwrap();
+    assert!(error.starts_with("error bad_value "), "{error}");
+    assert_eq!(error.matches("impossible board").count(), 1, "{error}");
+    assert_eq!(error.matches("16 checkers").count(), 1, "{error}");
+    let out = ubgi(&["--protocol", "0.01"], format!("{board}\n").as_bytes());
+    assert_eq!(out.stdout.trim(), "sorry");
+    assert_eq!(out.stderr.matches("16 checkers").count(), 1, "{}", out.stderr);
+}

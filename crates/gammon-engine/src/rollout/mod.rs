@@ -210,7 +210,7 @@ pub enum RolloutError {
     GameOver,
     /// The cube model rejected the evaluator's probabilities (not numbers,
     /// or outside 0..1) in a cubeful rollout.
-    #[error("cubeful rollout: {0}")]
+    #[error("cubeful rollout")]
     Cube(#[from] CubeError),
 }
 
@@ -432,6 +432,19 @@ mod tests {
 
     fn quick() -> RolloutSettings {
         RolloutSettings { trials: 5000, truncate: Some(4), ..RolloutSettings::default() }
+    }
+
+    #[test]
+    fn a_cube_error_in_a_rollout_is_named_once() {
+        let cause = CubeError::Efficiency(2.0);
+        let err = RolloutError::Cube(cause.clone());
+        let mut text = err.to_string();
+        let mut source = std::error::Error::source(&err);
+        while let Some(s) = source {
+            text = format!("{text}: {s}");
+            source = s.source();
+        }
+        assert_eq!(text.matches(&cause.to_string()).count(), 1, "{text}");
     }
 
     #[test]
