@@ -22,7 +22,8 @@ pub struct MovesArgs {
     dice: Option<String>,
     #[command(flatten)]
     json: JsonArg,
-    /// For tools: read `<position-id> <d1><d2>` lines from standard input and
+    /// For tools: read `<position> <d1><d2>` lines from standard input (the
+    /// position as above; an XGID's own dice may stand for the roll) and
     /// print, per line, the sorted Position IDs of all results (seen by the
     /// player who moves next), separated by spaces; an empty line when no
     /// checker can move; `error: <reason>` for a malformed line or a finished game.
@@ -73,15 +74,17 @@ fn answer_line(bytes: &[u8]) -> Result<String> {
     Ok(ids.join(" "))
 }
 
-/// Reads one `<position-id> <dice>` request.
+/// Reads one `<position> [<dice>]` request: the position in any form the
+/// one-shot mode takes (`start`, a Position ID, an XGID), the dice optional
+/// when an XGID carries them.
 fn parse_request(line: &str) -> Result<(Position, Dice)> {
     let mut fields = line.split_whitespace();
-    let (Some(id), Some(dice), None) = (fields.next(), fields.next(), fields.next()) else {
-        bail!("expected `<position-id> <d1><d2>`");
+    let (Some(position), dice, None) = (fields.next(), fields.next(), fields.next()) else {
+        bail!("expected `<position> <d1><d2>`");
     };
-    let pos = Position::from_position_id(id).with_context(|| format!("cannot read Position ID {id:?}"))?;
-    let dice = dice.parse::<Dice>().with_context(|| format!("cannot read dice {dice:?}"))?;
-    Ok((pos, dice))
+    let request = Request::read(position, dice, "")?;
+    let Some(dice) = request.dice else { bail!("give the dice after the position, like `{position} 31`") };
+    Ok((request.position, dice))
 }
 
 fn run_stdin() -> Result<ExitCode> {

@@ -147,6 +147,31 @@ fn stdin_mode_answers_a_line_of_invalid_utf8_and_goes_on() {
 }
 
 #[test]
+fn stdin_mode_takes_the_positions_the_one_shot_mode_takes() {
+    // `start`, a Position ID and an XGID carrying its own roll: each line is
+    // answered with the results that `gammon moves <same> --json` lists.
+    let xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10";
+    let requests = [("start", Some("31")), ("4HPwATDgc/ABMA", Some("64")), (xgid, None)];
+    let input: String = requests.iter().map(|(p, d)| format!("{p} {}\n", d.unwrap_or(""))).collect();
+    let out = gammon(&["moves", "--stdin"], Some(&input));
+    assert!(out.success(), "{}{}", out.stdout, out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), requests.len(), "{}", out.stdout);
+    for ((position, dice), line) in requests.iter().zip(lines) {
+        let mut args = vec!["moves", position];
+        args.extend(dice.iter());
+        args.push("--json");
+        let one = gammon(&args, None);
+        assert!(one.success(), "{}", one.stderr);
+        let json: serde_json::Value = serde_json::from_str(&one.stdout).unwrap();
+        let mut ids: Vec<&str> =
+            json["moves"].as_array().unwrap().iter().map(|m| m["result"].as_str().unwrap()).collect();
+        ids.sort_unstable();
+        assert_eq!(line, ids.join(" "), "{position}");
+    }
+}
+
+#[test]
 fn stdin_mode_skips_a_line_too_long_and_goes_on() {
     let mut input = vec![b'x'; 1 << 20];
     input.extend(b"\n4HPwATDgc/ABMA 31\n");
