@@ -157,12 +157,14 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
             writeln!(self.out, "No cube analysis is available here.")?;
             return Ok(());
         };
-        let name = format!("{}, {}-ply", self.cube_engine.name(), self.ply);
+        let name = format!("{}, {}-ply", crate::text::short_name(&self.cube_engine.name()), self.ply);
         if human_on_roll {
-            writeln!(self.out, "The engine's cube analysis ({name}); you are X, on roll, the engine is O:")?;
+            writeln!(self.out, "The engine's cube analysis ({name}).")?;
+            writeln!(self.out, "You are X, on roll; the engine is O:")?;
             writeln!(self.out, "Proper cube action for you: {}.", a.action)?;
         } else {
-            writeln!(self.out, "The engine's analysis of its double ({name}); the engine is X, on roll, you are O:")?;
+            writeln!(self.out, "The engine's analysis of its double ({name}).")?;
+            writeln!(self.out, "The engine is X, on roll; you are O:")?;
             let answer = match a.response() {
                 Some(Response::Beaver) if self.state.may_beaver(&self.cube) => "beaver",
                 Some(Response::Pass) => "drop",
@@ -171,7 +173,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
             writeln!(self.out, "Proper cube action: {}; your correct answer: {answer}.", a.action)?;
         }
         for line in a.explain().lines() {
-            writeln!(self.out, "  {line}")?;
+            crate::text::write_wrapped(&mut self.out, line, "  ", "    ")?;
         }
         Ok(())
     }

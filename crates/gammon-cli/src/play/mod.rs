@@ -112,8 +112,8 @@ mod resign;
 mod session;
 mod table;
 
-use crate::evaluators;
 use crate::position_arg::parse_position;
+use crate::{evaluators, text};
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use gammon_engine::api::Engine;
@@ -263,19 +263,17 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let name = engine.name();
     let ply = args.ply;
     let depth = if cube { format!("{ply}-ply moves and cube") } else { format!("{ply}-ply moves") };
-    match (money, cube) {
-        (true, false) => writeln!(out, "gammon play: a cubeless money game against {name}; engine: {depth}.")?,
-        (true, true) => {
-            writeln!(out, "gammon play: a money game with the doubling cube against {name}; engine: {depth}.")?
-        }
-        (false, false) => writeln!(
-            out,
-            "gammon play: a {match_length}-point match without the cube against {name}; engine: {depth}."
-        )?,
-        (false, true) => {
-            writeln!(out, "gammon play: a {match_length}-point match against {name} (Crawford rule); engine: {depth}.")?
-        }
-    }
+    // The short name (the weights' history would fill the first lines), and
+    // the depth on a line of its own, so that both fit in 80 columns.
+    let name = text::short_name(&name);
+    let header = match (money, cube) {
+        (true, false) => format!("gammon play: a cubeless money game against {name}."),
+        (true, true) => format!("gammon play: a money game with the doubling cube against {name}."),
+        (false, false) => format!("gammon play: a {match_length}-point match without the cube against {name}."),
+        (false, true) => format!("gammon play: a {match_length}-point match against {name} (Crawford rule)."),
+    };
+    text::write_wrapped(&mut out, &header, "", "")?;
+    writeln!(out, "Engine depth: {depth}.")?;
     let mut rule_names = Vec::new();
     if rules.jacoby {
         rule_names.push("the Jacoby rule (gammons count single while the cube is centred)".to_string());

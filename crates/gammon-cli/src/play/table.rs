@@ -127,7 +127,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
             self.out,
             "Hint ({}-ply): the engine's choice ({}), cubeless equity for you:",
             self.ply,
-            self.engine.name()
+            crate::text::short_name(&self.engine.name())
         )?;
         for (rank, (name, r)) in names.iter().zip(&ranked).enumerate() {
             let eq = r.equity;

@@ -28,7 +28,7 @@ pub const WIDTH: usize = 80;
 
 /// Writes `text` wrapped at [`WIDTH`] at spaces only (an ID or a `2-ply` is
 /// never cut): the first line after `first`, the others after `rest`.
-fn write_wrapped(out: &mut impl Write, text: &str, first: &str, rest: &str) -> io::Result<()> {
+pub(crate) fn write_wrapped(out: &mut impl Write, text: &str, first: &str, rest: &str) -> io::Result<()> {
     let options = textwrap::Options::new(WIDTH)
         .initial_indent(first)
         .subsequent_indent(rest)
@@ -43,7 +43,7 @@ fn write_wrapped(out: &mut impl Write, text: &str, first: &str, rest: &str) -> i
 /// An evaluator's name without the history its weights' notes carry
 /// (`gammon v2-distill: v2-finetune + 8 rounds of …` gives
 /// `gammon v2-distill`); `--verbose` shows it all.
-fn short_name(name: &str) -> &str {
+pub(crate) fn short_name(name: &str) -> &str {
     name.split_once(": ").map_or(name, |(short, _)| short)
 }
 

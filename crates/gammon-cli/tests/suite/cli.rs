@@ -241,11 +241,20 @@ fn text_output_fits_in_80_columns() {
     ] {
         let out = gammon(&args, None);
         assert!(out.success(), "{args:?}: {}", out.stderr);
-        for line in out.stdout.lines() {
-            // Only a single word (an ID) may not fit.
-            let one_word = !line.trim().contains(' ');
-            assert!(line.chars().count() <= 80 || one_word, "{args:?}: {} columns:\n{line}", line.chars().count());
-        }
+        fits_in_80_columns(&args, &out.stdout);
+    }
+    // play's first line, a move hint and a cube hint.
+    let args = ["play", "--seed", "3"];
+    let out = gammon(&args, Some("hint\nquit\n"));
+    assert!(out.stdout.contains("Hint") || out.stdout.contains("cube analysis"), "{}", out.stdout);
+    fits_in_80_columns(&args, &out.stdout);
+}
+
+fn fits_in_80_columns(args: &[&str], stdout: &str) {
+    for line in stdout.lines() {
+        // Only a single word (an ID) may not fit.
+        let one_word = !line.trim().contains(' ');
+        assert!(line.chars().count() <= 80 || one_word, "{args:?}: {} columns:\n{line}", line.chars().count());
     }
 }
 

@@ -488,7 +488,7 @@ fn jacoby_makes_a_single_resignation_enough_and_no_cube_values_it_cubeless() {
     );
     // Without the cube there is no cube prompt: the resignation comes at the roll prompt.
     let out = transcript(&["--manual-dice", "--no-cube", "--position", &id], "resign\nresign gammon\n");
-    assert!(out.contains("engine: 0-ply moves."), "{out}");
+    assert!(out.contains("Engine depth: 0-ply moves.\n"), "{out}");
     assert!(
         out.contains("Roll for you (e.g. 31): resign\nYou offer to resign a single game.\nThe engine declines"),
         "{out}"
@@ -517,14 +517,14 @@ fn an_accepted_resignation_in_a_match_scores_and_the_crawford_game_follows() {
 #[test]
 fn the_engines_depth_is_stated_and_hints_say_theirs() {
     let out = transcript(&["--manual-dice"], "31\nhint\nquit\n");
-    assert!(out.lines().next().unwrap().ends_with("; engine: 0-ply moves and cube."), "{out}");
+    assert_eq!(out.lines().nth(1), Some("Engine depth: 0-ply moves and cube."), "{out}");
     assert!(out.contains("Hint (0-ply): the engine's choice"), "{out}");
     let out = transcript(&["--manual-dice", "--ply", "1"], "31\nhint\nquit\n");
-    assert!(out.lines().next().unwrap().ends_with("; engine: 1-ply moves and cube."), "{out}");
+    assert_eq!(out.lines().nth(1), Some("Engine depth: 1-ply moves and cube."), "{out}");
     assert!(out.contains("Hint (1-ply): the engine's choice"), "{out}");
     let out = transcript(&["--manual-dice", "--ply", "1", "--position", "start"], "hint\nquit\n");
     assert!(out.contains("The engine's cube analysis ("), "{out}");
-    assert!(out.contains(", 1-ply); you are X"), "{out}");
+    assert!(out.contains(", 1-ply).\nYou are X"), "{out}");
     let out = play(&["--ply", "4"], b"");
     assert!(!out.success() && out.stderr.contains("--ply"), "{}", out.stderr);
 }
