@@ -35,8 +35,8 @@ pub struct TrainArgs {
     /// Seed (overrides the settings).
     #[arg(long, conflicts_with = "resume")]
     seed: Option<u64>,
-    /// Worker threads (overrides the settings).
-    #[arg(long)]
+    #[arg(long, value_name = "N", value_parser = crate::args::threads_parser(),
+          help = crate::args::threads_help("Worker threads (overrides the settings); the result does not depend on them."))]
     threads: Option<usize>,
     /// TD(λ) λ (overrides the settings).
     #[arg(long, conflicts_with = "resume")]

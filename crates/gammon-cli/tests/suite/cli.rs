@@ -115,7 +115,7 @@ fn thread_limit(command: &str) -> u64 {
 #[test]
 fn too_many_threads_are_refused_before_any_work() {
     let limit = thread_limit("rollout");
-    for command in ["rollout", "duel", "distill"] {
+    for command in ["rollout", "duel", "distill", "train"] {
         assert_eq!(thread_limit(command), limit, "one limit for every --threads");
     }
     let too_many = (limit + 1).to_string();
@@ -124,6 +124,7 @@ fn too_many_threads_are_refused_before_any_work() {
         vec!["rollout", "start", "--threads", &too_many, "--games", "10"],
         vec!["duel", "--a", "pubeval", "--b", "pubeval", "--games", "2", "--threads", "100000"],
         vec!["distill", "--from", "x", "--out", "y", "--threads", "0"],
+        vec!["train", "--out", "y", "--threads", &too_many],
     ] {
         let out = gammon(&args, None);
         assert!(!out.success(), "{args:?} should fail");
