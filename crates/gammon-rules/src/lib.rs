@@ -40,6 +40,7 @@
 //! | the match score, the winner at the match length | [`MatchState::record`], [`MatchState::winner`] |
 //! | Crawford: no double in the first game after a player reaches 1-away | [`MatchState::record`], [`MatchState::is_crawford`] |
 //! | post-Crawford: the trailer may double again | [`MatchState::is_post_crawford`] |
+//! | a `.mat` match file replayed through the rules: legal moves, cube actions in turn, results that fit | [`parse_mat`], [`read_match_file`] |
 //! | money-only rules (Jacoby, beavers, Murphy) do not exist in a match | [`MatchRules::normalized`], [`GameContext::validate`] |
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
@@ -51,6 +52,7 @@ mod error;
 mod fibs;
 mod game;
 mod game_result;
+mod mat;
 mod match_id;
 mod match_play;
 mod movegen;
@@ -71,6 +73,10 @@ pub use game::{
     Table, Turn, MAX_TURNS,
 };
 pub use game_result::GameResult;
+pub use mat::{
+    parse_mat, read_match_file, GameText, MatAction, MatError, MatPlace, MatRecordLine, MatchRecord, ReadMatchError, WinHow,
+    MAX_MATCH_FILE_BYTES,
+};
 pub use match_id::{GameState, MatchId, MatchIdError, Resignation, Seat};
 pub use match_play::{BeaverAnswer, Cube, CubeAnswer, MatchError, MatchRules, MatchState, RaccoonAnswer};
 pub use movegen::{legal_sources, Move, MoveList, Step, MAX_MOVES};

@@ -1,0 +1,179 @@
+//! Jellyfish / gnubg `.mat` text match files (also FIBS, Backgammon
+//! Galaxy, Backgammon Studio and XG text exports), replayed through the
+//! rules.
+//!
+//! A file is read in two steps: [`lines`] turns the text into the games and
+//! their written actions, each assigned to the left or right player's
+//! column; [`replay`] plays every action through the rules (each move must
+//! be legal for its dice, each cube action in turn) and rebuilds the
+//! position before it.
+
+mod lines;
+mod read;
+mod replay;
+
+use crate::{Cube, Dice, GameResult, Move, Position, Seat};
+use std::collections::BTreeMap;
+use std::fmt;
+use thiserror::Error;
+
+pub use read::{read_match_file, ReadMatchError, MAX_MATCH_FILE_BYTES};
+
+/// A whole match (or money session) as written in a `.mat` file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchRecord {
+    /// The players: `[left column, right column]` (seat Zero, seat One).
+    pub players: [String; 2],
+    /// The match length; 0 = money session.
+    pub match_length: u32,
+    /// Crawford rule (`; [Crawford "Off"]` turns it off; on by default).
+    pub crawford: bool,
+    /// The `; [Key "Value"]` header lines, in key order.
+    pub headers: BTreeMap<String, String>,
+    /// The games in file order.
+    pub games: Vec<GameText>,
+}
+
+/// One game of a match file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameText {
+    /// Its number as written (`Game K`).
+    pub number: u32,
+    /// The score before it, `[left, right]`, as written.
+    pub score: [u32; 2],
+    /// The records in file order.
+    pub records: Vec<MatRecordLine>,
+    /// Who won and how many points; `None`: the game is unfinished.
+    pub result: Option<(Seat, u32)>,
+}
+
+impl GameText {
+    /// The number of rolls (moves and dances) in the game.
+    pub fn rolls(&self) -> usize {
+        self.records.iter().filter(|r| matches!(r.action, MatAction::Move { .. } | MatAction::Dance { .. })).count()
+    }
+}
+
+/// One action of a game, with the position it was taken in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatRecordLine {
+    /// Who acted: seat Zero = the left column.
+    pub player: Seat,
+    /// The numbered line it is on (`None`: an unnumbered result line).
+    pub move_number: Option<u32>,
+    /// The line in the file (1-based).
+    pub line: usize,
+    /// The position before the action, seen by `player`.
+    pub position: Position,
+    /// The cube before the action.
+    pub cube: Cube,
+    /// What was done.
+    pub action: MatAction,
+}
+
+/// What a player did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MatAction {
+    /// A roll and the legal move played.
+    Move {
+        /// The dice.
+        dice: Dice,
+        /// The move (legal for `dice`).
+        mv: Move,
+        /// The move as written.
+        text: String,
+    },
+    /// A roll with no legal move.
+    Dance {
+        /// The dice.
+        dice: Dice,
+    },
+    /// A double to `value`.
+    Double {
+        /// The cube value offered.
+        value: u32,
+    },
+    /// The double is taken.
+    Take,
+    /// The double is beavered (money): taken and redoubled.
+    Beaver,
+    /// The double is passed: the game ends.
+    Drop,
+    /// A resignation (written `Losses N point`, or implied by a `Wins N
+    /// points` before the game is over, as gnubg reads it).
+    Resign {
+        /// The points given up.
+        points: u32,
+        /// The level resigned: single, gammon or backgammon.
+        level: GameResult,
+    },
+    /// The game is won for `points`.
+    Win {
+        /// The points written.
+        points: u32,
+        /// How the game ended.
+        how: WinHow,
+    },
+}
+
+/// How a game was won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WinHow {
+    /// Played to the end with this result.
+    Played(GameResult),
+    /// The opponent passed a double.
+    Passed,
+    /// The opponent resigned at this level.
+    Resigned(GameResult),
+}
+
+/// Where in a match file an error is.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MatPlace {
+    /// The line (1-based).
+    pub line: usize,
+    /// The game number, once a game has started.
+    pub game: Option<u32>,
+    /// The move number of the line, if it is a numbered line.
+    pub move_number: Option<u32>,
+    /// The player's name, if the error is in an action.
+    pub player: Option<String>,
+}
+
+impl fmt::Display for MatPlace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}", self.line)?;
+        if let Some(g) = self.game {
+            write!(f, ", game {g}")?;
+        }
+        if let Some(m) = self.move_number {
+            write!(f, ", move {m}")?;
+        }
+        if let Some(p) = &self.player {
+            write!(f, " ({p})")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a match file cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{place}: {reason}")]
+pub struct MatError {
+    /// Where.
+    pub place: MatPlace,
+    /// Why.
+    pub reason: String,
+}
+
+/// Reads the text of a match file and replays every game through the rules.
+///
+/// # Errors
+/// Unreadable text, an illegal move, a dice value out of range, a cube
+/// action out of turn, a result that does not fit the game or a score that
+/// does not follow from the games before; the error names the line, game,
+/// move number and player.
+pub fn parse_mat(text: &str) -> Result<MatchRecord, MatError> {
+    let raw = lines::parse_lines(text)?;
+    replay::replay(raw)
+}

@@ -1,0 +1,70 @@
+//! Reading a match file from disk, size-limited.
+
+use super::{parse_mat, MatError, MatchRecord};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The largest match file read: a 25-point match is about 20 KB, so this
+/// leaves room for any real session while refusing a wrong file quickly.
+pub const MAX_MATCH_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Why a match file was refused.
+#[derive(Debug, Error)]
+pub enum ReadMatchError {
+    /// It could not be opened or read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The reason.
+        source: std::io::Error,
+    },
+    /// It is a directory, a device or a pipe.
+    #[error("{path}: not a regular file")]
+    NotAFile {
+        /// The file.
+        path: PathBuf,
+    },
+    /// It is larger than [`MAX_MATCH_FILE_BYTES`].
+    #[error("{path}: larger than the limit of {MAX_MATCH_FILE_BYTES} bytes for a match file")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+    },
+    /// It is not UTF-8 text.
+    #[error("{path}: not UTF-8 text")]
+    NotText {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Its content is not a valid match.
+    #[error("{path}: {source}")]
+    Match {
+        /// The file.
+        path: PathBuf,
+        /// The reason.
+        source: MatError,
+    },
+}
+
+/// Reads and replays a `.mat` match file (at most [`MAX_MATCH_FILE_BYTES`]).
+///
+/// # Errors
+/// A file that is not a readable regular text file within the limit, or
+/// whose content [`parse_mat`] refuses.
+pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchError> {
+    let path = path.as_ref();
+    let io = |source| ReadMatchError::Io { path: path.to_path_buf(), source };
+    let file = std::fs::File::open(path).map_err(io)?;
+    if !file.metadata().map_err(io)?.is_file() {
+        return Err(ReadMatchError::NotAFile { path: path.to_path_buf() });
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_MATCH_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > MAX_MATCH_FILE_BYTES {
+        return Err(ReadMatchError::TooLarge { path: path.to_path_buf() });
+    }
+    let text = String::from_utf8(bytes).map_err(|_| ReadMatchError::NotText { path: path.to_path_buf() })?;
+    parse_mat(&text).map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
+}

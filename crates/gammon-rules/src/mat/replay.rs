@@ -1,0 +1,209 @@
+//! Plays the written actions through the rules: the position before each
+//! action, legal moves for the dice, cube actions in turn, results that fit.
+
+use super::lines::{RawGame, RawKind, RawMatch};
+use super::{GameText, MatAction, MatError, MatPlace, MatRecordLine, MatchRecord, WinHow};
+use crate::{parse_move, Cube, Dice, GameResult, MatchRules, MatchState, Position, Seat};
+
+const SEATS: [Seat; 2] = [Seat::Zero, Seat::One];
+
+pub(super) fn replay(raw: RawMatch) -> Result<MatchRecord, MatError> {
+    let crawford = raw.headers.get("Crawford").is_none_or(|v| !v.eq_ignore_ascii_case("off"));
+    let rules = MatchRules::new_match(raw.length);
+    let mut state = MatchState::new(rules);
+    let mut games = Vec::with_capacity(raw.games.len());
+    for game in raw.games {
+        let place = MatPlace { line: game.line, game: Some(game.number), ..MatPlace::default() };
+        // Money sessions write each game's running total; only matches carry a score.
+        if !rules.is_money() && state.score() != game.score {
+            let s = state.score();
+            return Err(MatError {
+                place,
+                reason: format!("score {}-{} does not follow from the games before ({}-{})", game.score[0], game.score[1], s[0], s[1]),
+            });
+        }
+        let text = replay_game(&game, &state, &raw.players)?;
+        if let Some((winner, points)) = text.result {
+            state.record(winner, points);
+        }
+        games.push(text);
+    }
+    Ok(MatchRecord { players: raw.players, match_length: raw.length, crawford, headers: raw.headers, games })
+}
+
+/// Where a game stands between actions.
+enum Phase {
+    /// `on_roll` is to double or roll.
+    Playing,
+    /// `Seat` doubled; the other answers.
+    Doubled(Seat),
+    /// `Seat` resigned for the points at the level; the other's `Wins` follows.
+    Resigned(Seat, u32, GameResult),
+    /// The game is decided: winner, points, how; only the `Wins` line may follow.
+    Decided(Seat, u32, WinHow),
+    /// The `Wins` line has been read.
+    Over,
+}
+
+fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Result<GameText, MatError> {
+    let mut records = Vec::new();
+    let mut pos = Position::STARTING;
+    let mut cube = Cube::START;
+    let mut on_roll: Option<Seat> = None;
+    let mut phase = Phase::Playing;
+    let mut result = None;
+    for a in &game.actions {
+        let seat = SEATS[a.column];
+        let fail = |reason: String| MatError {
+            place: MatPlace {
+                line: a.line,
+                game: Some(game.number),
+                move_number: a.move_number,
+                player: Some(players[a.column].clone()),
+            },
+            reason,
+        };
+        // The first roll or double decides who is on roll.
+        let roller = *on_roll.get_or_insert(seat);
+        let seen = if seat == roller { pos } else { pos.switched() };
+        let mut push = |action: MatAction, cube: Cube| {
+            records.push(MatRecordLine { player: seat, move_number: a.move_number, line: a.line, position: seen, cube, action });
+        };
+        match (&a.kind, &phase) {
+            (RawKind::Roll { dice, text }, Phase::Playing) => {
+                if seat != roller {
+                    return Err(fail(format!("a roll out of turn: {} is on roll", players[roller.index()])));
+                }
+                let dice = Dice::new(dice.0, dice.1).map_err(|e| fail(format!("dice {}{}: {e}", dice.0, dice.1)))?;
+                let (mv, after) =
+                    parse_move(&pos, dice, text).map_err(|e| fail(format!("illegal move {text:?} for {dice}: {e}")))?;
+                push(if mv.is_empty() { MatAction::Dance { dice } } else { MatAction::Move { dice, mv, text: text.clone() } }, cube);
+                pos = after;
+                on_roll = Some(seat.other());
+                // `after` is seen by the next player: the mover won if the next has lost.
+                if let Some((false, r)) = after.game_result() {
+                    phase = Phase::Decided(seat, state.points(r, &cube), WinHow::Played(r));
+                }
+            }
+            (RawKind::Double(value), Phase::Playing) => {
+                if seat != roller {
+                    return Err(fail(format!("a double out of turn: {} is on roll", players[roller.index()])));
+                }
+                if !state.may_double(&cube, seat) {
+                    return Err(fail(format!("may not double here (cube {}, {})", cube.value, crawford_note(state))));
+                }
+                let next = cube.value.saturating_mul(2);
+                if *value != next {
+                    return Err(fail(format!("doubles to {value}, but the cube is at {}", cube.value)));
+                }
+                push(MatAction::Double { value: next }, cube);
+                phase = Phase::Doubled(seat);
+            }
+            (RawKind::Take, &Phase::Doubled(doubler)) if seat != doubler => {
+                push(MatAction::Take, cube);
+                cube = cube.taken(seat);
+                phase = Phase::Playing;
+            }
+            (RawKind::Beaver, &Phase::Doubled(doubler)) if seat != doubler && state.may_beaver(&cube) => {
+                push(MatAction::Beaver, cube);
+                cube = cube.beavered(seat);
+                phase = Phase::Playing;
+            }
+            (RawKind::Drop, &Phase::Doubled(doubler)) if seat != doubler => {
+                push(MatAction::Drop, cube);
+                phase = Phase::Decided(doubler, cube.value, WinHow::Passed);
+            }
+            (RawKind::Loss(points), Phase::Playing) => {
+                let level = resign_level(state, &cube, *points)
+                    .ok_or_else(|| fail(format!("resigns {points} points, not 1, 2 or 3 times the cube {}", cube.value)))?;
+                push(MatAction::Resign { points: *points, level }, cube);
+                phase = Phase::Resigned(seat, *points, level);
+            }
+            (RawKind::Win(points), Phase::Playing) => {
+                // A `Wins` before the game is over: the other player resigned.
+                let level = resign_level(state, &cube, *points)
+                    .ok_or_else(|| fail(format!("wins {points} points, not 1, 2 or 3 times the cube {}", cube.value)))?;
+                records.push(MatRecordLine {
+                    player: seat.other(),
+                    move_number: a.move_number,
+                    line: a.line,
+                    position: if seat.other() == roller { pos } else { pos.switched() },
+                    cube,
+                    action: MatAction::Resign { points: *points, level },
+                });
+                records.push(MatRecordLine {
+                    player: seat,
+                    move_number: a.move_number,
+                    line: a.line,
+                    position: seen,
+                    cube,
+                    action: MatAction::Win { points: *points, how: WinHow::Resigned(level) },
+                });
+                result = Some((seat, *points));
+                phase = Phase::Over;
+            }
+            (RawKind::Win(points), &Phase::Resigned(loser, offered, level)) => {
+                if seat == loser || *points != offered {
+                    return Err(fail(format!("wins {points} points after {} resigned {offered}", players[loser.index()])));
+                }
+                push(MatAction::Win { points: *points, how: WinHow::Resigned(level) }, cube);
+                result = Some((seat, *points));
+                phase = Phase::Over;
+            }
+            (RawKind::Win(points), &Phase::Decided(winner, due, how)) => {
+                // Sites write a match-winning result capped at the points still needed.
+                let needed = state.away().map(|a| a[seat.index()]);
+                let capped = needed.is_some_and(|n| *points == n && due > n);
+                if seat != winner || (*points != due && !capped) {
+                    return Err(fail(format!("wins {points} points, but {} won {due}", players[winner.index()])));
+                }
+                push(MatAction::Win { points: *points, how }, cube);
+                result = Some((seat, *points));
+                phase = Phase::Over;
+            }
+            (kind, _) => return Err(fail(format!("{} {}", describe(kind), out_of_turn(&phase)))),
+        }
+    }
+    // A game played to its end without a `Wins` line still has its result.
+    if let Phase::Decided(winner, points, _) = phase {
+        result = Some((winner, points));
+    }
+    Ok(GameText { number: game.number, score: game.score, records, result })
+}
+
+/// The level a resignation of `points` is at with this cube (Jacoby in money
+/// play makes every level worth the cube).
+fn resign_level(state: &MatchState, cube: &Cube, points: u32) -> Option<GameResult> {
+    [GameResult::Single, GameResult::Gammon, GameResult::Backgammon].into_iter().find(|&r| state.points(r, cube) == points)
+}
+
+fn crawford_note(state: &MatchState) -> &'static str {
+    if state.is_crawford() {
+        "the Crawford game"
+    } else {
+        "not the player's cube"
+    }
+}
+
+fn describe(kind: &RawKind) -> String {
+    match kind {
+        RawKind::Roll { dice, .. } => format!("a roll {}{}", dice.0, dice.1),
+        RawKind::Double(v) => format!("a double to {v}"),
+        RawKind::Take => "a take".into(),
+        RawKind::Beaver => "a beaver".into(),
+        RawKind::Drop => "a drop".into(),
+        RawKind::Win(p) => format!("a win of {p} points"),
+        RawKind::Loss(p) => format!("a resignation of {p} points"),
+    }
+}
+
+fn out_of_turn(phase: &Phase) -> &'static str {
+    match phase {
+        Phase::Playing => "out of turn: no double to answer here",
+        Phase::Doubled(_) => "out of turn: a double is waiting for its answer",
+        Phase::Resigned(..) => "out of turn: a resignation is waiting for the winner",
+        Phase::Decided(..) => "after the game is over",
+        Phase::Over => "after the game's result",
+    }
+}
+
