@@ -8,7 +8,7 @@ fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/matches").join(name)
 }
 
-fn read(name: &str) -> MatchRecord {
+pub fn read(name: &str) -> MatchRecord {
     read_match_file(data(name)).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -85,4 +85,77 @@ fn every_real_match_file_imports_with_its_rolls_and_scores() {
     }
     assert!(seen >= 18, "only {seen} real match files in {}", dir.display());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_three_point_match_with_cube_crawford_resignation_and_an_unfinished_game() {
+    let m = read("three_point.mat");
+    assert_eq!(m.players, ["Alice".to_string(), "Bob".to_string()]);
+    assert_eq!((m.match_length, m.crawford), (3, true));
+    assert_eq!(m.headers.get("Site").map(String::as_str), Some("hand-written"));
+    let results: Vec<_> = m.games.iter().map(|g| g.result).collect();
+    assert_eq!(results, [Some((Seat::One, 2)), Some((Seat::Zero, 1)), Some((Seat::Zero, 1)), None]);
+    let g1 = &m.games[0].records;
+    assert!(matches!(g1[2].action, MatAction::Double { value: 2 }));
+    assert!(matches!(g1[5].action, MatAction::Double { value: 4 }));
+    assert_eq!(g1[6].action, MatAction::Drop);
+    assert_eq!(g1[7].action, MatAction::Win { points: 2, how: WinHow::Passed });
+    // Game 2 ends with `Wins` before it is over: Bob resigned a single game.
+    let g2 = &m.games[1].records;
+    assert_eq!(g2[2].player, Seat::One);
+    assert_eq!(g2[2].action, MatAction::Resign { points: 1, level: GameResult::Single });
+    // The position before Bob's first move in game 4 is the start; Alice's reply sees his 8/5 6/5.
+    let g4 = &m.games[3].records;
+    assert_eq!(g4[0].player, Seat::One);
+    assert_eq!(g4[0].position, gammon_rules::Position::STARTING);
+    assert_ne!(g4[1].position, gammon_rules::Position::STARTING);
+    assert!(matches!(g4[2].action, MatAction::Move { .. }));
+    let text = std::fs::read_to_string(data("three_point.mat")).unwrap();
+    check_counts(&text, &m, "three_point.mat");
+}
+
+#[test]
+fn crlf_reads_as_lf() {
+    let text = std::fs::read_to_string(data("three_point.mat")).unwrap();
+    assert_eq!(parse_mat(&text.replace('\n', "\r\n")).unwrap(), parse_mat(&text).unwrap());
+}
+
+#[test]
+fn a_money_session() {
+    let m = read("money.mat");
+    assert_eq!(m.match_length, 0);
+    assert_eq!(m.games[0].result, Some((Seat::One, 1)));
+    assert_eq!(m.games[1].result, None);
+    assert_eq!(m.games[1].rolls(), 1);
+}
+
+#[test]
+fn an_illegal_move_names_the_file_game_move_player_and_reason() {
+    let e = read_match_file(data("illegal.mat")).unwrap_err().to_string();
+    for part in ["illegal.mat", "line 6", "game 1", "move 2", "(Alice)", "illegal move \"24/12\""] {
+        assert!(e.contains(part), "{part:?} missing from {e}");
+    }
+}
+
+#[test]
+fn a_double_in_the_crawford_game_is_refused() {
+    let e = read_match_file(data("crawford_double.mat")).unwrap_err().to_string();
+    assert!(e.contains("game 2") && e.contains("(Bob)") && e.contains("Crawford"), "{e}");
+}
+
+#[test]
+fn bad_dice_and_truncated_text_are_refused() {
+    let good = std::fs::read_to_string(data("money.mat")).unwrap();
+    let e = parse_mat(&good.replace("31: 8/5", "71: 8/5")).unwrap_err().to_string();
+    assert!(e.contains("dice 71") && e.contains("move 1"), "{e}");
+    assert!(parse_mat(" 3 point match\n").is_err());
+    assert!(parse_mat(&good.replace("Doubles => 2", "Doubles => 4")).is_err());
+    let e = parse_mat(&good.replace("Wins 1 point", "Wins 2 points")).unwrap_err().to_string();
+    assert!(e.contains("wins 2 points"), "{e}");
+}
+
+#[test]
+fn a_directory_is_refused() {
+    let e = read_match_file(data("")).unwrap_err().to_string();
+    assert!(e.contains("not a regular file") || e.contains("Is a directory"), "{e}");
 }
