@@ -74,7 +74,7 @@ pub use game::{
 };
 pub use game_result::GameResult;
 pub use mat::{
-    parse_mat, read_match_file, GameText, MatAction, MatError, MatPlace, MatRecordLine, MatchRecord, ReadMatchError, WinHow,
+    parse_mat, read_match_file, GameText, MatAction, MatEntry, MatError, MatPlace, MatchRecord, ReadMatchError, WinHow,
     MAX_MATCH_FILE_BYTES,
 };
 pub use match_id::{GameState, MatchId, MatchIdError, Resignation, Seat};

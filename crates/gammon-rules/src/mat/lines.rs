@@ -29,7 +29,10 @@ pub(super) struct RawAction {
 
 pub(super) enum RawKind {
     /// Dice as written (not yet checked) and the move text (may be empty).
-    Roll { dice: (u8, u8), text: String },
+    Roll {
+        dice: (u8, u8),
+        text: String,
+    },
     Double(u32),
     Take,
     Beaver,
@@ -85,15 +88,19 @@ pub(super) fn parse_lines(text: &str) -> Result<RawMatch, MatError> {
             return Err(err(n, None, format!("expected \"Game 1\", found {trimmed:?}")));
         };
         if expect_players {
-            let (names, score, col) =
-                parse_players(line).ok_or_else(|| err(n, Some(game.number), format!("cannot read the player line {trimmed:?}")))?;
+            let (names, score, col) = parse_players(line)
+                .ok_or_else(|| err(n, Some(game.number), format!("cannot read the player line {trimmed:?}")))?;
             game.score = score;
             split = col;
             match &players {
                 None => players = Some(names),
                 Some(p) if *p == names => {}
                 Some(p) => {
-                    return Err(err(n, Some(game.number), format!("players {names:?} differ from the first game's {p:?}")))
+                    return Err(err(
+                        n,
+                        Some(game.number),
+                        format!("players {names:?} differ from the first game's {p:?}"),
+                    ))
                 }
             }
             expect_players = false;
@@ -129,7 +136,9 @@ fn parse_players(line: &str) -> Option<([String; 2], [u32; 2], usize)> {
     let clean = |s: &str| {
         let s = s.trim();
         match s.rsplit_once(',') {
-            Some((name, rating)) if !rating.is_empty() && rating.chars().all(|c| c.is_ascii_digit()) => name.to_string(),
+            Some((name, rating)) if !rating.is_empty() && rating.chars().all(|c| c.is_ascii_digit()) => {
+                name.to_string()
+            }
             _ => s.to_string(),
         }
     };

@@ -2,9 +2,9 @@
 //! Galaxy, Backgammon Studio and XG text exports), replayed through the
 //! rules.
 //!
-//! A file is read in two steps: [`lines`] turns the text into the games and
+//! A file is read in two steps: `lines` turns the text into the games and
 //! their written actions, each assigned to the left or right player's
-//! column; [`replay`] plays every action through the rules (each move must
+//! column; `replay` plays every action through the rules (each move must
 //! be legal for its dice, each cube action in turn) and rebuilds the
 //! position before it.
 
@@ -42,7 +42,7 @@ pub struct GameText {
     /// The score before it, `[left, right]`, as written.
     pub score: [u32; 2],
     /// The records in file order.
-    pub records: Vec<MatRecordLine>,
+    pub records: Vec<MatEntry>,
     /// Who won and how many points; `None`: the game is unfinished.
     pub result: Option<(Seat, u32)>,
 }
@@ -56,7 +56,7 @@ impl GameText {
 
 /// One action of a game, with the position it was taken in.
 #[derive(Debug, Clone, PartialEq)]
-pub struct MatRecordLine {
+pub struct MatEntry {
     /// Who acted: seat Zero = the left column.
     pub player: Seat,
     /// The numbered line it is on (`None`: an unnumbered result line).
@@ -167,6 +167,16 @@ pub struct MatError {
 }
 
 /// Reads the text of a match file and replays every game through the rules.
+///
+/// ```
+/// use gammon_rules::{parse_mat, MatAction, Seat};
+/// let text = " 1 point match\n\n Game 1\n A : 0         B : 0\n  1)           31: 8/5 6/5\n  2) 13: 8/4\n";
+/// let m = parse_mat(text).unwrap();
+/// let game = &m.games[0];
+/// assert_eq!(game.records[0].player, Seat::One); // B rolled first
+/// assert_eq!(game.rolls(), 2);
+/// assert!(parse_mat(&text.replace("8/4", "8/3")).is_err()); // 13 cannot play 8/3
+/// ```
 ///
 /// # Errors
 /// Unreadable text, an illegal move, a dice value out of range, a cube

@@ -2,7 +2,7 @@
 //! action, legal moves for the dice, cube actions in turn, results that fit.
 
 use super::lines::{RawGame, RawKind, RawMatch};
-use super::{GameText, MatAction, MatError, MatPlace, MatRecordLine, MatchRecord, WinHow};
+use super::{GameText, MatAction, MatEntry, MatError, MatPlace, MatchRecord, WinHow};
 use crate::{parse_move, Cube, Dice, GameResult, MatchRules, MatchState, Position, Seat};
 
 const SEATS: [Seat; 2] = [Seat::Zero, Seat::One];
@@ -19,10 +19,21 @@ pub(super) fn replay(raw: RawMatch) -> Result<MatchRecord, MatError> {
             let s = state.score();
             return Err(MatError {
                 place,
-                reason: format!("score {}-{} does not follow from the games before ({}-{})", game.score[0], game.score[1], s[0], s[1]),
+                reason: format!(
+                    "score {}-{} does not follow from the games before ({}-{})",
+                    game.score[0], game.score[1], s[0], s[1]
+                ),
             });
         }
-        let text = replay_game(&game, &state, &raw.players)?;
+        // MatchState always plays a Crawford game; without the rule the game
+        // after reaching one-away is scored as post-Crawford instead.
+        let game_state = if !crawford && state.is_crawford() {
+            MatchState::at_score(rules, state.score(), true)
+                .map_err(|e| MatError { place: place.clone(), reason: e.to_string() })?
+        } else {
+            state
+        };
+        let text = replay_game(&game, &game_state, &raw.players)?;
         if let Some((winner, points)) = text.result {
             state.record(winner, points);
         }
@@ -67,7 +78,14 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
         let roller = *on_roll.get_or_insert(seat);
         let seen = if seat == roller { pos } else { pos.switched() };
         let mut push = |action: MatAction, cube: Cube| {
-            records.push(MatRecordLine { player: seat, move_number: a.move_number, line: a.line, position: seen, cube, action });
+            records.push(MatEntry {
+                player: seat,
+                move_number: a.move_number,
+                line: a.line,
+                position: seen,
+                cube,
+                action,
+            });
         };
         match (&a.kind, &phase) {
             (RawKind::Roll { dice, text }, Phase::Playing) => {
@@ -77,7 +95,14 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 let dice = Dice::new(dice.0, dice.1).map_err(|e| fail(format!("dice {}{}: {e}", dice.0, dice.1)))?;
                 let (mv, after) =
                     parse_move(&pos, dice, text).map_err(|e| fail(format!("illegal move {text:?} for {dice}: {e}")))?;
-                push(if mv.is_empty() { MatAction::Dance { dice } } else { MatAction::Move { dice, mv, text: text.clone() } }, cube);
+                push(
+                    if mv.is_empty() {
+                        MatAction::Dance { dice }
+                    } else {
+                        MatAction::Move { dice, mv, text: text.clone() }
+                    },
+                    cube,
+                );
                 pos = after;
                 on_roll = Some(seat.other());
                 // `after` is seen by the next player: the mover won if the next has lost.
@@ -114,16 +139,18 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 phase = Phase::Decided(doubler, cube.value, WinHow::Passed);
             }
             (RawKind::Loss(points), Phase::Playing) => {
-                let level = resign_level(state, &cube, *points)
-                    .ok_or_else(|| fail(format!("resigns {points} points, not 1, 2 or 3 times the cube {}", cube.value)))?;
+                let level = resign_level(state, &cube, *points).ok_or_else(|| {
+                    fail(format!("resigns {points} points, not 1, 2 or 3 times the cube {}", cube.value))
+                })?;
                 push(MatAction::Resign { points: *points, level }, cube);
                 phase = Phase::Resigned(seat, *points, level);
             }
             (RawKind::Win(points), Phase::Playing) => {
                 // A `Wins` before the game is over: the other player resigned.
-                let level = resign_level(state, &cube, *points)
-                    .ok_or_else(|| fail(format!("wins {points} points, not 1, 2 or 3 times the cube {}", cube.value)))?;
-                records.push(MatRecordLine {
+                let level = resign_level(state, &cube, *points).ok_or_else(|| {
+                    fail(format!("wins {points} points, not 1, 2 or 3 times the cube {}", cube.value))
+                })?;
+                records.push(MatEntry {
                     player: seat.other(),
                     move_number: a.move_number,
                     line: a.line,
@@ -131,7 +158,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                     cube,
                     action: MatAction::Resign { points: *points, level },
                 });
-                records.push(MatRecordLine {
+                records.push(MatEntry {
                     player: seat,
                     move_number: a.move_number,
                     line: a.line,
@@ -144,7 +171,10 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
             }
             (RawKind::Win(points), &Phase::Resigned(loser, offered, level)) => {
                 if seat == loser || *points != offered {
-                    return Err(fail(format!("wins {points} points after {} resigned {offered}", players[loser.index()])));
+                    return Err(fail(format!(
+                        "wins {points} points after {} resigned {offered}",
+                        players[loser.index()]
+                    )));
                 }
                 push(MatAction::Win { points: *points, how: WinHow::Resigned(level) }, cube);
                 result = Some((seat, *points));
@@ -174,7 +204,9 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
 /// The level a resignation of `points` is at with this cube (Jacoby in money
 /// play makes every level worth the cube).
 fn resign_level(state: &MatchState, cube: &Cube, points: u32) -> Option<GameResult> {
-    [GameResult::Single, GameResult::Gammon, GameResult::Backgammon].into_iter().find(|&r| state.points(r, cube) == points)
+    [GameResult::Single, GameResult::Gammon, GameResult::Backgammon]
+        .into_iter()
+        .find(|&r| state.points(r, cube) == points)
 }
 
 fn crawford_note(state: &MatchState) -> &'static str {
@@ -206,4 +238,3 @@ fn out_of_turn(phase: &Phase) -> &'static str {
         Phase::Over => "after the game's result",
     }
 }
-

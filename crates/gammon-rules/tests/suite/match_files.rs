@@ -159,3 +159,30 @@ fn a_directory_is_refused() {
     let e = read_match_file(data("")).unwrap_err().to_string();
     assert!(e.contains("not a regular file") || e.contains("Is a directory"), "{e}");
 }
+
+#[test]
+fn crawford_off_allows_the_double_after_one_away() {
+    let text = std::fs::read_to_string(data("crawford_double.mat")).unwrap();
+    let m = parse_mat(&format!("; [Crawford \"Off\"]\n{text}")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!m.crawford);
+    assert!(matches!(m.games[1].records[0].action, MatAction::Double { value: 2 }));
+}
+
+#[test]
+fn real_files_have_dances_and_resignations() {
+    let dir = gammon_testkit::shared_dir().join("matches/real");
+    let m = read_match_file(dir.join("bglib_DianaIN-bgnori_5p.mat")).unwrap();
+    // Game 1 ends `Wins 2 points` with the cube at 2 before bgnori has borne off: DianaIN resigned a single game.
+    let last = &m.games[0].records[m.games[0].records.len() - 2..];
+    assert_eq!(last[0].player, Seat::Zero);
+    assert_eq!(last[0].action, MatAction::Resign { points: 2, level: GameResult::Single });
+    assert_eq!(last[1].action, MatAction::Win { points: 2, how: WinHow::Resigned(GameResult::Single) });
+    // Galaxy writes a resignation as `Losses N point` then the winner's `Wins`.
+    let g = read_match_file(dir.join("galaxy_match9034558_17p.txt")).unwrap();
+    assert!(g.games.iter().flat_map(|g| &g.records).any(|r| matches!(r.action, MatAction::Resign { .. })));
+    // Galaxy's `Cannot Move` and FIBS's bare `66:` are dances.
+    for name in ["galaxy_match9034558_17p.txt", "fibs_Kalagh-nori_3p.mat"] {
+        let m = read_match_file(dir.join(name)).unwrap();
+        assert!(m.games.iter().flat_map(|g| &g.records).any(|r| matches!(r.action, MatAction::Dance { .. })), "{name}");
+    }
+}
