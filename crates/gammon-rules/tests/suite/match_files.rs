@@ -186,3 +186,17 @@ fn real_files_have_dances_and_resignations() {
         assert!(m.games.iter().flat_map(|g| &g.records).any(|r| matches!(r.action, MatAction::Dance { .. })), "{name}");
     }
 }
+
+#[test]
+fn cube_actions_out_of_turn_are_refused() {
+    let text = std::fs::read_to_string(data("three_point.mat")).unwrap();
+    // Bob takes a double nobody offered.
+    let e =
+        parse_mat(&text.replace("  2)  Doubles => 2               Takes", "  2)                             Takes"))
+            .unwrap_err();
+    assert!(e.to_string().contains("a take out of turn"), "{e}");
+    assert_eq!((e.place.game, e.place.move_number, e.place.player.as_deref()), (Some(1), Some(2), Some("Bob")));
+    // Alice doubles again when Bob owns the cube.
+    let e = parse_mat(&text.replace("52: 13/8 13/11               Doubles => 4", " Doubles => 4")).unwrap_err();
+    assert!(e.to_string().contains("may not double"), "{e}");
+}
