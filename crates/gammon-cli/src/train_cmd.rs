@@ -18,8 +18,8 @@ pub struct TrainArgs {
     /// (default: training/runs/<name>).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Continue the run in the run folder from its checkpoint. Edits to the
-    /// run's config.toml (and to --config) may change games, threads,
+    /// Continue the run in the run folder from its checkpoint (--config only
+    /// finds the folder). Edits to the run's config.toml may change games, threads,
     /// checkpoint_every, benchmark_every and benchmark_pairs (each change is
     /// noted); a change to any other setting is refused.
     #[arg(long)]
@@ -71,12 +71,17 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             (None, None) => bail!("--resume needs --out <run folder> (or --config to find it)"),
         };
         let files = RunFiles::new(&dir);
-        let mut state = Checkpoint::load(&files.checkpoint()).context("cannot resume the run")?;
+        // First: a kill during the very first checkpoint write leaves a
+        // temporary file and no checkpoint.
         remove_stale_temp_files(&files)?;
-        // Edited settings files: the run's own, then the one given.
-        let own = Some(files.config()).filter(|p| p.exists());
-        for path in own.iter().chain(&args.config) {
-            apply_edited_settings(&mut state.config, path)?;
+        let mut state = Checkpoint::load(&files.checkpoint()).context("cannot resume the run")?;
+        // Edits go through the run's own config.toml, which holds the run's
+        // real settings (command-line overrides included). `--config` only
+        // finds the run folder: the original file lacks those overrides, so
+        // comparing it would refuse (or revert) settings the run was started with.
+        let own = files.config();
+        if own.exists() {
+            apply_edited_settings(&mut state.config, &own)?;
         }
         if let Some(g) = args.games {
             state.config.games = g;
@@ -85,6 +90,14 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             state.config.threads = t;
         }
         state.config.validate()?;
+        if state.config.games < state.games_done {
+            bail!(
+                "games = {} is below the {} games this run has already played: give --games {} or more",
+                state.config.games,
+                state.games_done,
+                state.games_done
+            );
+        }
         eprintln!("resuming {} at game {} of {}", dir.display(), state.games_done, state.config.games);
         return finish(&mut state, &files, &stop, args.quiet);
     } else {

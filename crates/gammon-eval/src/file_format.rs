@@ -32,8 +32,12 @@ use thiserror::Error;
 
 const MAGIC_PREFIX: &[u8; 6] = b"GAMMON";
 const HEADER_LEN: usize = 28;
-/// The most a decoder may allocate for one file: 256 MiB.
-const DECODE_LIMIT: usize = 256 << 20;
+/// The most a decoder may allocate for one file: 1 GiB, the largest payload
+/// any kind of file allows (a distillation dataset). bincode counts its
+/// decoded sizes, which for floats and lengths can exceed the payload's
+/// bytes, so a smaller limit refused datasets that had been written fine;
+/// each kind's own `max_payload` still bounds what is read.
+pub const DECODE_LIMIT: usize = 1 << 30;
 
 /// What a file holds; the last two bytes of the magic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -217,7 +217,7 @@ pub enum ContextError {
     },
     /// In the Crawford game the cube must be centred at 1 and no double may
     /// be offered.
-    #[error("in the Crawford game the cube stays centred at 1 and nobody may double; found cube {cube}, owner {owner:?}, dice {dice:?}")]
+    #[error("in the Crawford game the cube stays centred at 1 and nobody may double; found {}", crawford_found(*.cube, *.owner, *.dice))]
     CrawfordCube {
         /// The cube value found.
         cube: u32,
@@ -354,6 +354,17 @@ impl GameContext {
     }
 }
 
+/// What a Crawford game's context held instead, in words.
+fn crawford_found(cube: u32, owner: CubeOwner, dice: DiceState) -> String {
+    let owner = match owner {
+        CubeOwner::Centered => "centred",
+        CubeOwner::OnRoll => "owned by the player on roll",
+        CubeOwner::Opponent => "owned by the opponent",
+    };
+    let dice = if dice.cube_pending() { "; a double is pending" } else { "" };
+    format!("the cube at {cube}, {owner}{dice}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,6 +389,8 @@ mod tests {
         assert!(!c.may_double());
         c.cube_value = 2;
         assert!(matches!(c.validate(), Err(ContextError::CrawfordCube { .. })));
+        let message = c.validate().unwrap_err().to_string();
+        assert!(message.ends_with("found the cube at 2, centred"), "words, not Debug: {message}");
         c.cube_value = 1;
         c.score = (3, 1);
         assert!(matches!(c.validate(), Err(ContextError::CrawfordNotOneAway { .. })));

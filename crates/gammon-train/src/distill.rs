@@ -385,6 +385,15 @@ impl Dataset {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_decoder_may_allocate_as_much_as_a_dataset_may_hold() {
+        // A dataset that saves must load: bincode's own limit used to be a
+        // quarter of the dataset limit, and ~6.4 M positions failed to load.
+        assert!(gammon_eval::file_format::DECODE_LIMIT as u64 >= super::MAX_DATASET_BYTES);
+        let per_position = 42; // bincode: Position ID string, 5 outputs as f32, lengths
+        assert!(super::MAX_POSITIONS as u64 * per_position <= super::MAX_DATASET_BYTES);
+    }
+
     use super::*;
     use gammon_rules::DiceSource;
 

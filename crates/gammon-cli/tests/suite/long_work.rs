@@ -166,6 +166,49 @@ fn resume_refuses_edited_settings_that_are_fixed_for_the_run() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn resume_with_the_original_config_keeps_the_overrides_the_run_started_with() {
+    // Started with --seed and --games overrides; resumed naming the same
+    // --config, which only finds the run: its seed and games are not the run's.
+    let dir = temp("resume-overrides");
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, tiny_config(4, 1_000, 0)).unwrap();
+    let run = dir.join("run");
+    let (c, r) = (config.to_str().unwrap(), run.to_str().unwrap());
+    let out = gammon(&["train", "--config", c, "--out", r, "--seed", "9", "--games", "6", "--quiet"]);
+    assert!(out.success(), "{}", out.stderr);
+    let out = gammon(&["train", "--config", c, "--out", r, "--resume", "--games", "8", "--quiet"]);
+    assert!(out.success(), "{}", out.stderr);
+    assert!(!out.stderr.contains("seed changed"), "{}", out.stderr);
+    let state = Checkpoint::load(&run.join("checkpoint.gck")).unwrap();
+    assert_eq!((state.games_done, state.config.seed), (8, 9));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn resume_refuses_fewer_games_than_already_played() {
+    let dir = temp("resume-fewer");
+    let run = finished_run(&dir, 4);
+    let out = gammon(&["train", "--resume", "--out", run.to_str().unwrap(), "--games", "2", "--quiet"]);
+    assert!(!out.success(), "{}", out.stderr);
+    assert!(out.stderr.contains("below the 4 games"), "{}", out.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn resume_removes_a_temporary_file_even_without_a_checkpoint() {
+    // kill -9 during the first checkpoint write: a temporary file, no checkpoint.
+    let dir = temp("resume-no-checkpoint");
+    let run = dir.join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::write(run.join(".checkpoint.gck.tmp-123"), b"half").unwrap();
+    let out = gammon(&["train", "--resume", "--out", run.to_str().unwrap(), "--quiet"]);
+    assert!(!out.success(), "{}", out.stderr);
+    assert!(temp_files(&run).is_empty(), "{:?}", temp_files(&run));
+    assert!(out.stderr.contains("removed"), "{}", out.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// CPU seconds `pid` has used (Linux: /proc/<pid>/stat, in clock ticks of
 /// 1/100 s), or 0 if unreadable.
 fn cpu_seconds(pid: u32) -> f64 {

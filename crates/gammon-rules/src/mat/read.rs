@@ -12,8 +12,9 @@ pub const MAX_MATCH_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// Why a match file was refused.
 #[derive(Debug, Error)]
 pub enum ReadMatchError {
-    /// It could not be opened or read.
-    #[error("{path}: {source}")]
+    /// It could not be opened or read (the OS error is the source, so a
+    /// printed chain names it once).
+    #[error("cannot read {path}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -38,8 +39,8 @@ pub enum ReadMatchError {
         /// The file.
         path: PathBuf,
     },
-    /// Its content is not a valid match.
-    #[error("{path}: {source}")]
+    /// Its content is not a valid match (the reason is the source).
+    #[error("in {path}")]
     Match {
         /// The file.
         path: PathBuf,
@@ -56,10 +57,11 @@ pub enum ReadMatchError {
 pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchError> {
     let path = path.as_ref();
     let io = |source| ReadMatchError::Io { path: path.to_path_buf(), source };
-    let file = std::fs::File::open(path).map_err(io)?;
-    if !file.metadata().map_err(io)?.is_file() {
+    // Checked before opening: opening a named pipe waits for a writer.
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
         return Err(ReadMatchError::NotAFile { path: path.to_path_buf() });
     }
+    let file = std::fs::File::open(path).map_err(io)?;
     let mut bytes = Vec::new();
     file.take(MAX_MATCH_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > MAX_MATCH_FILE_BYTES {

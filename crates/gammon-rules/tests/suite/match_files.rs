@@ -131,7 +131,7 @@ fn a_money_session() {
 
 #[test]
 fn an_illegal_move_names_the_file_game_move_player_and_reason() {
-    let e = read_match_file(data("illegal.mat")).unwrap_err().to_string();
+    let e = chain(&read_match_file(data("illegal.mat")).unwrap_err());
     for part in ["illegal.mat", "line 6", "game 1", "move 2", "(Alice)", "illegal move \"24/12\""] {
         assert!(e.contains(part), "{part:?} missing from {e}");
     }
@@ -139,7 +139,7 @@ fn an_illegal_move_names_the_file_game_move_player_and_reason() {
 
 #[test]
 fn a_double_in_the_crawford_game_is_refused() {
-    let e = read_match_file(data("crawford_double.mat")).unwrap_err().to_string();
+    let e = chain(&read_match_file(data("crawford_double.mat")).unwrap_err());
     assert!(e.contains("game 2") && e.contains("(Bob)") && e.contains("Crawford"), "{e}");
 }
 
@@ -154,9 +154,40 @@ fn bad_dice_and_truncated_text_are_refused() {
     assert!(e.contains("wins 2 points"), "{e}");
 }
 
+/// An error and its sources, as the CLI prints them (`{:#}` of anyhow).
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(&format!(": {s}"));
+        source = s.source();
+    }
+    text
+}
+
+#[test]
+fn a_missing_file_is_named_once_with_the_reason_once() {
+    let e = chain(&read_match_file(data("no-such-file.mat")).unwrap_err());
+    assert_eq!(e.matches("no-such-file.mat").count(), 1, "{e}");
+    assert_eq!(e.matches("No such file or directory").count(), 1, "{e}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_is_refused_without_waiting_for_a_writer() {
+    let dir = std::env::temp_dir().join(format!("gammon-mat-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("pipe.mat");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let e = chain(&read_match_file(&fifo).unwrap_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(e.contains("not a regular file"), "{e}");
+}
+
 #[test]
 fn a_directory_is_refused() {
-    let e = read_match_file(data("")).unwrap_err().to_string();
+    let e = chain(&read_match_file(data("")).unwrap_err());
     assert!(e.contains("not a regular file") || e.contains("Is a directory"), "{e}");
 }
 
