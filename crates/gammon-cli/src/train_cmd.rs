@@ -72,8 +72,10 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         };
         let files = RunFiles::new(&dir);
         // First: a kill during the very first checkpoint write leaves a
-        // temporary file and no checkpoint.
-        remove_stale_temp_files(&files)?;
+        // temporary file and no checkpoint. (No folder: the load says so.)
+        if dir.is_dir() {
+            remove_stale_temp_files(&files)?;
+        }
         let mut state = Checkpoint::load(&files.checkpoint()).context("cannot resume the run")?;
         // Edits go through the run's own config.toml, which holds the run's
         // real settings (command-line overrides included). `--config` only
