@@ -159,7 +159,11 @@ impl ContextArgs {
             }
         }
         // The rules' check, the cube's value first, then who owns it.
-        ctx.validate().map_err(|e| anyhow::anyhow!("{}: {e}", option_of(&e)))?;
+        ctx.validate().map_err(|e| match self.given(option_of(&e)) {
+            Some(option) => anyhow::anyhow!("{option}: {e}"),
+            // Nothing given sets it: it came from the XGID.
+            None => anyhow::anyhow!("the position's game context: {e}"),
+        })?;
         if ctx.cube_value > 1 && ctx.cube_owner == CubeOwner::Centered {
             bail!(
                 "the cube is at {} but centred: a turned cube belongs to someone; say who owns it with --owner me or --owner opponent",
@@ -170,6 +174,23 @@ impl ContextArgs {
             notes.push(format!("score {}-{} kept from the position", ctx.score.0, ctx.score.1));
         }
         Ok((ctx, notes))
+    }
+}
+
+impl ContextArgs {
+    /// `option` if it was given on the command line, else `None`: an error
+    /// about what an XGID set must not blame an option the user never typed.
+    fn given(&self, option: &'static str) -> Option<&'static str> {
+        let given = match option {
+            "--cube" => self.cube.is_some(),
+            "--score" => self.score.is_some() || self.match_length.is_some(),
+            "--crawford" => self.crawford,
+            "--jacoby" => self.jacoby,
+            "--beaver" => self.beaver,
+            "--owner" => self.owner.is_some(),
+            _ => true,
+        };
+        given.then_some(option)
     }
 }
 

@@ -252,6 +252,10 @@ fn the_crawford_game_needs_exactly_one_player_one_away() {
     fails(&["cube", "start", "--match", "7", "--score", "6-6", "--crawford"], "error: --crawford: ");
     fails(&["cube", "start", "--match", "7", "--score", "2-4", "--crawford"], "error: --crawford: ");
     fails(&["cube", "start", "--match", "7", "--score", "7-4"], "error: --score: ");
+    // The Crawford flag of an XGID (3-4 in a 5-point match) under --match 7:
+    // the error blames the position, not an option that was never typed.
+    let xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:4:1:5:10";
+    fails(&["cube", xgid, "--match", "7"], "error: the position's game context: ");
     let ok = gammon(&["cube", "start", "--match", "7", "--score", "6-4", "--crawford", "--ply", "0"]);
     assert!(ok.success(), "{}", ok.stderr);
     assert!(ok.stdout.contains("Crawford game"), "{}", ok.stdout);
