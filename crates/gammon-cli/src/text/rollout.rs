@@ -103,7 +103,7 @@ pub fn rollout_report(out: &mut impl Write, r: &RolloutReport) -> io::Result<()>
     match &r.outcome {
         RolloutOutcome::Position(res) => {
             writeln!(out, "Rollout of {id} (the player on roll, before rolling)")?;
-            writeln!(out, "{}", describe_settings(r))?;
+            super::write_wrapped(out, &describe_settings(r), "", "")?;
             writeln!(out)?;
             writeln!(out, "           win   win g  win bg    lose  lose g lose bg")?;
             let p = &res.probabilities;
@@ -135,34 +135,44 @@ pub fn rollout_report(out: &mut impl Write, r: &RolloutReport) -> io::Result<()>
             } else {
                 format!("all {legal} legal moves")
             };
-            writeln!(out, "{which}; {}", describe_settings(r))?;
+            super::write_wrapped(out, &format!("{which}; {}", describe_settings(r)), "", "")?;
             writeln!(out)?;
+            // Two tables, so that each fits in 80 columns: the equities,
+            // then the chances (and the cubeless equity of a cubeful rollout).
             let cubeful = r.settings.cubeful;
             let kind = if cubeful { "cubeful" } else { "equity" };
-            writeln!(
-                out,
-                " #  {:<22}{kind:>8}      SE  95% CI              vs best      SE     win   win g  win bg  lose g lose bg{}",
-                "move",
-                if cubeful { " cubeless" } else { "" }
-            )?;
-            for (i, m) in moves.iter().enumerate() {
-                let name = if m.mv.is_empty() { "(no move)".to_string() } else { r.position.format_move(&m.mv) };
+            let names: Vec<String> = moves
+                .iter()
+                .map(|m| if m.mv.is_empty() { "(no move)".to_string() } else { r.position.format_move(&m.mv) })
+                .collect();
+            writeln!(out, " #  {:<22}{kind:>8}      SE  95% CI              vs best      SE", "move")?;
+            for (i, (m, name)) in moves.iter().zip(&names).enumerate() {
                 let h = m.rollout.headline();
                 let diff = if i == 0 {
-                    format!("{:>16}", "")
+                    String::new()
                 } else {
                     format!("{:>8} {:>7.4}", signed(m.difference.mean), m.difference.standard_error)
                 };
-                let probs: String = m.rollout.probabilities.iter().map(|e| format!("{:>8.4}", e.mean)).collect();
-                let cubeless = if cubeful { format!(" {:>8}", signed(m.rollout.equity.mean)) } else { String::new() };
-                writeln!(
-                    out,
-                    "{:>2}. {name:<22}{:>8} {:>7.4}  {:<20}{diff}{probs}{cubeless}",
+                let line = format!(
+                    "{:>2}. {name:<22}{:>8} {:>7.4}  {:<20}{diff}",
                     i + 1,
                     signed(h.mean),
                     h.standard_error,
                     interval(&h)
-                )?;
+                );
+                writeln!(out, "{}", line.trim_end())?;
+            }
+            writeln!(out)?;
+            writeln!(
+                out,
+                " #  {:<22}     win   win g  win bg  lose g lose bg{}",
+                "move",
+                if cubeful { " cubeless" } else { "" }
+            )?;
+            for (i, (m, name)) in moves.iter().zip(&names).enumerate() {
+                let probs: String = m.rollout.probabilities.iter().map(|e| format!("{:>8.4}", e.mean)).collect();
+                let cubeless = if cubeful { format!(" {:>8}", signed(m.rollout.equity.mean)) } else { String::new() };
+                writeln!(out, "{:>2}. {name:<22}{probs}{cubeless}", i + 1)?;
             }
         }
     }

@@ -239,6 +239,8 @@ fn text_output_fits_in_80_columns() {
         vec!["cube", "start", "--match", "9", "--score", "2-4", "--cube", "2", "--owner", "me"],
         vec!["cube", RACE, "--match", "7", "--score", "5-6", "--ply", "1"],
         vec!["rollout", "start", "--games", "36"],
+        vec!["rollout", "start", "--games", "36", "--dice", "31", "--truncate", "4"],
+        vec!["rollout", "start", "--games", "36", "--dice", "31", "--truncate", "4", "--cubeful"],
     ] {
         let out = gammon(&args, None);
         assert!(out.success(), "{args:?}: {}", out.stderr);
