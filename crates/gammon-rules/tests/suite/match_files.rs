@@ -231,3 +231,36 @@ fn cube_actions_out_of_turn_are_refused() {
     let e = parse_mat(&text.replace("52: 13/8 13/11               Doubles => 4", " Doubles => 4")).unwrap_err();
     assert!(e.to_string().contains("may not double"), "{e}");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, ..Default::default() })]
+    /// The reader never panics on a damaged file (a hand-written match with
+    /// random cuts, insertions and replacements of the characters match
+    /// files are made of), and what it accepts replays to consistent boards.
+    #[test]
+    fn damaged_files_are_refused_or_replayed_never_a_panic(
+        file in 0usize..4,
+        edits in proptest::collection::vec((0.0f64..1.0, 0usize..8, "[0-9/*:() \n=>a-zA-Z-]{0,6}"), 1..6),
+    ) {
+        let names = ["three_point.mat", "money.mat", "illegal.mat", "crawford_double.mat"];
+        let mut text = std::fs::read_to_string(data(names[file])).unwrap();
+        for (at, cut, insert) in edits {
+            let mut i = ((text.len() as f64) * at) as usize;
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            let mut end = (i + cut).min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.replace_range(i..end, &insert);
+        }
+        if let Ok(record) = parse_mat(&text) {
+            for game in &record.games {
+                for entry in &game.records {
+                    proptest::prop_assert!(entry.position.is_consistent());
+                }
+            }
+        }
+    }
+}
