@@ -76,16 +76,12 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
         };
         // The first roll or double decides who is on roll.
         let roller = *on_roll.get_or_insert(seat);
-        let seen = if seat == roller { pos } else { pos.switched() };
-        let mut push = |action: MatAction, cube: Cube| {
-            records.push(MatEntry {
-                player: seat,
-                move_number: a.move_number,
-                line: a.line,
-                position: seen,
-                cube,
-                action,
-            });
+        // The position before this line, seen by each player.
+        let seen_by = |who: Seat| if who == roller { pos } else { pos.switched() };
+        let (seen, seen_by_other) = (seen_by(seat), seen_by(seat.other()));
+        let mut push = |who: Seat, action: MatAction, cube: Cube| {
+            let position = if who == seat { seen } else { seen_by_other };
+            records.push(MatEntry { player: who, move_number: a.move_number, line: a.line, position, cube, action });
         };
         match (&a.kind, &phase) {
             (RawKind::Roll { dice, text }, Phase::Playing) => {
@@ -96,6 +92,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 let (mv, after) =
                     parse_move(&pos, dice, text).map_err(|e| fail(format!("illegal move {text:?} for {dice}: {e}")))?;
                 push(
+                    seat,
                     if mv.is_empty() {
                         MatAction::Dance { dice }
                     } else {
@@ -121,28 +118,28 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 if *value != next {
                     return Err(fail(format!("doubles to {value}, but the cube is at {}", cube.value)));
                 }
-                push(MatAction::Double { value: next }, cube);
+                push(seat, MatAction::Double { value: next }, cube);
                 phase = Phase::Doubled(seat);
             }
             (RawKind::Take, &Phase::Doubled(doubler)) if seat != doubler => {
-                push(MatAction::Take, cube);
+                push(seat, MatAction::Take, cube);
                 cube = cube.taken(seat);
                 phase = Phase::Playing;
             }
             (RawKind::Beaver, &Phase::Doubled(doubler)) if seat != doubler && state.may_beaver(&cube) => {
-                push(MatAction::Beaver, cube);
+                push(seat, MatAction::Beaver, cube);
                 cube = cube.beavered(seat);
                 phase = Phase::Playing;
             }
             (RawKind::Drop, &Phase::Doubled(doubler)) if seat != doubler => {
-                push(MatAction::Drop, cube);
+                push(seat, MatAction::Drop, cube);
                 phase = Phase::Decided(doubler, cube.value, WinHow::Passed);
             }
             (RawKind::Loss(points), Phase::Playing) => {
                 let level = resign_level(state, &cube, *points).ok_or_else(|| {
                     fail(format!("resigns {points} points, not 1, 2 or 3 times the cube {}", cube.value))
                 })?;
-                push(MatAction::Resign { points: *points, level }, cube);
+                push(seat, MatAction::Resign { points: *points, level }, cube);
                 phase = Phase::Resigned(seat, *points, level);
             }
             (RawKind::Win(points), Phase::Playing) => {
@@ -150,22 +147,8 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 let level = resign_level(state, &cube, *points).ok_or_else(|| {
                     fail(format!("wins {points} points, not 1, 2 or 3 times the cube {}", cube.value))
                 })?;
-                records.push(MatEntry {
-                    player: seat.other(),
-                    move_number: a.move_number,
-                    line: a.line,
-                    position: if seat.other() == roller { pos } else { pos.switched() },
-                    cube,
-                    action: MatAction::Resign { points: *points, level },
-                });
-                records.push(MatEntry {
-                    player: seat,
-                    move_number: a.move_number,
-                    line: a.line,
-                    position: seen,
-                    cube,
-                    action: MatAction::Win { points: *points, how: WinHow::Resigned(level) },
-                });
+                push(seat.other(), MatAction::Resign { points: *points, level }, cube);
+                push(seat, MatAction::Win { points: *points, how: WinHow::Resigned(level) }, cube);
                 result = Some((seat, *points));
                 phase = Phase::Over;
             }
@@ -176,7 +159,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                         players[loser.index()]
                     )));
                 }
-                push(MatAction::Win { points: *points, how: WinHow::Resigned(level) }, cube);
+                push(seat, MatAction::Win { points: *points, how: WinHow::Resigned(level) }, cube);
                 result = Some((seat, *points));
                 phase = Phase::Over;
             }
@@ -187,7 +170,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 if seat != winner || (*points != due && !capped) {
                     return Err(fail(format!("wins {points} points, but {} won {due}", players[winner.index()])));
                 }
-                push(MatAction::Win { points: *points, how }, cube);
+                push(seat, MatAction::Win { points: *points, how }, cube);
                 result = Some((seat, *points));
                 phase = Phase::Over;
             }
