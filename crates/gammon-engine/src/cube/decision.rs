@@ -375,10 +375,7 @@ pub fn analyse_position<E: Evaluator + ?Sized>(
     ctx: &GameContext,
     met: &Met,
 ) -> Result<CubeAnalysis, CubeError> {
-    if pos.game_result().is_some() {
-        return Err(CubeError::GameOver);
-    }
-    let state = CubeState::from_context(ctx, met)?;
+    let state = CubeState::of_position_in_play(pos, ctx, met)?;
     let p = evaluator.evaluate(pos).sanitized();
     analyse(&p, cube_efficiency(pos), &state, met)
 }

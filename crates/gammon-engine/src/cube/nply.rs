@@ -204,10 +204,7 @@ pub fn analyse_position_nply<E: Evaluator>(
     met: &Met,
     plies: u8,
 ) -> Result<CubeAnalysis, CubeError> {
-    if pos.game_result().is_some() {
-        return Err(CubeError::GameOver);
-    }
-    let state = CubeState::from_context(ctx, met)?;
+    let state = CubeState::of_position_in_play(pos, ctx, met)?;
     analyse_state_nply(search, pos, &state, met, plies)
 }
 
@@ -286,10 +283,7 @@ pub fn analyse_position_cubeless_nply<E: Evaluator>(
     met: &Met,
     plies: u8,
 ) -> Result<CubeAnalysis, CubeError> {
-    if pos.game_result().is_some() {
-        return Err(CubeError::GameOver);
-    }
-    let state = CubeState::from_context(ctx, met)?;
+    let state = CubeState::of_position_in_play(pos, ctx, met)?;
     let p = search.value(pos, plies).sanitized();
     analyse(&p, cube_efficiency(pos), &state, met)
 }

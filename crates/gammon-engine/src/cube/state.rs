@@ -2,7 +2,7 @@
 //! roll, and why he may not double.
 
 use crate::met::{GammonPrices, Met};
-use gammon_rules::{ContextError, CubeOwner, GameContext};
+use gammon_rules::{ContextError, CubeOwner, GameContext, Position};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -92,6 +92,15 @@ impl CubeState {
             Stakes::Match { length: ctx.match_length, away, crawford: ctx.crawford }
         };
         Ok(CubeState { cube: ctx.cube_value, owner: ctx.cube_owner, max_cube: ctx.max_cube, stakes })
+    }
+
+    /// [`from_context`](Self::from_context) for a position that is still in
+    /// play: a finished game has no cube decision ([`CubeError::GameOver`]).
+    pub(crate) fn of_position_in_play(pos: &Position, ctx: &GameContext, met: &Met) -> Result<Self, CubeError> {
+        if pos.game_result().is_some() {
+            return Err(CubeError::GameOver);
+        }
+        Self::from_context(ctx, met)
     }
 
     /// True in money play.
