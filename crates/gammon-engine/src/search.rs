@@ -105,7 +105,7 @@ impl Candidates {
     }
 
     /// How many of `equities` (sorted best first, for the mover) survive.
-    fn keep(self, equities: impl IntoIterator<Item = f32>) -> usize {
+    pub(crate) fn keep(self, equities: impl IntoIterator<Item = f32>) -> usize {
         let mut it = equities.into_iter();
         let Some(best) = it.next() else { return 0 };
         let mut n = 1;
@@ -500,7 +500,7 @@ impl<E: Evaluator> Search<E> {
     }
 
     /// Static values of `positions` (each for its side on roll).
-    fn static_values(&self, positions: &[Position]) -> Vec<Probabilities> {
+    pub(crate) fn static_values(&self, positions: &[Position]) -> Vec<Probabilities> {
         with_scratch(|s| {
             self.static_into(positions, &mut s.values, &mut s.misses, &mut s.miss_index, &mut s.miss_values);
             s.values.clone()

@@ -21,6 +21,7 @@
 
 mod analysis;
 mod cube_decision;
+mod cubeful_analysis;
 mod error;
 pub mod json;
 mod moves;
@@ -31,12 +32,13 @@ mod tests;
 
 pub use analysis::{Evaluation, RollAnalysis};
 pub use cube_decision::{pending_answer, CubeQuestion, CubeReport, PendingAnswer};
+pub use cubeful_analysis::{CubefulMove, CubefulRollAnalysis};
 pub use error::EngineError;
 pub use moves::{legal_moves, ChosenMove, LegalMove, LegalMoves};
 pub use resign::{CubeUse, ResignationAnswer, ResignationUnit, RESIGNATION_TOLERANCE};
 pub use rollout_report::{RolloutOutcome, RolloutReport};
 
-use crate::cube::analyse_state_nply;
+use crate::cube::{analyse_state_nply, rank_results_cubeful, CubeState};
 use crate::met::Met;
 // The plain calls are for the tests; the engine's rollouts watch a stop flag.
 #[cfg(test)]
@@ -131,6 +133,71 @@ impl<E: Evaluator> Engine<E> {
             moves,
             stats: stats_since(before, self.search.stats()),
             elapsed,
+        })
+    }
+
+    /// Every legal move of `position` for `dice`, ranked at `plies` by its
+    /// cubeful equity in `context` (the cube, the score, Crawford, Jacoby),
+    /// through gnubg's move filter ([`rank_results_cubeful`]).
+    ///
+    /// # Errors
+    /// [`EngineError::GameOver`] for a finished game; [`EngineError::Cube`]
+    /// for a context that breaks the rules or a match longer than the table.
+    pub fn analyse_roll_in_context(
+        &self,
+        position: &Position,
+        dice: Dice,
+        context: &GameContext,
+        plies: u8,
+    ) -> Result<CubefulRollAnalysis, EngineError> {
+        self.analyse_roll_with(position, dice, context, plies, None)
+    }
+
+    /// [`analyse_roll_in_context`](Self::analyse_roll_in_context) that also
+    /// values the move to `played` (a result of one legal move, as a review
+    /// needs it) at `plies`, whether or not the move filter keeps it.
+    ///
+    /// # Errors
+    /// As [`analyse_roll_in_context`](Self::analyse_roll_in_context).
+    pub fn analyse_roll_with(
+        &self,
+        position: &Position,
+        dice: Dice,
+        context: &GameContext,
+        plies: u8,
+        played: Option<&Position>,
+    ) -> Result<CubefulRollAnalysis, EngineError> {
+        let state = CubeState::of_position_in_play(position, context, &self.met)?;
+        let before = self.search.stats();
+        let start = Instant::now();
+        let list = position.legal_moves(dice);
+        let also = played.and_then(|p| list.positions().iter().position(|r| r == p));
+        let ranked = rank_results_cubeful(&self.search, list.positions(), &state, &self.met, plies, also)?;
+        let best = ranked.first().map_or(0.0, |r| r.equity);
+        let moves = ranked
+            .into_iter()
+            .filter_map(|r| {
+                let (&move_, &result) = (list.moves().get(r.index)?, list.positions().get(r.index)?);
+                Some(CubefulMove {
+                    move_,
+                    result,
+                    probabilities: r.probabilities,
+                    equity: r.equity,
+                    mwc: r.mwc,
+                    loss: best - r.equity,
+                    plies: r.plies,
+                })
+            })
+            .collect();
+        Ok(CubefulRollAnalysis {
+            position: *position,
+            dice,
+            context: *context,
+            plies,
+            evaluator: self.name(),
+            moves,
+            stats: stats_since(before, self.search.stats()),
+            elapsed: start.elapsed(),
         })
     }
 

@@ -208,3 +208,89 @@ fn the_json_of_the_answers() {
     assert_eq!(r["rollout"]["trials"], 6);
     assert!(r.get("moves").is_none());
 }
+
+// ------------------------------------------------------ cubeful move analysis
+
+/// The match winning chances of cubeless probabilities `p` (for the mover)
+/// when nobody can double, from the table alone: what each outcome scores.
+fn dead_cube_mwc(met: &Met, p: &gammon_eval::Probabilities, away: (u32, u32), cube: u32) -> f64 {
+    let [w, wg, wbg, lg, lbg] = p.to_array().map(f64::from);
+    let after = |points: u32, win: bool| met.mwc_after(away, true, points * cube, win);
+    (w - wg) * after(1, true)
+        + (wg - wbg) * after(2, true)
+        + wbg * after(3, true)
+        + (1.0 - w - lg) * after(1, false)
+        + (lg - lbg) * after(2, false)
+        + lbg * after(3, false)
+}
+
+#[test]
+fn in_the_crawford_game_a_moves_mwc_is_what_its_outcomes_score() {
+    // No cube can be turned in the Crawford game, so the cubeful value of a
+    // move is the match winning chance of its cubeless outcomes.
+    let e = engine();
+    let p = middle_game();
+    let mut ctx = GameContext::new_match(5);
+    ctx.score = (4, 2);
+    ctx.crawford = true;
+    for plies in [0, 1] {
+        let a = e.analyse_roll_in_context(&p, dice("31"), &ctx, plies).unwrap();
+        assert!(a.moves.len() > 3);
+        for m in &a.moves {
+            let want = dead_cube_mwc(e.met(), &m.probabilities, (1, 3), 1);
+            let got = m.mwc.unwrap();
+            assert!((got - want).abs() < 1e-5, "{plies}-ply {}: {got} vs {want}", p.format_move(&m.move_));
+            let emg = e.met().mwc2eq(got, 1, (1, 3), true);
+            assert!((m.equity - emg).abs() < 1e-9);
+        }
+    }
+}
+
+#[test]
+fn cubeful_ranking_is_sorted_and_values_the_played_move_at_full_depth() {
+    let e = engine();
+    let p = middle_game();
+    let ctx = GameContext::money();
+    let a = e.analyse_roll_in_context(&p, dice("31"), &ctx, 1).unwrap();
+    assert_eq!(a.moves.len(), p.legal_moves(dice("31")).len());
+    assert_eq!(a.moves[0].loss, 0.0);
+    let deep: Vec<_> = a.moves.iter().filter(|m| m.plies == 1).collect();
+    assert!(!deep.is_empty() && deep.len() <= 8);
+    assert!(deep.windows(2).all(|w| w[0].equity >= w[1].equity));
+    assert!(a.moves.iter().all(|m| m.loss >= 0.0 && m.mwc.is_none()));
+    // The worst move is dropped by the filter, unless it is asked for.
+    let worst = a.moves.last().unwrap();
+    assert_eq!(worst.plies, 0);
+    let b = e.analyse_roll_with(&p, dice("31"), &ctx, 1, Some(&worst.result)).unwrap();
+    assert_eq!(b.find(&worst.result).unwrap().plies, 1);
+    assert_eq!(b.moves[0], a.moves[0]);
+}
+
+#[test]
+fn owning_the_cube_is_worth_something_to_the_mover() {
+    // The same moves are worth more to a mover who owns the cube than to
+    // one whose opponent owns it (cube access), in money play.
+    let e = engine();
+    let p = middle_game();
+    let mut mine = GameContext::money();
+    mine.cube_value = 2;
+    mine.cube_owner = CubeOwner::OnRoll;
+    let theirs = GameContext { cube_owner: CubeOwner::Opponent, ..mine };
+    let a = e.analyse_roll_in_context(&p, dice("31"), &mine, 0).unwrap();
+    let b = e.analyse_roll_in_context(&p, dice("31"), &theirs, 0).unwrap();
+    for m in &a.moves {
+        assert!(m.equity > b.find(&m.result).unwrap().equity);
+    }
+}
+
+#[test]
+fn cubeful_analysis_refuses_a_finished_game_and_a_bad_context() {
+    let e = engine();
+    assert_eq!(
+        e.analyse_roll_in_context(&pos(FINISHED), dice("31"), &GameContext::money(), 0),
+        Err(EngineError::GameOver)
+    );
+    let mut ctx = GameContext::new_match(99);
+    ctx.score = (0, 0);
+    assert!(matches!(e.analyse_roll_in_context(&middle_game(), dice("31"), &ctx, 0), Err(EngineError::Cube(_))));
+}

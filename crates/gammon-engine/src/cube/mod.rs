@@ -118,13 +118,15 @@
 //!
 //! `state` (the cube and the stakes), `janowski` (cube efficiency and the
 //! cubeful formulas), `verdict` (gnubg's names of the verdicts), `decision`
-//! (the three equities and the verdict), `nply` (the cubeful search) and
+//! (the three equities and the verdict), `nply` (the cubeful search), `moves`
+//! (the moves of a roll ranked by cubeful equity) and
 //! `explain` (the explanation: typed [`Fact`]s and their English text);
 //! everything public is re-exported here.
 
 mod decision;
 mod explain;
 mod janowski;
+mod moves;
 mod nply;
 mod state;
 mod verdict;
@@ -137,6 +139,7 @@ pub use janowski::{
     cube_efficiency, cubeful_equity, BEAROFF_X, CONTACT_X, CRASHED_X, RACE_COEFFICIENT_X, RACE_FACTOR_X, RACE_MAX_X,
     RACE_MIN_X,
 };
+pub use moves::{rank_results_cubeful, CubefulResult};
 pub use nply::{
     analyse_position_cubeless_nply, analyse_position_nply, analyse_state_nply, analyse_states_nply, cubeful_nply,
     NplyCubeful,

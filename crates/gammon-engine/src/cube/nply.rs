@@ -58,12 +58,41 @@ fn raw_inverted(s: &CubeState, v: f64) -> f64 {
 }
 
 /// gnubg's `EvaluatePositionCubeful` recursion around a [`Search`].
-struct Nply<'a, E: Evaluator> {
-    search: &'a Search<E>,
-    met: &'a Met,
+pub(super) struct Nply<'a, E: Evaluator> {
+    pub(super) search: &'a Search<E>,
+    pub(super) met: &'a Met,
 }
 
 impl<E: Evaluator> Nply<'_, E> {
+    /// The value, for the mover, of `result` (the position after his move,
+    /// the opponent on roll) when the mover's cube state was `mover`: the
+    /// opponent's best cube action and then his roll, searched `plies` deep
+    /// (gnubg's `EvaluatePositionCubeful` of a move, below the root). In
+    /// [`raw_cubeful`]'s units; with the cubeless probabilities for the mover.
+    pub(super) fn after_move(&self, result: &Position, mover: &CubeState, plies: u8) -> (f64, Probabilities) {
+        let slots = Self::opponent_slots(mover);
+        let (v, p) = self.node(result, &slots, plies, true);
+        let value = self.decide(&v, &slots).first().copied().unwrap_or(0.0);
+        (raw_inverted(mover, value), p.inverted())
+    }
+
+    /// [`after_move`](Self::after_move) at 0 plies from the static
+    /// probabilities `p` of `result` (for its side on roll).
+    pub(super) fn after_move_static(&self, result: &Position, p: &Probabilities, mover: &CubeState) -> f64 {
+        let slots = Self::opponent_slots(mover);
+        let p = p.sanitized();
+        let (q, x) = (P::of(&p), cube_efficiency(result));
+        let v: Vec<f64> = slots.iter().map(|s| s.as_ref().map_or(0.0, |s| raw_cubeful(&q, x, s, self.met))).collect();
+        raw_inverted(mover, self.decide(&v, &slots).first().copied().unwrap_or(0.0))
+    }
+
+    /// The opponent's cube state after the mover's move, and the state
+    /// after his double where he may double.
+    fn opponent_slots(mover: &CubeState) -> [Slot; 2] {
+        let o = mover.switched();
+        [Some(o), Some(o).filter(|o| o.no_double_reason().is_none()).map(|o| o.doubled())]
+    }
+
     /// The values of `slots` (cube states of the side on roll in `pos`) with
     /// no cube action by him now, and the cubeless probabilities.
     fn node(&self, pos: &Position, slots: &[Slot], plies: u8, top: bool) -> (Vec<f64>, Probabilities) {
@@ -135,6 +164,16 @@ impl<E: Evaluator> Nply<'_, E> {
     }
 }
 
+/// [`CubeError::MatchTooLong`] unless `met` covers the score of `state`.
+pub(super) fn check_covered(state: &CubeState, met: &Met) -> Result<(), CubeError> {
+    if let Stakes::Match { length, away, .. } = state.stakes {
+        if away.0.max(away.1) > met.max_away() || away.0 == 0 || away.1 == 0 {
+            return Err(CubeError::MatchTooLong { length, max: met.max_away() });
+        }
+    }
+    Ok(())
+}
+
 /// Cubeful values of `pos` (player on roll, before rolling) for each of
 /// `states`, searched `plies` deep as gnubg does (`EvaluatePositionCubeful`):
 ///
@@ -170,13 +209,7 @@ pub fn cubeful_nply<E: Evaluator>(
     met: &Met,
     plies: u8,
 ) -> Result<NplyCubeful, CubeError> {
-    for s in states {
-        if let Stakes::Match { length, away, .. } = s.stakes {
-            if away.0.max(away.1) > met.max_away() || away.0 == 0 || away.1 == 0 {
-                return Err(CubeError::MatchTooLong { length, max: met.max_away() });
-            }
-        }
-    }
+    states.iter().try_for_each(|s| check_covered(s, met))?;
     let slots: Vec<Slot> = states.iter().copied().map(Some).collect();
     let (values, probabilities) = Nply { search, met }.node(pos, &slots, plies, true);
     Ok(NplyCubeful { values, probabilities })
