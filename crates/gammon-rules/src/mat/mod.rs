@@ -12,7 +12,7 @@ mod lines;
 mod read;
 mod replay;
 
-use crate::{Cube, Dice, GameResult, Move, Position, Seat};
+use crate::{Cube, Dice, GameResult, MatchRules, MatchState, Move, Position, Seat};
 use std::collections::BTreeMap;
 use std::fmt;
 use thiserror::Error;
@@ -32,6 +32,35 @@ pub struct MatchRecord {
     pub headers: BTreeMap<String, String>,
     /// The games in file order.
     pub games: Vec<GameText>,
+}
+
+impl MatchRecord {
+    /// The rules the games were played under: money when the length is 0,
+    /// with the Jacoby rule where a `; [Jacoby "On"]` header says so.
+    pub fn rules(&self) -> MatchRules {
+        let on = |key: &str| self.headers.get(key).is_some_and(|v| v.eq_ignore_ascii_case("on"));
+        let rules = MatchRules { jacoby: on("Jacoby"), ..MatchRules::new_match(self.match_length) };
+        rules.normalized()
+    }
+
+    /// The match state each game was played in (score, Crawford game,
+    /// post-Crawford), in game order: the score as the results of the games
+    /// before it give it, which the replay has checked against the file.
+    /// `MatchState::context` of a game's state and a record's cube and
+    /// player is that record's [`GameContext`](crate::GameContext).
+    pub fn game_states(&self) -> Vec<MatchState> {
+        let mut state = MatchState::new(self.rules());
+        self.games
+            .iter()
+            .map(|game| {
+                let in_game = replay::state_for_game(&state, self.crawford).unwrap_or(state);
+                if let Some((winner, points)) = game.result {
+                    state.record(winner, points);
+                }
+                in_game
+            })
+            .collect()
+    }
 }
 
 /// One game of a match file.

@@ -3,7 +3,7 @@
 
 use super::lines::{RawGame, RawKind, RawMatch};
 use super::{GameText, MatAction, MatEntry, MatError, MatPlace, MatchRecord, WinHow};
-use crate::{parse_move, Cube, Dice, GameResult, MatchRules, MatchState, Position, Seat};
+use crate::{parse_move, Cube, Dice, GameResult, MatchError, MatchRules, MatchState, Position, Seat};
 
 const SEATS: [Seat; 2] = [Seat::Zero, Seat::One];
 
@@ -25,14 +25,8 @@ pub(super) fn replay(raw: RawMatch) -> Result<MatchRecord, MatError> {
                 ),
             });
         }
-        // MatchState always plays a Crawford game; without the rule the game
-        // after reaching one-away is scored as post-Crawford instead.
-        let game_state = if !crawford && state.is_crawford() {
-            MatchState::at_score(rules, state.score(), true)
-                .map_err(|e| MatError { place: place.clone(), reason: e.to_string() })?
-        } else {
-            state
-        };
+        let game_state =
+            state_for_game(&state, crawford).map_err(|e| MatError { place: place.clone(), reason: e.to_string() })?;
         let text = replay_game(&game, &game_state, &raw.players)?;
         if let Some((winner, points)) = text.result {
             state.record(winner, points);
@@ -40,6 +34,17 @@ pub(super) fn replay(raw: RawMatch) -> Result<MatchRecord, MatError> {
         games.push(text);
     }
     Ok(MatchRecord { players: raw.players, match_length: raw.length, crawford, headers: raw.headers, games })
+}
+
+/// The match state a game is played in, from the state after the games
+/// before it: `MatchState` always plays a Crawford game; without the rule
+/// the game after reaching one-away is scored as post-Crawford instead.
+pub(super) fn state_for_game(state: &MatchState, crawford_rule: bool) -> Result<MatchState, MatchError> {
+    if !crawford_rule && state.is_crawford() {
+        MatchState::at_score(*state.rules(), state.score(), true)
+    } else {
+        Ok(*state)
+    }
 }
 
 /// Where a game stands between actions.
