@@ -9,8 +9,9 @@
 //! position before it.
 
 mod lines;
+pub(crate) mod raw;
 mod read;
-mod replay;
+pub(crate) mod replay;
 
 use crate::{Cube, Dice, GameResult, Move, Position, Seat};
 use std::collections::BTreeMap;
