@@ -75,12 +75,12 @@ pub(crate) fn is_sgf(text: &str) -> bool {
 ///
 /// ```
 /// use gammon_rules::{parse_sgf, MatAction, Seat};
-/// let text = "(;GM[6]MI[length:1][game:0][ws:0][bs:0]PW[A]PB[B]\n;B[31hefe]\n;W[42lpqu])";
+/// let text = "(;GM[6]MI[length:1][game:0][ws:0][bs:0]PW[A]PB[B]\n;B[31qtst]\n;W[42hdfd])";
 /// let m = parse_sgf(text).unwrap();
 /// let game = &m.games[0];
 /// assert_eq!(game.records[0].player, Seat::One); // Black (B) rolled first
 /// assert!(matches!(&game.records[0].action, MatAction::Move { text, .. } if text == "8/5 6/5"));
-/// assert!(parse_sgf(&text.replace("lpqu", "lpqv")).is_err()); // 42 cannot play 13/9 24/19
+/// assert!(parse_sgf(&text.replace("hdfd", "hdfc")).is_err()); // 42 cannot play 8/4 6/3
 /// ```
 ///
 /// # Errors
