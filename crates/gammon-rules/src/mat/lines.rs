@@ -76,7 +76,9 @@ pub(super) fn parse_lines(text: &str) -> Result<RawMatch, MatError> {
     let length = length.ok_or_else(|| err(text.lines().count().max(1), None, "no \"N point match\" line"))?;
     let players = players.ok_or_else(|| err(text.lines().count().max(1), None, "no game in the file"))?;
     let crawford = headers.get("Crawford").is_none_or(|v: &String| !v.eq_ignore_ascii_case("off"));
-    Ok(RawMatch { headers, rules: MatchRules::new_match(length), crawford, start: None, players, games })
+    // A file records what was played: a beaver in money play is read as written.
+    let rules = MatchRules { beaver: true, ..MatchRules::new_match(length) };
+    Ok(RawMatch { headers, rules, crawford, start: None, players, games })
 }
 
 /// `[Key "Value"]` after the `;`.
@@ -190,7 +192,14 @@ fn parse_action(words: &[&str]) -> Result<RawKind, String> {
     let single = |k: RawKind| if words.len() == 1 { Ok(k) } else { Err(format!("cannot read {whole:?}")) };
     match first {
         "Takes" => single(RawKind::Take),
-        "Beavers" => single(RawKind::Beaver),
+        // gnubg's export writes `Beavers => 4`, other programs a bare `Beavers`.
+        "Beavers" => match words {
+            [_] => Ok(RawKind::Beaver(None)),
+            [_, "=>", v] => {
+                v.parse().map(|v| RawKind::Beaver(Some(v))).map_err(|_| format!("bad cube value in {whole:?}"))
+            }
+            _ => Err(format!("cannot read {whole:?}: expected \"Beavers\" or \"Beavers => N\"")),
+        },
         "Drops" => single(RawKind::Drop),
         "Doubles" => match words {
             [_, "=>", v] => v.parse().map(RawKind::Double).map_err(|_| format!("bad cube value in {whole:?}")),

@@ -60,7 +60,8 @@ pub(crate) enum RawKind {
     },
     Double(u32),
     Take,
-    Beaver,
+    /// A beaver, with the cube value written (`Beavers => 4`) if it is.
+    Beaver(Option<u32>),
     Drop,
     Win(u32),
     Loss(u32),

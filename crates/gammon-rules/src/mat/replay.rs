@@ -151,7 +151,11 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 cube = cube.taken(seat);
                 phase = Phase::Playing;
             }
-            (RawKind::Beaver, &Phase::Doubled(doubler)) if seat != doubler && state.may_beaver(&cube) => {
+            (RawKind::Beaver(value), &Phase::Doubled(doubler)) if seat != doubler && state.may_beaver(&cube) => {
+                let to = cube.value.saturating_mul(4);
+                if value.is_some_and(|v| v != to) {
+                    return Err(fail(format!("beavers to {}, but the cube is at {}", value.unwrap_or(0), cube.value)));
+                }
                 push(seat, MatAction::Beaver, cube);
                 cube = cube.beavered(seat);
                 phase = Phase::Playing;
@@ -230,7 +234,7 @@ fn describe(kind: &RawKind) -> String {
         RawKind::Roll { dice, .. } | RawKind::Steps { dice, .. } => format!("a roll {}{}", dice.0, dice.1),
         RawKind::Double(v) => format!("a double to {v}"),
         RawKind::Take => "a take".into(),
-        RawKind::Beaver => "a beaver".into(),
+        RawKind::Beaver(_) => "a beaver".into(),
         RawKind::Drop => "a drop".into(),
         RawKind::Win(p) => format!("a win of {p} points"),
         RawKind::Loss(p) => format!("a resignation of {p} points"),

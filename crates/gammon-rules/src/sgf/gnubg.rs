@@ -15,20 +15,9 @@ fn err(line: usize, game: Option<u32>, reason: impl Into<String>) -> MatError {
     MatError { place: MatPlace { line, game, ..MatPlace::default() }, reason: reason.into() }
 }
 
-/// Root-node properties copied into the headers under the `.mat` key names
-/// (`AP`, the program that wrote the file, has none in `.mat`).
-const HEADERS: [(&str, &str); 10] = [
-    ("PW", "Player 1"),
-    ("PB", "Player 2"),
-    ("WR", "Player 1 Elo"),
-    ("BR", "Player 2 Elo"),
-    ("EV", "Event"),
-    ("PC", "Place"),
-    ("RO", "Round"),
-    ("AN", "Annotator"),
-    ("GC", "Comment"),
-    ("AP", "Application"),
-];
+/// Root-node properties copied into the headers under the keys gnubg's
+/// `.mat` export writes them with (`DT` apart: its date is rewritten).
+const HEADERS: [(&str, &str); 4] = [("PC", "Site"), ("EV", "Event"), ("RO", "Round"), ("AN", "Transcriber")];
 
 /// Setup properties: a game from a set position, cube or dice, which the
 /// replay (from the starting position, cube 1) cannot follow.
@@ -238,8 +227,8 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
                     // A double while one is waiting: gnubg's beaver (take and redouble).
                     doubled = None;
                     beavered = Some(1 - col);
+                    push(&mut actions, RawKind::Beaver(Some(cube.saturating_mul(4))));
                     cube = cube.saturating_mul(4);
-                    push(&mut actions, RawKind::Beaver);
                 } else {
                     doubled = Some(col);
                     push(&mut actions, RawKind::Double(cube.saturating_mul(2)));
@@ -256,11 +245,11 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
                 push(&mut actions, RawKind::Drop);
             }
             "beaver" => {
+                push(&mut actions, RawKind::Beaver(Some(cube.saturating_mul(4))));
                 if doubled.take().is_some() {
                     cube = cube.saturating_mul(4);
                 }
                 beavered = Some(1 - col);
-                push(&mut actions, RawKind::Beaver);
             }
             text => {
                 let kind = roll(text, col).map_err(fail)?;

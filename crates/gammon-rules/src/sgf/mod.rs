@@ -42,17 +42,17 @@
 //!
 //! Seats: White (`PW`, gnubg's player 0) is seat Zero, the left column of
 //! gnubg's `.mat` export, so `players`, the scores and each record's
-//! `player` mean what they mean for `.mat`. The headers take the first
-//! game's root properties under the `.mat` key names: `PW` `Player 1`,
-//! `PB` `Player 2`, `WR`/`BR` `Player 1 Elo`/`Player 2 Elo`, `EV` `Event`,
-//! `PC` `Place`, `RO` `Round`, `AN` `Annotator`, `GC` `Comment`, `DT`
-//! `EventDate` (`2025-11-08` written `2025.11.08`, as gnubg's `.mat`
-//! export writes it), and `AP` as `Application` (no `.mat` key).
+//! `player` mean what they mean for `.mat`. The headers are those gnubg's
+//! `.mat` export writes for the first game's root: `PC` as `Site`, `EV`
+//! `Event`, `RO` `Round`, `AN` `Transcriber`, `DT` `EventDate`
+//! (`2025-11-08` written `2025.11.08`). The players are in `players` only
+//! and `AP`, `WR`, `BR`, `GC` are not kept, as in gnubg's export, so the
+//! record equals the one read from gnubg's `.mat` export of the same file.
 //!
 //! Numbering: a game's number is `MI[game:K]` + 1 (its position in the
 //! file when `MI` has no game); an action's move number is the index of
 //! its node in the game (the root node is 0), and its line is the line of
-//! its node's `;`. Each move's text is written as gnubg's `.mat` export
+//! its node's `;` (the result's records, from `RE`, carry the root's). Each move's text is written as gnubg's `.mat` export
 //! writes it: the steps in the file's order, `25` the bar, `0` off, a hit
 //! marked `*` (`13/9 24/23`, `6/4* 18/17*`). The score before each game
 //! must follow from the results before (a file may start mid-match: the

@@ -143,6 +143,8 @@ fn gnubg_exports_of_the_sgf_files_read_the_same_as_the_sgf() {
         let from_mat = parse_mat(&mat_text).unwrap_or_else(|e| panic!("gnubg's export of {}: {e}", sgf.display()));
         assert_eq!(from_sgf.players, from_mat.players);
         assert_eq!(from_sgf.match_length, from_mat.match_length);
+        assert_eq!(from_sgf.headers, from_mat.headers, "{}", sgf.display());
+        assert_eq!(from_sgf.crawford, from_mat.crawford);
         assert_same_games(&from_sgf.games, &from_mat.games, true, &sgf.display().to_string());
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -153,9 +155,17 @@ fn a_three_point_match_with_both_cube_actions_crawford_and_a_resignation() {
     let m = read("three_point.sgf");
     assert_eq!(m.players, ["Alice".to_string(), "Bob".to_string()]);
     assert_eq!((m.match_length, m.crawford), (3, true));
-    assert_eq!(m.headers.get("Player 1").map(String::as_str), Some("Alice"));
-    assert_eq!(m.headers.get("Event").map(String::as_str), Some("Test [cup]"));
-    assert_eq!(m.headers.get("EventDate").map(String::as_str), Some("2026.12.02"));
+    let headers: Vec<(&str, &str)> = m.headers.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    assert_eq!(
+        headers,
+        [
+            ("Event", "Test [cup]"),
+            ("EventDate", "2026.12.02"),
+            ("Round", "Final"),
+            ("Site", "The club"),
+            ("Transcriber", "Carol")
+        ]
+    );
     let results: Vec<_> = m.games.iter().map(|g| g.result).collect();
     assert_eq!(results, [Some((Seat::One, 2)), Some((Seat::Zero, 1)), Some((Seat::Zero, 1)), None]);
     assert_eq!(m.games.iter().map(|g| g.number).collect::<Vec<_>>(), [1, 2, 3, 4]);
@@ -192,6 +202,31 @@ fn a_money_session_with_a_beaver() {
     assert!(matches!(actions[3], MatAction::Move { .. }));
     assert_eq!(g2.records[3].cube.value, 4);
     assert_eq!(g2.rolls(), 2);
+}
+
+/// gnubg's `.mat` export of `money.sgf` (gnubg 1.07): a beaver is written
+/// `Beavers => 4`, and the doubler's take of it is not written.
+const MONEY_MAT: &str = " 0 point match
+
+ Game 1
+ Alice : 0                      Bob : 0
+  1) 31: 8/5 6/5                  Doubles => 2
+  2)  Drops                       Wins 1 point
+
+ Game 2
+ Alice : 0                      Bob : 1
+  1)                             42: 8/4 6/4
+  2)  Doubles => 2                Beavers => 4
+  3) 31: 8/5 6/5
+";
+
+#[test]
+fn a_beaver_reads_the_same_from_gnubgs_mat_export_and_from_sgf() {
+    let mat = parse_mat(MONEY_MAT).unwrap_or_else(|e| panic!("{e}"));
+    assert_same_games(&read("money.sgf").games, &mat.games, true, "money");
+    // The beaver's value is checked: 4 times the cube before the double.
+    let e = parse_mat(&MONEY_MAT.replace("Beavers => 4", "Beavers => 8")).unwrap_err().to_string();
+    assert!(e.contains("beaver"), "{e}");
 }
 
 /// An error and its sources, as the CLI prints them.
@@ -269,7 +304,7 @@ fn truncated_files_are_refused_with_the_reason() {
 fn escaped_brackets_comments_and_variations() {
     let m = read("comments.sgf");
     assert_eq!(m.players, ["Al ] ice".to_string(), "B\\ob".to_string()]);
-    assert_eq!(m.headers.get("Place").map(String::as_str), Some("Club [1]"));
+    assert_eq!(m.headers.get("Site").map(String::as_str), Some("Club [1]"));
     let g = &m.games[0];
     // The main line only: the first variation (24/13), not the second (24/18).
     assert_eq!(g.rolls(), 3);
