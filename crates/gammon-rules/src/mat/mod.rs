@@ -6,7 +6,9 @@
 //! their written actions, each assigned to the left or right player's
 //! column; `replay` plays every action through the rules (each move must
 //! be legal for its dice, each cube action in turn) and rebuilds the
-//! position before it.
+//! position before it. The written form (`raw`) and the replay are shared
+//! with the gnubg SGF reader (`crate::sgf`), which builds the same written
+//! form from SGF properties, so both formats give the same [`MatchRecord`].
 
 mod lines;
 pub(crate) mod raw;

@@ -202,13 +202,23 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
         } else if node.property("PL").is_some() {
             return Err(fail("PL[…] without DI: a set position is not supported".into()));
         }
+        // gnubg keeps the first of several moves in a node; refused here, not skipped.
+        let moves: Vec<_> = node.props.iter().filter(|p| p.ident == "B" || p.ident == "W").collect();
+        if moves.len() > 1 || moves.iter().any(|p| p.values.len() > 1) {
+            return Err(fail("a node with more than one move".into()));
+        }
         let mover = match (node.value("W"), node.value("B")) {
-            (Some(_), Some(_)) => return Err(fail("a node with both a White and a Black move".into())),
+            (Some(_), Some(_)) => return Err(fail("a node with more than one move".into())),
             (Some(v), None) => Some((WHITE, v)),
             (None, Some(v)) => Some((BLACK, v)),
             (None, None) => None,
         };
         let Some((col, value)) = mover else { continue };
+        let fail = |reason: String| {
+            let mut e = fail(reason);
+            e.place.player = Some(info.players[col].clone());
+            e
+        };
         let push = |actions: &mut Vec<RawAction>, kind| {
             actions.push(RawAction { line: node.line, move_number, column: col, kind });
         };

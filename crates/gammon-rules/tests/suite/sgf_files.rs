@@ -278,6 +278,12 @@ fn dice_out_of_range_and_cube_actions_out_of_turn_are_refused() {
 }
 
 #[test]
+fn crlf_reads_as_lf() {
+    let text = text("three_point.sgf");
+    assert_eq!(parse_sgf(&text.replace('\n', "\r\n")).unwrap(), parse_sgf(&text).unwrap());
+}
+
+#[test]
 fn a_file_that_starts_mid_match_starts_at_its_first_score() {
     let good = text("three_point.sgf");
     let from_game_3 = &good[good.find("(;FF[4]GM[6]CA[UTF-8]AP[hand-written]MI[length:3][game:2]").unwrap()..];
@@ -320,7 +326,9 @@ fn set_positions_other_games_and_variants_are_refused() {
         ("RU[Nackgammon]\n;W[31hefe])", "Nackgammon"),
         ("CV[2]\n;W[31hefe])", "automatic doubles"),
         ("\n;PL[B]DI[31]\n;W[31hefe])", "dice set before"),
-        ("\n;W[31hef])", "cannot read the move"),
+        ("\n;W[31hef])", "move 1 (A): cannot read the move"),
+        ("\n;W[31hefe]B[42qusu])", "more than one move"),
+        ("\n;W[31hefe][42hdfd])", "more than one move"),
     ] {
         let e = parse_sgf(&format!("{base}{tail}")).unwrap_err().to_string();
         assert!(e.contains(why), "{tail}: {e}");
