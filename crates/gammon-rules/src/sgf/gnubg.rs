@@ -170,7 +170,7 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
     // The cube value, for the value of each double (SGF does not write it).
     let mut cube = 1u32;
     // `PL[x]DI[nn]` (dice set by hand): the next move must use them.
-    let mut set_dice: Option<(usize, (u8, u8), usize)> = None;
+    let mut set_dice: Option<(usize, (u8, u8))> = None;
     for (index, node) in tree.nodes.iter().enumerate() {
         let move_number = u32::try_from(index).ok();
         let fail = |reason: String| MatError {
@@ -198,7 +198,7 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
             if d.len() != 2 || !d.iter().all(u8::is_ascii_digit) {
                 return Err(fail(format!("cannot read the dice DI[{di}]")));
             }
-            set_dice = Some((col, (d[0] - b'0', d[1] - b'0'), node.line));
+            set_dice = Some((col, (d[0] - b'0', d[1] - b'0')));
         } else if node.property("PL").is_some() {
             return Err(fail("PL[…] without DI: a set position is not supported".into()));
         }
@@ -263,7 +263,7 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
             }
             text => {
                 let kind = roll(text, col).map_err(fail)?;
-                if let (Some((who, dice, _)), RawKind::Steps { dice: rolled, .. }) = (set_dice.take(), &kind) {
+                if let (Some((who, dice)), RawKind::Steps { dice: rolled, .. }) = (set_dice.take(), &kind) {
                     let same = (dice == *rolled) || (dice == (rolled.1, rolled.0));
                     if who != col || !same {
                         return Err(fail(format!(
