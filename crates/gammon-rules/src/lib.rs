@@ -41,6 +41,7 @@
 //! | Crawford: no double in the first game after a player reaches 1-away | [`MatchState::record`], [`MatchState::is_crawford`] |
 //! | post-Crawford: the trailer may double again | [`MatchState::is_post_crawford`] |
 //! | a `.mat` match file replayed through the rules: legal moves, cube actions in turn, results that fit | [`parse_mat`], [`read_match_file`] |
+//! | a gnubg `.sgf` match file (`GM[6]`) replayed the same way, into the same record | [`parse_sgf`], [`read_match_file`] |
 //! | money-only rules (Jacoby, beavers, Murphy) do not exist in a match | [`MatchRules::normalized`], [`GameContext::validate`] |
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
@@ -61,6 +62,7 @@ mod perft;
 mod phase;
 mod position;
 mod position_id;
+mod sgf;
 mod xgid;
 
 pub use context::{ContextError, CubeOwner, DiceState, GameContext};
@@ -84,4 +86,5 @@ pub use notation::{parse_move, parse_move_in, MoveError};
 pub use perft::perft;
 pub use phase::PositionClass;
 pub use position::{Position, SideBoard, BAR, CHECKERS_PER_SIDE, OFF};
+pub use sgf::parse_sgf;
 pub use xgid::{Xgid, XgidError};

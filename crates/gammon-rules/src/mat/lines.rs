@@ -1,45 +1,10 @@
 //! The text layer: headers, the match length, games, the player line and
 //! the numbered lines, each action assigned to the left or right column.
 
+use super::raw::{RawAction, RawGame, RawKind, RawMatch};
 use super::{MatError, MatPlace};
+use crate::MatchRules;
 use std::collections::BTreeMap;
-
-/// The written form of a match, before replay.
-pub(super) struct RawMatch {
-    pub headers: BTreeMap<String, String>,
-    pub length: u32,
-    pub players: [String; 2],
-    pub games: Vec<RawGame>,
-}
-
-pub(super) struct RawGame {
-    pub number: u32,
-    pub line: usize,
-    pub score: [u32; 2],
-    pub actions: Vec<RawAction>,
-}
-
-pub(super) struct RawAction {
-    pub line: usize,
-    pub move_number: Option<u32>,
-    /// 0: left column, 1: right column.
-    pub column: usize,
-    pub kind: RawKind,
-}
-
-pub(super) enum RawKind {
-    /// Dice as written (not yet checked) and the move text (may be empty).
-    Roll {
-        dice: (u8, u8),
-        text: String,
-    },
-    Double(u32),
-    Take,
-    Beaver,
-    Drop,
-    Win(u32),
-    Loss(u32),
-}
 
 /// Words that start an action; anything else continues the one before.
 const ACTION_WORDS: [&str; 6] = ["Doubles", "Takes", "Beavers", "Drops", "Wins", "Losses"];
@@ -80,7 +45,7 @@ pub(super) fn parse_lines(text: &str) -> Result<RawMatch, MatError> {
         }
         if let Some(k) = trimmed.strip_prefix("Game ") {
             let number = k.trim().parse().map_err(|_| err(n, game_no, format!("bad game number {k:?}")))?;
-            games.push(RawGame { number, line: n, score: [0, 0], actions: Vec::new() });
+            games.push(RawGame { number, line: n, score: [0, 0], crawford_game: None, actions: Vec::new() });
             expect_players = true;
             continue;
         }
@@ -110,7 +75,10 @@ pub(super) fn parse_lines(text: &str) -> Result<RawMatch, MatError> {
     }
     let length = length.ok_or_else(|| err(text.lines().count().max(1), None, "no \"N point match\" line"))?;
     let players = players.ok_or_else(|| err(text.lines().count().max(1), None, "no game in the file"))?;
-    Ok(RawMatch { headers, length, players, games })
+    let crawford = headers.get("Crawford").is_none_or(|v: &String| !v.eq_ignore_ascii_case("off"));
+    // A file records what was played: a beaver in money play is read as written.
+    let rules = MatchRules { beaver: true, ..MatchRules::new_match(length) };
+    Ok(RawMatch { headers, rules, crawford, start: None, players, games })
 }
 
 /// `[Key "Value"]` after the `;`.
@@ -224,7 +192,14 @@ fn parse_action(words: &[&str]) -> Result<RawKind, String> {
     let single = |k: RawKind| if words.len() == 1 { Ok(k) } else { Err(format!("cannot read {whole:?}")) };
     match first {
         "Takes" => single(RawKind::Take),
-        "Beavers" => single(RawKind::Beaver),
+        // gnubg's export writes `Beavers => 4`, other programs a bare `Beavers`.
+        "Beavers" => match words {
+            [_] => Ok(RawKind::Beaver(None)),
+            [_, "=>", v] => {
+                v.parse().map(|v| RawKind::Beaver(Some(v))).map_err(|_| format!("bad cube value in {whole:?}"))
+            }
+            _ => Err(format!("cannot read {whole:?}: expected \"Beavers\" or \"Beavers => N\"")),
+        },
         "Drops" => single(RawKind::Drop),
         "Doubles" => match words {
             [_, "=>", v] => v.parse().map(RawKind::Double).map_err(|_| format!("bad cube value in {whole:?}")),

@@ -6,11 +6,14 @@
 //! their written actions, each assigned to the left or right player's
 //! column; `replay` plays every action through the rules (each move must
 //! be legal for its dice, each cube action in turn) and rebuilds the
-//! position before it.
+//! position before it. The written form (`raw`) and the replay are shared
+//! with the gnubg SGF reader (`crate::sgf`), which builds the same written
+//! form from SGF properties, so both formats give the same [`MatchRecord`].
 
 mod lines;
+pub(crate) mod raw;
 mod read;
-mod replay;
+pub(crate) mod replay;
 
 use crate::{Cube, Dice, GameResult, MatchRules, MatchState, Move, Position, Seat};
 use std::collections::BTreeMap;
@@ -28,39 +31,12 @@ pub struct MatchRecord {
     pub match_length: u32,
     /// Crawford rule (`; [Crawford "Off"]` turns it off; on by default).
     pub crawford: bool,
+    /// The rules the games were played under (length, cube, money rules).
+    pub rules: MatchRules,
     /// The `; [Key "Value"]` header lines, in key order.
     pub headers: BTreeMap<String, String>,
     /// The games in file order.
     pub games: Vec<GameText>,
-}
-
-impl MatchRecord {
-    /// The rules the games were played under: money when the length is 0,
-    /// with the Jacoby rule where a `; [Jacoby "On"]` header says so.
-    pub fn rules(&self) -> MatchRules {
-        let on = |key: &str| self.headers.get(key).is_some_and(|v| v.eq_ignore_ascii_case("on"));
-        let rules = MatchRules { jacoby: on("Jacoby"), ..MatchRules::new_match(self.match_length) };
-        rules.normalized()
-    }
-
-    /// The match state each game was played in (score, Crawford game,
-    /// post-Crawford), in game order: the score as the results of the games
-    /// before it give it, which the replay has checked against the file.
-    /// `MatchState::context` of a game's state and a record's cube and
-    /// player is that record's [`GameContext`](crate::GameContext).
-    pub fn game_states(&self) -> Vec<MatchState> {
-        let mut state = MatchState::new(self.rules());
-        self.games
-            .iter()
-            .map(|game| {
-                let in_game = replay::state_for_game(&state, self.crawford).unwrap_or(state);
-                if let Some((winner, points)) = game.result {
-                    state.record(winner, points);
-                }
-                in_game
-            })
-            .collect()
-    }
 }
 
 /// One game of a match file.
@@ -74,6 +50,10 @@ pub struct GameText {
     pub records: Vec<MatEntry>,
     /// Who won and how many points; `None`: the game is unfinished.
     pub result: Option<(Seat, u32)>,
+    /// The match state the game was played in (score, Crawford game,
+    /// post-Crawford): `state.context(&entry.cube, entry.player)` is the
+    /// [`GameContext`](crate::GameContext) of an entry.
+    pub state: MatchState,
 }
 
 impl GameText {

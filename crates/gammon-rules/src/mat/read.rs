@@ -1,6 +1,7 @@
 //! Reading a match file from disk, size-limited.
 
 use super::{parse_mat, MatError, MatchRecord};
+use crate::sgf::{is_sgf, parse_sgf};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -49,11 +50,13 @@ pub enum ReadMatchError {
     },
 }
 
-/// Reads and replays a `.mat` match file (at most [`MAX_MATCH_FILE_BYTES`]).
+/// Reads and replays a match file (at most [`MAX_MATCH_FILE_BYTES`]):
+/// gnubg SGF when its first non-blank character is `(`, `.mat` text
+/// otherwise (the content decides, not the file name).
 ///
 /// # Errors
 /// A file that is not a readable regular text file within the limit, or
-/// whose content [`parse_mat`] refuses.
+/// whose content [`parse_sgf`] or [`parse_mat`] refuses.
 pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchError> {
     let path = path.as_ref();
     let io = |source| ReadMatchError::Io { path: path.to_path_buf(), source };
@@ -68,5 +71,6 @@ pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchE
         return Err(ReadMatchError::TooLarge { path: path.to_path_buf() });
     }
     let text = String::from_utf8(bytes).map_err(|_| ReadMatchError::NotText { path: path.to_path_buf() })?;
-    parse_mat(&text).map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
+    let parsed = if is_sgf(&text) { parse_sgf(&text) } else { parse_mat(&text) };
+    parsed.map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
 }

@@ -1,16 +1,27 @@
 //! Plays the written actions through the rules: the position before each
 //! action, legal moves for the dice, cube actions in turn, results that fit.
 
-use super::lines::{RawGame, RawKind, RawMatch};
+use super::raw::{RawGame, RawKind, RawMatch};
 use super::{GameText, MatAction, MatEntry, MatError, MatPlace, MatchRecord, WinHow};
-use crate::{parse_move, Cube, Dice, GameResult, MatchError, MatchRules, MatchState, Position, Seat};
+use crate::{parse_move, Cube, Dice, GameResult, MatchError, MatchState, Position, Seat};
+use std::borrow::Cow;
 
 const SEATS: [Seat; 2] = [Seat::Zero, Seat::One];
 
-pub(super) fn replay(raw: RawMatch) -> Result<MatchRecord, MatError> {
-    let crawford = raw.headers.get("Crawford").is_none_or(|v| !v.eq_ignore_ascii_case("off"));
-    let rules = MatchRules::new_match(raw.length);
-    let mut state = MatchState::new(rules);
+pub(crate) fn replay(raw: RawMatch) -> Result<MatchRecord, MatError> {
+    let crawford = raw.crawford;
+    let rules = raw.rules;
+    let mut state = match raw.start {
+        None => MatchState::new(rules),
+        Some(start) => MatchState::at_score(rules, start.score, start.post_crawford).map_err(|e| MatError {
+            place: MatPlace {
+                line: raw.games.first().map_or(1, |g| g.line),
+                game: raw.games.first().map(|g| g.number),
+                ..MatPlace::default()
+            },
+            reason: format!("cannot start at {}-{}: {e}", start.score[0], start.score[1]),
+        })?,
+    };
     let mut games = Vec::with_capacity(raw.games.len());
     for game in raw.games {
         let place = MatPlace { line: game.line, game: Some(game.number), ..MatPlace::default() };
@@ -27,13 +38,22 @@ pub(super) fn replay(raw: RawMatch) -> Result<MatchRecord, MatError> {
         }
         let game_state =
             state_for_game(&state, crawford).map_err(|e| MatError { place: place.clone(), reason: e.to_string() })?;
+        if let Some(written) = game.crawford_game {
+            if written != game_state.is_crawford() {
+                let (says, is) = if written { ("is", "is not") } else { ("is not", "is") };
+                return Err(MatError {
+                    place,
+                    reason: format!("the file says this {says} the Crawford game, but at this score it {is}"),
+                });
+            }
+        }
         let text = replay_game(&game, &game_state, &raw.players)?;
         if let Some((winner, points)) = text.result {
             state.record(winner, points);
         }
         games.push(text);
     }
-    Ok(MatchRecord { players: raw.players, match_length: raw.length, crawford, headers: raw.headers, games })
+    Ok(MatchRecord { players: raw.players, match_length: rules.length, crawford, rules, headers: raw.headers, games })
 }
 
 /// The match state a game is played in, from the state after the games
@@ -89,19 +109,24 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
             records.push(MatEntry { player: who, move_number: a.move_number, line: a.line, position, cube, action });
         };
         match (&a.kind, &phase) {
-            (RawKind::Roll { dice, text }, Phase::Playing) => {
+            (RawKind::Roll { dice, .. } | RawKind::Steps { dice, .. }, Phase::Playing) => {
+                let text = match &a.kind {
+                    RawKind::Steps { steps, .. } => Cow::Owned(steps_text(&pos, steps)),
+                    RawKind::Roll { text, .. } => Cow::Borrowed(text.as_str()),
+                    _ => Cow::Borrowed(""),
+                };
                 if seat != roller {
                     return Err(fail(format!("a roll out of turn: {} is on roll", players[roller.index()])));
                 }
                 let dice = Dice::new(dice.0, dice.1).map_err(|e| fail(format!("dice {}{}: {e}", dice.0, dice.1)))?;
-                let (mv, after) =
-                    parse_move(&pos, dice, text).map_err(|e| fail(format!("illegal move {text:?} for {dice}: {e}")))?;
+                let (mv, after) = parse_move(&pos, dice, &text)
+                    .map_err(|e| fail(format!("illegal move {text:?} for {dice}: {e}")))?;
                 push(
                     seat,
                     if mv.is_empty() {
                         MatAction::Dance { dice }
                     } else {
-                        MatAction::Move { dice, mv, text: text.clone() }
+                        MatAction::Move { dice, mv, text: text.into_owned() }
                     },
                     cube,
                 );
@@ -131,7 +156,11 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 cube = cube.taken(seat);
                 phase = Phase::Playing;
             }
-            (RawKind::Beaver, &Phase::Doubled(doubler)) if seat != doubler && state.may_beaver(&cube) => {
+            (RawKind::Beaver(value), &Phase::Doubled(doubler)) if seat != doubler && state.may_beaver(&cube) => {
+                let to = cube.value.saturating_mul(4);
+                if value.is_some_and(|v| v != to) {
+                    return Err(fail(format!("beavers to {}, but the cube is at {}", value.unwrap_or(0), cube.value)));
+                }
                 push(seat, MatAction::Beaver, cube);
                 cube = cube.beavered(seat);
                 phase = Phase::Playing;
@@ -186,7 +215,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
     if let Phase::Decided(winner, points, _) = phase {
         result = Some((winner, points));
     }
-    Ok(GameText { number: game.number, score: game.score, records, result })
+    Ok(GameText { number: game.number, score: game.score, records, result, state: *state })
 }
 
 /// The level a resignation of `points` is at with this cube (Jacoby in money
@@ -207,10 +236,10 @@ fn crawford_note(state: &MatchState) -> &'static str {
 
 fn describe(kind: &RawKind) -> String {
     match kind {
-        RawKind::Roll { dice, .. } => format!("a roll {}{}", dice.0, dice.1),
+        RawKind::Roll { dice, .. } | RawKind::Steps { dice, .. } => format!("a roll {}{}", dice.0, dice.1),
         RawKind::Double(v) => format!("a double to {v}"),
         RawKind::Take => "a take".into(),
-        RawKind::Beaver => "a beaver".into(),
+        RawKind::Beaver(_) => "a beaver".into(),
         RawKind::Drop => "a drop".into(),
         RawKind::Win(p) => format!("a win of {p} points"),
         RawKind::Loss(p) => format!("a resignation of {p} points"),
@@ -225,4 +254,24 @@ fn out_of_turn(phase: &Phase) -> &'static str {
         Phase::Decided(..) => "after the game is over",
         Phase::Over => "after the game's result",
     }
+}
+
+/// The steps `(from, to)` written as gnubg's `.mat` export writes them, in
+/// their order: `13/9 24/23`, `25/21`, `3/0`, a hit marked `*`. A step that
+/// is not a checker's step is written as it is, for `parse_move` to refuse.
+fn steps_text(pos: &Position, steps: &[(u8, u8)]) -> String {
+    // The opponent's checkers on each of the mover's points: a hit takes the blot.
+    let mut theirs: [u8; 25] = std::array::from_fn(|p| pos.their_checkers(p));
+    let words: Vec<String> = steps
+        .iter()
+        .map(|&(from, to)| {
+            let to_point = usize::from(to);
+            let hit = (1..=24).contains(&to_point) && theirs[to_point] == 1;
+            if hit {
+                theirs[to_point] = 0;
+            }
+            format!("{from}/{to}{}", if hit { "*" } else { "" })
+        })
+        .collect();
+    words.join(" ")
 }

@@ -13,3 +13,4 @@ mod oracle_match_ids;
 mod oracle_movegen;
 mod perft;
 mod properties;
+mod sgf_files;

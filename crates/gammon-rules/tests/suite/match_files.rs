@@ -264,3 +264,25 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn each_game_carries_the_match_state_it_was_played_in() {
+    let text = std::fs::read_to_string(data("three_point.mat")).unwrap();
+    let m = parse_mat(&text).unwrap();
+    let mut crawford_games = 0;
+    for (game, next) in m.games.iter().zip(m.games.iter().skip(1)) {
+        // The score the file writes before each game is the state's.
+        assert_eq!(game.state.score(), game.score);
+        assert_eq!(next.state.score(), next.score);
+        let away = game.state.away().unwrap();
+        let earlier_one_away = m.games.iter().take_while(|g| g.number < game.number).any(|g| {
+            let a = g.state.away().unwrap();
+            a[0] == 1 || a[1] == 1
+        });
+        // The Crawford game is the first game played with a player one away.
+        assert_eq!(game.state.is_crawford(), (away[0] == 1 || away[1] == 1) && !earlier_one_away);
+        crawford_games += usize::from(game.state.is_crawford());
+    }
+    assert_eq!(crawford_games, 1, "three_point.mat has a Crawford game");
+    assert_eq!(m.rules.length, 3);
+}

@@ -1,0 +1,364 @@
+//! gnubg's backgammon properties (`GM[6]`), mapped onto the written form
+//! of a match that the `.mat` replay plays.
+
+use super::tree::{GameTree, Node};
+use crate::mat::raw::{MatchStart, RawAction, RawGame, RawKind, RawMatch};
+use crate::{MatError, MatPlace, MatchRules};
+use std::collections::BTreeMap;
+
+/// Column (seat) of a colour: White is gnubg's player 0, the left column of
+/// its `.mat` export.
+const WHITE: usize = 0;
+const BLACK: usize = 1;
+
+fn err(line: usize, game: Option<u32>, reason: impl Into<String>) -> MatError {
+    MatError { place: MatPlace { line, game, ..MatPlace::default() }, reason: reason.into() }
+}
+
+/// Root-node properties copied into the headers under the keys gnubg's
+/// `.mat` export writes them with (`DT` apart: its date is rewritten).
+const HEADERS: [(&str, &str); 4] = [("PC", "Site"), ("EV", "Event"), ("RO", "Round"), ("AN", "Transcriber")];
+
+/// Setup properties: a game from a set position, cube or dice, which the
+/// replay (from the starting position, cube 1) cannot follow.
+const SETUP: [&str; 5] = ["AE", "AB", "AW", "CV", "CP"];
+
+/// What a root node says.
+struct GameInfo {
+    length: u32,
+    /// `MI[game:K]`, from 0.
+    index: Option<u32>,
+    score: [u32; 2],
+    crawford: bool,
+    crawford_game: bool,
+    jacoby: bool,
+    cube: bool,
+    players: [String; 2],
+    /// `RE`: winner column, points, resigned.
+    result: Option<(usize, u32, bool)>,
+}
+
+fn number(text: &str, what: &str, line: usize, game: Option<u32>) -> Result<u32, MatError> {
+    text.trim().parse().map_err(|_| err(line, game, format!("cannot read {what} {text:?}")))
+}
+
+fn game_info(root: &Node, ordinal: u32) -> Result<GameInfo, MatError> {
+    let line = root.line;
+    let game = Some(ordinal);
+    match root.value("GM") {
+        Some(gm) if gm.trim() == "6" => {}
+        Some(gm) => return Err(err(line, game, format!("not a backgammon game: GM[{gm}] (backgammon is GM[6])"))),
+        None => return Err(err(line, game, "no GM[6]: not a backgammon game tree")),
+    }
+    let mut info = GameInfo {
+        length: 0,
+        index: None,
+        score: [0, 0],
+        crawford: false,
+        crawford_game: false,
+        jacoby: false,
+        cube: true,
+        players: ["White".into(), "Black".into()],
+        result: None,
+    };
+    if let Some(mi) = root.property("MI") {
+        for v in &mi.values {
+            let (key, value) = v.split_once(':').unwrap_or((v.as_str(), ""));
+            match key.trim() {
+                "length" => info.length = number(value, "the match length", line, game)?,
+                "game" => info.index = Some(number(value, "the game number", line, game)?),
+                "ws" => info.score[WHITE] = number(value, "White's score", line, game)?,
+                "bs" => info.score[BLACK] = number(value, "Black's score", line, game)?,
+                _ => {}
+            }
+        }
+    }
+    for (ident, col) in [("PW", WHITE), ("PB", BLACK)] {
+        if let Some(name) = root.value(ident) {
+            info.players[col] = name.trim().to_string();
+        }
+    }
+    if let Some(ru) = root.value("RU") {
+        for rule in ru.split(':').map(str::trim) {
+            match rule {
+                "Crawford" => info.crawford = true,
+                "CrawfordGame" => info.crawford_game = true,
+                "Jacoby" => info.jacoby = true,
+                "NoCube" => info.cube = false,
+                "Nackgammon" | "Hypergammon1" | "Hypergammon2" | "Hypergammon3" => {
+                    return Err(err(line, game, format!("the variant {rule} is not supported (only backgammon)")))
+                }
+                _ => {}
+            }
+        }
+    }
+    if let Some(cv) = root.value("CV") {
+        if cv.trim() != "1" {
+            return Err(err(line, game, format!("CV[{cv}]: automatic doubles are not supported")));
+        }
+    }
+    if let Some(re) = root.value("RE") {
+        info.result =
+            Some(result(re).ok_or_else(|| {
+                err(line, game, format!("cannot read the result RE[{re}] (expected W+2, B+1R, ...)"))
+            })?);
+    }
+    Ok(info)
+}
+
+/// `W+2`, `B+3R`: winner column, points, resigned.
+fn result(re: &str) -> Option<(usize, u32, bool)> {
+    let re = re.trim();
+    let col = match re.as_bytes().first()? {
+        b'W' | b'w' => WHITE,
+        b'B' | b'b' => BLACK,
+        _ => return None,
+    };
+    let rest = re.get(1..)?.strip_prefix('+')?;
+    let (points, resigned) = match rest.strip_suffix(['R', 'r']) {
+        Some(p) => (p, true),
+        None => (rest, false),
+    };
+    let points = points.parse().ok().filter(|&p| p > 0)?;
+    Some((col, points, resigned))
+}
+
+/// A point letter of `colour`'s move: `a`..`x` are points counted from
+/// White's side (White's 1-point is `a`, Black's is `x`), `y` the bar, `z`
+/// off. Returns the point in the mover's numbering (25 bar, 0 off).
+fn point(letter: u8, col: usize) -> Option<u8> {
+    match letter {
+        b'y' => Some(25),
+        b'z' => Some(0),
+        b'a'..=b'x' if col == WHITE => Some(letter - b'a' + 1),
+        b'a'..=b'x' => Some(b'x' - letter + 1),
+        _ => None,
+    }
+}
+
+/// `41lpab`: the dice as written, then (from, to) pairs.
+fn roll(value: &str, col: usize) -> Result<RawKind, String> {
+    let b = value.trim().as_bytes();
+    let bad = || format!("cannot read the move {value:?} (two dice, then pairs of point letters a-z)");
+    if b.len() < 2 || !b[0].is_ascii_digit() || !b[1].is_ascii_digit() {
+        return Err(bad());
+    }
+    let dice = (b[0] - b'0', b[1] - b'0');
+    let rest = &b[2..];
+    if rest.len() % 2 != 0 || rest.len() > 8 {
+        return Err(bad());
+    }
+    let steps = rest
+        .chunks(2)
+        .map(|p| Some((point(p[0], col)?, point(p[1], col)?)))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(bad)?;
+    Ok(RawKind::Steps { dice, steps })
+}
+
+/// One game tree: its rules and the written actions of its main line. The
+/// move number of an action is its node's index in the game (the root is 0).
+fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> {
+    let root = &tree.nodes[0];
+    let info = game_info(root, ordinal)?;
+    let number = info.index.map_or(ordinal, |i| i.saturating_add(1));
+    let mut actions = Vec::new();
+    // The double waiting for its answer (its column), and a beaver whose
+    // doubler's take is still to come.
+    let mut doubled: Option<usize> = None;
+    let mut beavered: Option<usize> = None;
+    // The cube value, for the value of each double (SGF does not write it).
+    let mut cube = 1u32;
+    // `PL[x]DI[nn]` (dice set by hand): the next move must use them.
+    let mut set_dice: Option<(usize, (u8, u8))> = None;
+    for (index, node) in tree.nodes.iter().enumerate() {
+        let move_number = u32::try_from(index).ok();
+        let fail = |reason: String| MatError {
+            place: MatPlace { line: node.line, game: Some(number), move_number, player: None },
+            reason,
+        };
+        if index == 0 {
+            if node.property("B").is_some() || node.property("W").is_some() {
+                return Err(fail("a move in the root node (gnubg writes the game information there)".into()));
+            }
+            continue;
+        }
+        if let Some(p) = SETUP.iter().find(|p| node.property(p).is_some()) {
+            return Err(fail(format!(
+                "{p}[…]: a game from a set position, cube or dice is not supported (only games from the start)"
+            )));
+        }
+        if let Some(di) = node.value("DI") {
+            let col = match node.value("PL").map(str::trim) {
+                Some("B") => BLACK,
+                Some("W") => WHITE,
+                _ => return Err(fail(format!("DI[{di}] without PL[B] or PL[W]"))),
+            };
+            let d = di.trim().as_bytes();
+            if d.len() != 2 || !d.iter().all(u8::is_ascii_digit) {
+                return Err(fail(format!("cannot read the dice DI[{di}]")));
+            }
+            set_dice = Some((col, (d[0] - b'0', d[1] - b'0')));
+        } else if node.property("PL").is_some() {
+            return Err(fail("PL[…] without DI: a set position is not supported".into()));
+        }
+        // gnubg keeps the first of several moves in a node; refused here, not skipped.
+        let moves: Vec<_> = node.props.iter().filter(|p| p.ident == "B" || p.ident == "W").collect();
+        if moves.len() > 1 || moves.iter().any(|p| p.values.len() > 1) {
+            return Err(fail("a node with more than one move".into()));
+        }
+        let mover = match (node.value("W"), node.value("B")) {
+            (Some(_), Some(_)) => return Err(fail("a node with more than one move".into())),
+            (Some(v), None) => Some((WHITE, v)),
+            (None, Some(v)) => Some((BLACK, v)),
+            (None, None) => None,
+        };
+        let Some((col, value)) = mover else { continue };
+        let fail = |reason: String| {
+            let mut e = fail(reason);
+            e.place.player = Some(info.players[col].clone());
+            e
+        };
+        let push = |actions: &mut Vec<RawAction>, kind| {
+            actions.push(RawAction { line: node.line, move_number, column: col, kind });
+        };
+        if let Some(b) = beavered.take() {
+            // gnubg writes the doubler's take of a beaver; `.mat` has no line for it.
+            match value.trim() {
+                "take" if col == b => continue,
+                "drop" if col == b => return Err(fail("a dropped beaver is not supported".into())),
+                "double" if col == b => return Err(fail("raccoons are not supported".into())),
+                _ => {}
+            }
+        }
+        match value.trim() {
+            "double" => {
+                if doubled.is_some_and(|d| d != col) {
+                    // A double while one is waiting: gnubg's beaver (take and redouble).
+                    doubled = None;
+                    beavered = Some(1 - col);
+                    push(&mut actions, RawKind::Beaver(Some(cube.saturating_mul(4))));
+                    cube = cube.saturating_mul(4);
+                } else {
+                    doubled = Some(col);
+                    push(&mut actions, RawKind::Double(cube.saturating_mul(2)));
+                }
+            }
+            "take" => {
+                if doubled.take().is_some() {
+                    cube = cube.saturating_mul(2);
+                }
+                push(&mut actions, RawKind::Take);
+            }
+            "drop" => {
+                doubled = None;
+                push(&mut actions, RawKind::Drop);
+            }
+            "beaver" => {
+                push(&mut actions, RawKind::Beaver(Some(cube.saturating_mul(4))));
+                if doubled.take().is_some() {
+                    cube = cube.saturating_mul(4);
+                }
+                beavered = Some(1 - col);
+            }
+            text => {
+                let kind = roll(text, col).map_err(fail)?;
+                if let (Some((who, dice)), RawKind::Steps { dice: rolled, .. }) = (set_dice.take(), &kind) {
+                    let same = (dice == *rolled) || (dice == (rolled.1, rolled.0));
+                    if who != col || !same {
+                        return Err(fail(format!(
+                            "the dice set before ({}{}) are not the ones of this move",
+                            dice.0, dice.1
+                        )));
+                    }
+                }
+                push(&mut actions, kind);
+            }
+        }
+    }
+    if let Some((winner, points, _)) = info.result {
+        // gnubg's `.mat` export ends every finished game with the winner's `Wins`.
+        actions.push(RawAction { line: root.line, move_number: None, column: winner, kind: RawKind::Win(points) });
+    }
+    let raw = RawGame { number, line: tree.line, score: info.score, crawford_game: None, actions };
+    Ok((info, raw))
+}
+
+/// The headers of the first game's root node.
+fn headers(root: &Node) -> BTreeMap<String, String> {
+    let mut h = BTreeMap::new();
+    for (ident, key) in HEADERS {
+        if let Some(v) = root.value(ident).map(str::trim).filter(|v| !v.is_empty()) {
+            h.insert(key.to_string(), v.to_string());
+        }
+    }
+    // gnubg writes `DT[2025-11-08]` and, in `.mat`, `[EventDate "2025.11.08"]`.
+    if let Some(dt) = root.value("DT").map(str::trim).filter(|v| !v.is_empty()) {
+        h.insert("EventDate".into(), dt.replace('-', "."));
+    }
+    h
+}
+
+/// What the replay needs to know after it: for each game, whether the file
+/// says it ended by resignation (`RE[…R]`).
+pub(super) struct Resigned(pub Vec<bool>);
+
+/// The game trees of a gnubg SGF file as the written form of a match.
+pub(super) fn raw_match(trees: &[GameTree]) -> Result<(RawMatch, Resigned), MatError> {
+    let mut games = Vec::with_capacity(trees.len());
+    let mut infos: Vec<GameInfo> = Vec::with_capacity(trees.len());
+    for (i, tree) in trees.iter().enumerate() {
+        let ordinal = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
+        let (info, mut raw) = game(tree, ordinal)?;
+        if let Some(first) = infos.first() {
+            let place = |reason: String| err(tree.line, Some(raw.number), reason);
+            if info.players != first.players {
+                return Err(place(format!(
+                    "players {:?} differ from the first game's {:?}",
+                    info.players, first.players
+                )));
+            }
+            if info.length != first.length {
+                return Err(place(format!(
+                    "match length {} differs from the first game's {}",
+                    info.length, first.length
+                )));
+            }
+        }
+        if info.length > 0 {
+            raw.crawford_game = Some(info.crawford_game);
+        }
+        infos.push(info);
+        games.push(raw);
+    }
+    let first = &infos[0];
+    let crawford = first.length == 0 || first.crawford;
+    let start = (first.length > 0 && first.score != [0, 0]).then(|| {
+        let one_away = first.score.iter().any(|&s| s.saturating_add(1) == first.length);
+        MatchStart { score: first.score, post_crawford: one_away && (!first.crawford_game || !first.crawford) }
+    });
+    // Without the Crawford rule there is no Crawford game to check.
+    if !crawford {
+        for g in &mut games {
+            g.crawford_game = None;
+        }
+    }
+    let rules = MatchRules {
+        length: first.length,
+        cube: first.cube,
+        jacoby: first.jacoby,
+        // A file records what was played: beavers in money play are taken as written.
+        beaver: true,
+        ..MatchRules::money()
+    };
+    let resigned = Resigned(infos.iter().map(|i| i.result.is_some_and(|r| r.2)).collect());
+    let raw = RawMatch {
+        headers: headers(&trees[0].nodes[0]),
+        rules,
+        crawford,
+        start,
+        players: first.players.clone(),
+        games,
+    };
+    Ok((raw, resigned))
+}
