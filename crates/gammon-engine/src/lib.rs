@@ -8,6 +8,7 @@ pub mod api;
 pub mod cube;
 pub mod duel;
 pub mod met;
+pub mod review;
 pub mod rollout;
 pub mod search;
 

@@ -146,6 +146,15 @@ impl MoveFilter {
     /// within 0.04 (by 0 ply) are valued at the remaining depth and the best
     /// of them is played: about 1.5 times the work at 2 plies.
     pub const WIDE_LOOKAHEAD: MoveFilter = MoveFilter { lookahead: Candidates::new(2, 0.04), ..MoveFilter::NORMAL };
+
+    /// gnubg's "large" root screen, what its match analysis uses by default
+    /// at 2 plies: up to 16 moves within 0.32 after 0 ply (and up to 2
+    /// within 0.04 after 2 plies, for deeper searches); inside the lookahead
+    /// as [`NORMAL`](Self::NORMAL).
+    pub const LARGE: MoveFilter = MoveFilter {
+        root: [Some(Candidates::new(16, 0.32)), None, Some(Candidates::new(2, 0.04)), None],
+        ..MoveFilter::NORMAL
+    };
 }
 
 impl Default for MoveFilter {

@@ -76,8 +76,8 @@ pub use game::{
 };
 pub use game_result::GameResult;
 pub use mat::{
-    parse_mat, read_match_file, GameText, MatAction, MatEntry, MatError, MatPlace, MatchRecord, ReadMatchError, WinHow,
-    MAX_MATCH_FILE_BYTES,
+    parse_mat, parse_mat_until_error, read_match_file, read_match_file_until_error, GameText, MatAction, MatEntry,
+    MatError, MatPlace, MatchRecord, ReadMatchError, WinHow, MAX_MATCH_FILE_BYTES,
 };
 pub use match_id::{GameState, MatchId, MatchIdError, Resignation, Seat};
 pub use match_play::{BeaverAnswer, Cube, CubeAnswer, MatchError, MatchRules, MatchState, RaccoonAnswer};
@@ -86,5 +86,5 @@ pub use notation::{parse_move, parse_move_in, MoveError};
 pub use perft::perft;
 pub use phase::PositionClass;
 pub use position::{Position, SideBoard, BAR, CHECKERS_PER_SIDE, OFF};
-pub use sgf::parse_sgf;
+pub use sgf::{parse_sgf, parse_sgf_until_error};
 pub use xgid::{Xgid, XgidError};

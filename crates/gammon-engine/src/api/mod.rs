@@ -44,7 +44,7 @@ use crate::met::Met;
 #[cfg(test)]
 use crate::rollout::{rollout_moves, rollout_position};
 use crate::rollout::{rollout_moves_until, rollout_position_until, RolloutProgress, RolloutSettings};
-use crate::search::{Search, SearchStats};
+use crate::search::{MoveFilter, Search, SearchStats};
 use gammon_eval::{Evaluator, PositionClass};
 use gammon_rules::{Dice, GameContext, Move, MoveList, Position};
 use std::fmt;
@@ -150,12 +150,13 @@ impl<E: Evaluator> Engine<E> {
         context: &GameContext,
         plies: u8,
     ) -> Result<CubefulRollAnalysis, EngineError> {
-        self.analyse_roll_with(position, dice, context, plies, None)
+        self.analyse_roll_with(position, dice, context, plies, self.search.filter(), None)
     }
 
-    /// [`analyse_roll_in_context`](Self::analyse_roll_in_context) that also
-    /// values the move to `played` (a result of one legal move, as a review
-    /// needs it) at `plies`, whether or not the move filter keeps it.
+    /// [`analyse_roll_in_context`](Self::analyse_roll_in_context) through the
+    /// root screens of `filter` that also values the move to `played` (a
+    /// result of one legal move, as a review needs it) at `plies`, whether or
+    /// not the filter keeps it.
     ///
     /// # Errors
     /// As [`analyse_roll_in_context`](Self::analyse_roll_in_context).
@@ -165,6 +166,7 @@ impl<E: Evaluator> Engine<E> {
         dice: Dice,
         context: &GameContext,
         plies: u8,
+        filter: &MoveFilter,
         played: Option<&Position>,
     ) -> Result<CubefulRollAnalysis, EngineError> {
         let state = CubeState::of_position_in_play(position, context, &self.met)?;
@@ -172,7 +174,7 @@ impl<E: Evaluator> Engine<E> {
         let start = Instant::now();
         let list = position.legal_moves(dice);
         let also = played.and_then(|p| list.positions().iter().position(|r| r == p));
-        let ranked = rank_results_cubeful(&self.search, list.positions(), &state, &self.met, plies, also)?;
+        let ranked = rank_results_cubeful(&self.search, list.positions(), &state, &self.met, plies, filter, also)?;
         let best = ranked.first().map_or(0.0, |r| r.equity);
         let moves = ranked
             .into_iter()

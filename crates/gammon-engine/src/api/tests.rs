@@ -261,7 +261,8 @@ fn cubeful_ranking_is_sorted_and_values_the_played_move_at_full_depth() {
     // The worst move is dropped by the filter, unless it is asked for.
     let worst = a.moves.last().unwrap();
     assert_eq!(worst.plies, 0);
-    let b = e.analyse_roll_with(&p, dice("31"), &ctx, 1, Some(&worst.result)).unwrap();
+    let b =
+        e.analyse_roll_with(&p, dice("31"), &ctx, 1, &crate::search::MoveFilter::NORMAL, Some(&worst.result)).unwrap();
     assert_eq!(b.find(&worst.result).unwrap().plies, 1);
     assert_eq!(b.moves[0], a.moves[0]);
 }

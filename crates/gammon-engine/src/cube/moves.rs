@@ -2,12 +2,12 @@
 //! legal move is valued by the cubeful equity of the position after it (the
 //! opponent on roll, with his cube action and then the rest of the search),
 //! at the cube and the score of the mover, through the root screens of the
-//! search's [`MoveFilter`](crate::search::MoveFilter).
+//! [`MoveFilter`] given.
 
 use super::nply::{check_covered, Nply};
 use super::state::{CubeError, CubeState, Stakes};
 use crate::met::Met;
-use crate::search::Search;
+use crate::search::{MoveFilter, Search};
 use gammon_eval::{Evaluator, Probabilities};
 use gammon_rules::Position;
 use rayon::prelude::*;
@@ -32,7 +32,7 @@ pub struct CubefulResult {
 /// Ranks `results` (the legal results of one roll, each seen by the
 /// opponent, now on roll) for the mover, whose cube state before his roll
 /// was `mover`, by cubeful equity: every result at 0 plies, then the root
-/// screens of the search's filter (as [`Search::rank_results`] applies them
+/// screens of `filter` (as [`Search::rank_results`] applies them
 /// to cubeless equities), the survivors at `plies`. `also` (the move a player
 /// chose, for a review) is valued at `plies` whether or not it survives.
 /// Best first, deeper valuations before shallower ones, ties in the given
@@ -46,6 +46,7 @@ pub fn rank_results_cubeful<E: Evaluator>(
     mover: &CubeState,
     met: &Met,
     plies: u8,
+    filter: &MoveFilter,
     also: Option<usize>,
 ) -> Result<Vec<CubefulResult>, CubeError> {
     check_covered(mover, met)?;
@@ -82,7 +83,7 @@ pub fn rank_results_cubeful<E: Evaluator>(
         let mut survivors: Vec<usize> = (0..ranked.len()).collect();
         survivors.sort_by(|a, b| by_equity(&ranked, a, b));
         for depth in 0..plies {
-            let Some(screen) = search.filter().root.get(usize::from(depth)).copied().flatten() else { continue };
+            let Some(screen) = filter.root.get(usize::from(depth)).copied().flatten() else { continue };
             if depth > 0 {
                 deepen(&mut ranked, &survivors, depth);
                 survivors.sort_by(|a, b| by_equity(&ranked, a, b));

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use thiserror::Error;
 
-pub use read::{read_match_file, ReadMatchError, MAX_MATCH_FILE_BYTES};
+pub use read::{read_match_file, read_match_file_until_error, ReadMatchError, MAX_MATCH_FILE_BYTES};
 
 /// A whole match (or money session) as written in a `.mat` file.
 #[derive(Debug, Clone, PartialEq)]
@@ -195,4 +195,15 @@ pub struct MatError {
 pub fn parse_mat(text: &str) -> Result<MatchRecord, MatError> {
     let raw = lines::parse_lines(text)?;
     replay::replay(raw)
+}
+
+/// [`parse_mat`] that keeps the games before the first game that does not
+/// replay: the match of those games and the error of the bad one (`None`
+/// when every game replays).
+///
+/// # Errors
+/// Text that cannot be read as a match file at all.
+pub fn parse_mat_until_error(text: &str) -> Result<(MatchRecord, Option<MatError>), MatError> {
+    let raw = lines::parse_lines(text)?;
+    replay::replay_until_error(raw)
 }

@@ -1,7 +1,7 @@
 //! Reading a match file from disk, size-limited.
 
-use super::{parse_mat, MatError, MatchRecord};
-use crate::sgf::{is_sgf, parse_sgf};
+use super::{parse_mat, parse_mat_until_error, MatError, MatchRecord};
+use crate::sgf::{is_sgf, parse_sgf, parse_sgf_until_error};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -59,6 +59,26 @@ pub enum ReadMatchError {
 /// whose content [`parse_sgf`] or [`parse_mat`] refuses.
 pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchError> {
     let path = path.as_ref();
+    let text = read_text(path)?;
+    let parsed = if is_sgf(&text) { parse_sgf(&text) } else { parse_mat(&text) };
+    parsed.map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
+}
+
+/// [`read_match_file`] that keeps the games before the first one that does
+/// not replay ([`parse_mat_until_error`], [`parse_sgf_until_error`]): those
+/// games, and the error of the bad one.
+///
+/// # Errors
+/// As [`read_match_file`] for a file that cannot be read as a match at all.
+pub fn read_match_file_until_error(path: impl AsRef<Path>) -> Result<(MatchRecord, Option<MatError>), ReadMatchError> {
+    let path = path.as_ref();
+    let text = read_text(path)?;
+    let parsed = if is_sgf(&text) { parse_sgf_until_error(&text) } else { parse_mat_until_error(&text) };
+    parsed.map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
+}
+
+/// The text of a regular file of at most [`MAX_MATCH_FILE_BYTES`].
+fn read_text(path: &Path) -> Result<String, ReadMatchError> {
     let io = |source| ReadMatchError::Io { path: path.to_path_buf(), source };
     // Checked before opening: opening a named pipe waits for a writer.
     if !std::fs::metadata(path).map_err(io)?.is_file() {
@@ -70,7 +90,5 @@ pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchE
     if bytes.len() as u64 > MAX_MATCH_FILE_BYTES {
         return Err(ReadMatchError::TooLarge { path: path.to_path_buf() });
     }
-    let text = String::from_utf8(bytes).map_err(|_| ReadMatchError::NotText { path: path.to_path_buf() })?;
-    let parsed = if is_sgf(&text) { parse_sgf(&text) } else { parse_mat(&text) };
-    parsed.map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
+    String::from_utf8(bytes).map_err(|_| ReadMatchError::NotText { path: path.to_path_buf() })
 }

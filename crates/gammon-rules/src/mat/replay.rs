@@ -8,7 +8,16 @@ use std::borrow::Cow;
 
 const SEATS: [Seat; 2] = [Seat::Zero, Seat::One];
 
+/// Replays every game; the first error refuses the whole match.
 pub(crate) fn replay(raw: RawMatch) -> Result<MatchRecord, MatError> {
+    let (record, error) = replay_until_error(raw)?;
+    error.map_or(Ok(record), Err)
+}
+
+/// Replays the games up to the first that does not replay: the match of
+/// the games before it, and its error. An error before the first game (a
+/// starting score that cannot be) refuses the match.
+pub(crate) fn replay_until_error(raw: RawMatch) -> Result<(MatchRecord, Option<MatError>), MatError> {
     let crawford = raw.crawford;
     let rules = raw.rules;
     let mut state = match raw.start {
@@ -23,37 +32,50 @@ pub(crate) fn replay(raw: RawMatch) -> Result<MatchRecord, MatError> {
         })?,
     };
     let mut games = Vec::with_capacity(raw.games.len());
+    let mut error = None;
     for game in raw.games {
-        let place = MatPlace { line: game.line, game: Some(game.number), ..MatPlace::default() };
-        // Money sessions write each game's running total; only matches carry a score.
-        if !rules.is_money() && state.score() != game.score {
-            let s = state.score();
-            return Err(MatError {
-                place,
-                reason: format!(
-                    "score {}-{} does not follow from the games before ({}-{})",
-                    game.score[0], game.score[1], s[0], s[1]
-                ),
-            });
-        }
-        let game_state =
-            state_for_game(&state, crawford).map_err(|e| MatError { place: place.clone(), reason: e.to_string() })?;
-        if let Some(written) = game.crawford_game {
-            if written != game_state.is_crawford() {
-                let (says, is) = if written { ("is", "is not") } else { ("is not", "is") };
+        let one = |state: &MatchState| -> Result<GameText, MatError> {
+            let place = MatPlace { line: game.line, game: Some(game.number), ..MatPlace::default() };
+            // Money sessions write each game's running total; only matches carry a score.
+            if !rules.is_money() && state.score() != game.score {
+                let s = state.score();
                 return Err(MatError {
                     place,
-                    reason: format!("the file says this {says} the Crawford game, but at this score it {is}"),
+                    reason: format!(
+                        "score {}-{} does not follow from the games before ({}-{})",
+                        game.score[0], game.score[1], s[0], s[1]
+                    ),
                 });
             }
+            let game_state = state_for_game(state, crawford)
+                .map_err(|e| MatError { place: place.clone(), reason: e.to_string() })?;
+            if let Some(written) = game.crawford_game {
+                if written != game_state.is_crawford() {
+                    let (says, is) = if written { ("is", "is not") } else { ("is not", "is") };
+                    return Err(MatError {
+                        place,
+                        reason: format!("the file says this {says} the Crawford game, but at this score it {is}"),
+                    });
+                }
+            }
+            replay_game(&game, &game_state, &raw.players)
+        };
+        match one(&state) {
+            Ok(text) => {
+                if let Some((winner, points)) = text.result {
+                    state.record(winner, points);
+                }
+                games.push(text);
+            }
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
         }
-        let text = replay_game(&game, &game_state, &raw.players)?;
-        if let Some((winner, points)) = text.result {
-            state.record(winner, points);
-        }
-        games.push(text);
     }
-    Ok(MatchRecord { players: raw.players, match_length: rules.length, crawford, rules, headers: raw.headers, games })
+    let record =
+        MatchRecord { players: raw.players, match_length: rules.length, crawford, rules, headers: raw.headers, games };
+    Ok((record, error))
 }
 
 /// The match state a game is played in, from the state after the games

@@ -62,7 +62,7 @@
 mod gnubg;
 mod tree;
 
-use crate::mat::replay::replay;
+use crate::mat::replay::replay_until_error;
 use crate::{MatAction, MatError, MatPlace, MatchRecord};
 
 /// True if `text` is SGF: its first non-blank character is `(`.
@@ -90,19 +90,39 @@ pub(crate) fn is_sgf(text: &str) -> bool {
 /// or a set position; the error names the line, game, move (node index)
 /// and player.
 pub fn parse_sgf(text: &str) -> Result<MatchRecord, MatError> {
+    let (record, error) = parse_sgf_until_error(text)?;
+    error.map_or(Ok(record), Err)
+}
+
+/// [`parse_sgf`] that keeps the games before the first game that does not
+/// replay: the match of those games and the error of the bad one (`None`
+/// when every game replays).
+///
+/// # Errors
+/// Text that cannot be read as a gnubg SGF match at all.
+pub fn parse_sgf_until_error(text: &str) -> Result<(MatchRecord, Option<MatError>), MatError> {
     let trees = tree::parse_collection(text)?;
     let (raw, resigned) = gnubg::raw_match(&trees)?;
     let lines: Vec<usize> = raw.games.iter().map(|g| g.line).collect();
-    let record = replay(raw)?;
-    for ((game, resigned), line) in record.games.iter().zip(resigned.0).zip(lines) {
+    let (mut record, mut error) = replay_until_error(raw)?;
+    let bad = record.games.iter().zip(resigned.0).zip(lines).enumerate().find_map(|(i, ((game, resigned), line))| {
         // A result without `R` must have been reached by the moves; the
         // replay reads a result before the end as a resignation.
-        if !resigned && game.records.iter().any(|r| matches!(r.action, MatAction::Resign { .. })) {
-            return Err(MatError {
-                place: MatPlace { line, game: Some(game.number), ..MatPlace::default() },
-                reason: "the result (RE) is not a resignation, but the game is not over after its last move".into(),
-            });
-        }
+        let resigns = game.records.iter().any(|r| matches!(r.action, MatAction::Resign { .. }));
+        (!resigned && resigns).then(|| {
+            let reason = "the result (RE) is not a resignation, but the game is not over after its last move";
+            (
+                i,
+                MatError {
+                    place: MatPlace { line, game: Some(game.number), ..MatPlace::default() },
+                    reason: reason.into(),
+                },
+            )
+        })
+    });
+    if let Some((i, e)) = bad {
+        record.games.truncate(i);
+        error = Some(e);
     }
-    Ok(record)
+    Ok((record, error))
 }

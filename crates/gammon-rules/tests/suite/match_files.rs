@@ -286,3 +286,24 @@ fn each_game_carries_the_match_state_it_was_played_in() {
     assert_eq!(crawford_games, 1, "three_point.mat has a Crawford game");
     assert_eq!(m.rules.length, 3);
 }
+
+#[test]
+fn until_error_keeps_the_games_before_the_bad_one() {
+    let text = std::fs::read_to_string(data("three_point.mat")).unwrap();
+    let whole = parse_mat(&text).unwrap();
+    // Game 2's first move made illegal: 31 cannot play 8/4.
+    let bad = text.replacen(
+        "  1) 31: 8/5 6/5                 61: 13/7 8/7",
+        "  1) 31: 8/4 6/5                 61: 13/7 8/7",
+        1,
+    );
+    assert_ne!(bad, text);
+    let err = parse_mat(&bad).unwrap_err();
+    assert_eq!(err.place.game, Some(2));
+    let (before, error) = gammon_rules::parse_mat_until_error(&bad).unwrap();
+    assert_eq!(error, Some(err));
+    assert_eq!(before.games.len(), 1);
+    assert_eq!(before.games[0], whole.games[0]);
+    let (all, none) = gammon_rules::parse_mat_until_error(&text).unwrap();
+    assert_eq!((all, none), (whole, None));
+}

@@ -1,0 +1,271 @@
+//! The analysis of each record: the move, the cube decision and the luck.
+
+use super::marks::{LuckMark, Mark};
+use super::report::{ChequerReview, CubeChoice, CubeErrorKind, CubeReview, GameReview, LuckReview, RecordReview};
+use super::{ReviewError, ReviewSettings};
+use crate::api::{CubefulMove, Engine, EngineError};
+use crate::cube::{rank_results_cubeful, CubeAnalysis, CubeError, CubeState, Stakes};
+use crate::met::Met;
+use gammon_eval::Evaluator;
+use gammon_rules::{parse_move, Dice, GameContext, GameText, MatAction, MatchRecord, Position, ALL_ROLLS};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// gnubg's "close" cube decision: the best cube action within this of
+/// `min(double/take, double/pass)`.
+const CLOSE_CUBE: f64 = 0.16;
+
+/// What one record's own analysis found (before the answers to a double
+/// are matched with the double).
+#[derive(Default)]
+struct Found {
+    chequer: Option<ChequerReview>,
+    /// The decision of the player who may double: before his roll, or his
+    /// double.
+    cube: Option<CubeAnalysis>,
+    luck: Option<LuckReview>,
+}
+
+/// Every game of `record` reviewed, records in parallel.
+pub(super) fn games<E: Evaluator>(
+    engine: &Engine<E>,
+    record: &MatchRecord,
+    settings: &ReviewSettings,
+    tick: &(impl Fn() + Sync),
+    stop: &AtomicBool,
+) -> Result<Vec<GameReview>, ReviewError> {
+    let tasks: Vec<(&GameText, usize)> =
+        record.games.iter().flat_map(|g| (0..g.records.len()).map(move |i| (g, i))).collect();
+    let found: Vec<Result<Found, ReviewError>> = tasks
+        .par_iter()
+        .map(|&(game, i)| {
+            if stop.load(Ordering::Relaxed) {
+                return Err(ReviewError::Interrupted);
+            }
+            let f = analyse_record(engine, record, game, i, settings);
+            tick();
+            f
+        })
+        .collect();
+    let mut found = found.into_iter();
+    let mut games = Vec::with_capacity(record.games.len());
+    for game in &record.games {
+        let mut records = Vec::with_capacity(game.records.len());
+        // The doubler's decision, for the answer that follows it.
+        let mut offered: Option<CubeAnalysis> = None;
+        for entry in &game.records {
+            let f = found.next().ok_or(ReviewError::Interrupted)??;
+            let context = game.state.context(&entry.cube, entry.player);
+            let cube = match &entry.action {
+                MatAction::Double { .. } => {
+                    offered = f.cube.clone();
+                    f.cube.map(|a| review_cube(a, CubeChoice::Double, engine.met()))
+                }
+                MatAction::Take => offered.take().map(|a| review_cube(a, CubeChoice::Take, engine.met())),
+                MatAction::Beaver => offered.take().map(|a| review_cube(a, CubeChoice::Beaver, engine.met())),
+                MatAction::Drop => offered.take().map(|a| review_cube(a, CubeChoice::Pass, engine.met())),
+                _ => f.cube.map(|a| review_cube(a, CubeChoice::NoDouble, engine.met())),
+            };
+            records.push(RecordReview {
+                player: entry.player,
+                move_number: entry.move_number,
+                line: entry.line,
+                action: entry.action.clone(),
+                position: entry.position,
+                context,
+                chequer: f.chequer,
+                cube,
+                luck: f.luck,
+            });
+        }
+        games.push(GameReview {
+            number: game.number,
+            score: game.score,
+            crawford: game.state.is_crawford(),
+            result: game.result,
+            records,
+        });
+    }
+    Ok(games)
+}
+
+/// The engine's answer to a question the review asks, as a review error.
+fn engine_error(e: EngineError) -> ReviewError {
+    match e {
+        EngineError::Cube(CubeError::MatchTooLong { length, max }) => ReviewError::MatchTooLong { length, max },
+        e => ReviewError::Engine(e.to_string()),
+    }
+}
+
+fn analyse_record<E: Evaluator>(
+    engine: &Engine<E>,
+    record: &MatchRecord,
+    game: &GameText,
+    index: usize,
+    settings: &ReviewSettings,
+) -> Result<Found, ReviewError> {
+    let Some(entry) = game.records.get(index) else { return Ok(Found::default()) };
+    let context = game.state.context(&entry.cube, entry.player);
+    let pos = entry.position;
+    if pos.game_result().is_some() {
+        return Ok(Found::default());
+    }
+    let state = CubeState::from_context(&context, engine.met()).map_err(|e| engine_error(e.into()))?;
+    let cube_decision = |plies| -> Result<Option<CubeAnalysis>, ReviewError> {
+        let report = engine.decide_cube(&pos, &context, plies).map_err(engine_error)?;
+        Ok(Some(report.analysis))
+    };
+    let (dice, text) = match &entry.action {
+        MatAction::Move { dice, text, .. } => (*dice, Some(text.as_str())),
+        MatAction::Dance { dice } => (*dice, None),
+        MatAction::Double { .. } => return Ok(Found { cube: cube_decision(settings.cube_plies)?, ..Found::default() }),
+        _ => return Ok(Found::default()),
+    };
+    // Before the roll: the no-double decision, where he could double.
+    let may_double = record.rules.cube && pos != Position::STARTING && state.no_double_reason().is_none();
+    let cube = if may_double { cube_decision(settings.cube_plies)? } else { None };
+    let chequer = text.map(|text| review_move(engine, &pos, dice, &context, text, settings)).transpose()?;
+    let first_roll = game.records[..index].iter().all(|e| !matches!(e.action, MatAction::Move { .. }));
+    let luck = Some(roll_luck(engine, &pos, dice, &state, settings.luck_plies, first_roll)?);
+    Ok(Found { chequer, cube, luck })
+}
+
+/// The move played against the best at the review's depth.
+fn review_move<E: Evaluator>(
+    engine: &Engine<E>,
+    pos: &Position,
+    dice: Dice,
+    context: &GameContext,
+    text: &str,
+    settings: &ReviewSettings,
+) -> Result<ChequerReview, ReviewError> {
+    let (_, after) = parse_move(pos, dice, text).map_err(|e| ReviewError::Engine(e.to_string()))?;
+    let analysis = engine
+        .analyse_roll_with(pos, dice, context, settings.plies, &settings.filter, Some(&after))
+        .map_err(engine_error)?;
+    let played = *analysis.find(&after).ok_or_else(|| ReviewError::Engine(format!("{text} is not legal")))?;
+    let best = *analysis.moves.first().unwrap_or(&played);
+    let mut candidates: Vec<CubefulMove> = analysis.moves.iter().take(settings.candidates.max(1)).copied().collect();
+    if !candidates.iter().any(|m| m.result == after) {
+        candidates.push(played);
+    }
+    let loss = (best.equity - played.equity).max(0.0);
+    let loss_mwc = best.mwc.zip(played.mwc).map(|(b, p)| (b - p).max(0.0));
+    let forced = analysis.moves.len() <= 1;
+    Ok(ChequerReview {
+        forced,
+        legal_moves: analysis.moves.len(),
+        candidates,
+        played,
+        best,
+        loss,
+        loss_mwc,
+        mark: if forced { Mark::None } else { Mark::of_loss(loss) },
+    })
+}
+
+/// Half the match winning chances between winning and losing the cube's
+/// points at the state's score: what one unit of normalised equity is
+/// worth in MWC (`None` in money play).
+fn mwc_per_equity(state: &CubeState, met: &Met) -> Option<f64> {
+    match state.stakes {
+        Stakes::Money { .. } => None,
+        Stakes::Match { away, crawford, .. } => {
+            let win = met.mwc_after(away, crawford, state.cube, true);
+            let lose = met.mwc_after(away, crawford, state.cube, false);
+            Some((win - lose) / 2.0)
+        }
+    }
+}
+
+/// The value of each roll for the mover: his best move's cubeful equity
+/// at `plies` (a dance: the position unchanged, the opponent on roll).
+fn roll_value<E: Evaluator>(
+    engine: &Engine<E>,
+    pos: &Position,
+    dice: Dice,
+    state: &CubeState,
+    plies: u8,
+) -> Result<f64, ReviewError> {
+    let list = pos.legal_moves(dice);
+    let dance = [pos.switched()];
+    let results = if list.is_empty() { &dance[..] } else { list.positions() };
+    let filter = engine.search().filter();
+    let ranked = rank_results_cubeful(engine.search(), results, state, engine.met(), plies, filter, None)
+        .map_err(|e| engine_error(e.into()))?;
+    Ok(ranked.first().map_or(0.0, |r| r.equity))
+}
+
+/// The luck of `dice`: its value against the average roll (gnubg's
+/// `LuckNormal`), or for a game's first roll against the 30 non-doubles,
+/// half of them with the other player moving first (`LuckFirst`).
+fn roll_luck<E: Evaluator>(
+    engine: &Engine<E>,
+    pos: &Position,
+    dice: Dice,
+    state: &CubeState,
+    plies: u8,
+    first_roll: bool,
+) -> Result<LuckReview, ReviewError> {
+    let value = |d: Dice| roll_value(engine, pos, d, state, plies);
+    let opening = first_roll && *pos == Position::STARTING && !dice.is_double();
+    let mean = if opening {
+        let other = state.switched();
+        let mut sum = 0.0;
+        for d in ALL_ROLLS.iter().filter(|d| !d.is_double()) {
+            sum += value(*d)? - roll_value(engine, pos, *d, &other, plies)?;
+        }
+        sum / 30.0
+    } else {
+        let mut sum = 0.0;
+        for d in &ALL_ROLLS {
+            sum += f64::from(d.weight()) * value(*d)?;
+        }
+        sum / 36.0
+    };
+    let luck = value(dice)? - mean;
+    Ok(LuckReview {
+        luck,
+        luck_mwc: mwc_per_equity(state, engine.met()).map(|k| luck * k),
+        mark: LuckMark::of_luck(luck),
+    })
+}
+
+/// The error of `choice` at the doubler's decision `a` (gnubg's
+/// `updateStatcontext`).
+fn review_cube(a: CubeAnalysis, choice: CubeChoice, met: &Met) -> CubeReview {
+    let (nd, dt, dp) = (a.no_double, a.double_take, a.double_pass);
+    let optimal = a.best();
+    let (error, kind, close) = match choice {
+        CubeChoice::NoDouble => {
+            let error = optimal - nd;
+            let kind = if dt > dp {
+                CubeErrorKind::MissedDoubleAboveCashPoint
+            } else {
+                CubeErrorKind::MissedDoubleBelowCashPoint
+            };
+            (error, kind, optimal - dt.min(dp) < CLOSE_CUBE)
+        }
+        CubeChoice::Double => {
+            let kind = if nd > dp {
+                CubeErrorKind::WrongDoubleAboveTooGoodPoint
+            } else {
+                CubeErrorKind::WrongDoubleBelowDoublePoint
+            };
+            (optimal - dt.min(dp), kind, true)
+        }
+        CubeChoice::Take | CubeChoice::Beaver => (dt - dp, CubeErrorKind::WrongTake, true),
+        CubeChoice::Pass => (dp - dt, CubeErrorKind::WrongPass, true),
+    };
+    let error = if a.can_double() { error.max(0.0) } else { 0.0 };
+    let error_mwc = mwc_per_equity(&a.state, met).map(|k| error * k);
+    CubeReview {
+        choice,
+        error,
+        error_mwc,
+        kind: (error > 0.0).then_some(kind),
+        close,
+        mark: Mark::of_loss(error),
+        analysis: a,
+    }
+}

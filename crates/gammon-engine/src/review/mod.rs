@@ -1,0 +1,162 @@
+//! Match review: every record of a match file analysed as gnubg's `analyse
+//! match` analyses it, and each player's error rates, marks, luck and
+//! rating.
+//!
+//! - **Moves** ([`ChequerReview`]): every legal move of the roll ranked by
+//!   cubeful equity at the cube and score of the game
+//!   ([`rank_results_cubeful`](crate::cube::rank_results_cubeful)) at
+//!   [`ReviewSettings::plies`] through gnubg's "large" move filter (what
+//!   its analysis uses); the move played is always valued at full depth.
+//!   The loss is in normalised equity (money: per unit of cube; match: EMG)
+//!   and marked with gnubg's thresholds ([`Mark`]). Forced moves (one
+//!   legal move) and dances are recorded, not counted as decisions.
+//! - **Cube decisions** ([`CubeReview`]): before each roll where the player
+//!   could double (not the opening position), every double, and every
+//!   answer to one, the doubler's no double / double-take / double-pass at
+//!   [`ReviewSettings::cube_plies`]; the error of what was done, gnubg's
+//!   kind of error, and whether the decision counts ("close or actual":
+//!   every double, take, beaver and pass; a no-double decision where the
+//!   best cube action is within 0.16 of `min(double/take, 1)`).
+//! - **Luck** ([`LuckReview`]): the value of the roll (its best move at
+//!   [`ReviewSettings::luck_plies`], cubeful) against the average of the 36
+//!   rolls; for a game's first roll against the 30 non-doubles, either
+//!   player moving first.
+//! - **Per player** ([`PlayerSummary`]): gnubg's chequer, cube, overall and
+//!   Snowie error rates, XG's PR, luck per roll and gnubg's rating.
+//!
+//! Records are analysed in parallel (rayon, one task per record) and each
+//! analysis depends only on its record, so a review is the same at any
+//! thread count.
+//!
+//! Not reviewed: whether a resignation, or its acceptance, was right; a
+//! beaver is reviewed as a take (the redouble itself is not valued).
+
+mod analyse;
+mod json;
+mod marks;
+mod report;
+mod summary;
+
+pub use marks::{luck_rating, LuckMark, Mark, Rating};
+pub use report::{
+    ChequerReview, CubeChoice, CubeErrorKind, CubeReview, GameReview, LuckCounts, LuckReview, MarkCounts, MatchReview,
+    PlayerSummary, RecordReview,
+};
+
+use crate::api::Engine;
+use crate::search::MoveFilter;
+use gammon_eval::Evaluator;
+use gammon_rules::MatchRecord;
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+use thiserror::Error;
+
+/// How a match is reviewed. The default is gnubg's analysis: moves and
+/// cube at 2 plies, luck at 0, the large move filter.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ReviewSettings {
+    /// Depth of the move analysis (gnubg's counting: 0 = static).
+    pub plies: u8,
+    /// Depth of the cube decisions.
+    pub cube_plies: u8,
+    /// Depth of the luck of each roll.
+    pub luck_plies: u8,
+    /// The root screens of the move analysis.
+    #[serde(skip)]
+    pub filter: MoveFilter,
+    /// How many of the best moves each record keeps.
+    pub candidates: usize,
+}
+
+impl Default for ReviewSettings {
+    fn default() -> Self {
+        ReviewSettings { plies: 2, cube_plies: 2, luck_plies: 0, filter: MoveFilter::LARGE, candidates: 5 }
+    }
+}
+
+/// The deepest review asked for: 3 plies take minutes per move.
+pub const MAX_REVIEW_PLIES: u8 = 3;
+
+/// Why a review did not finish.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ReviewError {
+    /// A depth beyond [`MAX_REVIEW_PLIES`].
+    #[error("{what} {plies}: at most {MAX_REVIEW_PLIES} plies")]
+    TooDeep {
+        /// Which depth.
+        what: &'static str,
+        /// The depth asked for.
+        plies: u8,
+    },
+    /// The match is longer than the engine's match equity table.
+    #[error("a {length}-point match is longer than the match equity table ({max} points)")]
+    MatchTooLong {
+        /// The length.
+        length: u32,
+        /// The table's longest match.
+        max: u32,
+    },
+    /// The engine could not answer a question of the review (a record
+    /// whose context breaks the rules).
+    #[error("{0}")]
+    Engine(String),
+    /// The stop flag was set before every record was analysed.
+    #[error("the review was interrupted")]
+    Interrupted,
+}
+
+/// Reviews every record of `record` with `engine`; `progress(done, total)`
+/// is called after each record analysed.
+///
+/// # Errors
+/// As [`review_match_until`].
+pub fn review_match<E: Evaluator>(
+    engine: &Engine<E>,
+    record: &MatchRecord,
+    settings: &ReviewSettings,
+    progress: impl Fn(usize, usize) + Sync,
+) -> Result<MatchReview, ReviewError> {
+    review_match_until(engine, record, settings, progress, &AtomicBool::new(false))
+}
+
+/// [`review_match`] that stops once `stop` is set (a Ctrl-C handler's
+/// flag); no partial review is returned.
+///
+/// # Errors
+/// [`ReviewError::TooDeep`], [`ReviewError::MatchTooLong`],
+/// [`ReviewError::Interrupted`].
+pub fn review_match_until<E: Evaluator>(
+    engine: &Engine<E>,
+    record: &MatchRecord,
+    settings: &ReviewSettings,
+    progress: impl Fn(usize, usize) + Sync,
+    stop: &AtomicBool,
+) -> Result<MatchReview, ReviewError> {
+    for (what, plies) in [("--ply", settings.plies), ("--cube-ply", settings.cube_plies), ("luck", settings.luck_plies)]
+    {
+        if plies > MAX_REVIEW_PLIES {
+            return Err(ReviewError::TooDeep { what, plies });
+        }
+    }
+    let max = engine.met().max_away();
+    if record.match_length > max {
+        return Err(ReviewError::MatchTooLong { length: record.match_length, max });
+    }
+    let start = Instant::now();
+    let total: usize = record.games.iter().map(|g| g.records.len()).sum();
+    let done = AtomicUsize::new(0);
+    let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+    let games = analyse::games(engine, record, settings, &tick, stop)?;
+    let summary = summary::summarise(&record.players, &games);
+    Ok(MatchReview {
+        players: record.players.clone(),
+        match_length: record.match_length,
+        settings: *settings,
+        evaluator: engine.name(),
+        games,
+        summary,
+        elapsed: start.elapsed(),
+        threads: rayon::current_num_threads(),
+    })
+}
