@@ -13,6 +13,7 @@ mod moves;
 mod play;
 mod position_arg;
 mod request;
+mod review;
 mod rollout_cmd;
 mod text;
 mod train_cmd;
@@ -49,6 +50,8 @@ enum Command {
     Distill(distill_cmd::DistillArgs),
     /// Settle a position (or a roll's moves) by Monte Carlo rollouts.
     Rollout(rollout_cmd::RolloutArgs),
+    /// Review a whole match file: every move and cube decision, error rates, luck.
+    Review(review::ReviewArgs),
     /// Play a game against the engine in the terminal.
     Play(play::PlayArgs),
     /// Run as a UBGI engine on standard input and output.
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Duel(args) => duel_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Distill(args) => distill_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Rollout(args) => rollout_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Review(args) => review::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Ubgi(args) => ubgi::run(&args).map(|()| ExitCode::SUCCESS),
     };

@@ -1,0 +1,152 @@
+//! `gammon review FILE`: every move and cube decision of a match file
+//! analysed as gnubg's `analyse match` analyses it (the engine's
+//! [`review`](gammon_engine::review) module), printed as a report for
+//! people, as JSON (`--json`) or as a self-contained HTML page (`--html`).
+
+mod html;
+mod text;
+
+use crate::args::{ThreadsArg, WeightsArg};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use gammon_engine::api::Engine;
+use gammon_engine::review::{review_match_until, MatchReview, ReviewError, ReviewSettings};
+use gammon_rules::{read_match_file, read_match_file_until_error, MatchRecord};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Arguments of `gammon review`.
+#[derive(Debug, Args)]
+#[command(after_help = "Reads Jellyfish/gnubg .mat text (also FIBS, Backgammon Galaxy, Backgammon Studio and \
+XG text exports) and gnubg .sgf files; the content decides the format. Every move is ranked by cubeful \
+equity at the match score (money: per unit of cube; match: normalised equity, EMG) through gnubg's large \
+move filter, the move played always at full depth; losses above 0.03, 0.06 and 0.12 are marked doubtful, \
+bad and very bad. Cube decisions are reviewed before every roll where a double was possible, at every \
+double and every answer. Plies are counted as gnubg counts them (0 = the net's static evaluation). \
+Error rates are per decision in milli-equity (gnubg's mEMG); PR = 500 x the mean error per decision.")]
+pub struct ReviewArgs {
+    /// The match file (.mat, .txt or .sgf).
+    file: PathBuf,
+    /// Depth of the move analysis, 0 to 3 plies (gnubg's default 2).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=3))]
+    ply: u8,
+    /// Depth of the cube decisions, 0 to 3 plies (gnubg's default 2).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=3))]
+    cube_ply: u8,
+    /// Review the games before the first game that does not replay (and
+    /// say which and why) instead of refusing the file.
+    #[arg(long)]
+    keep_going: bool,
+    /// Print the review as JSON (the schema is in docs/review-json.md).
+    #[arg(long, conflicts_with = "html")]
+    json: bool,
+    /// Write a self-contained HTML report (boards of every error) to OUT.
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    weights: WeightsArg,
+}
+
+/// The exit status of a review stopped by a signal (128 + SIGINT).
+const INTERRUPTED: i32 = 130;
+
+/// Runs `gammon review`.
+pub fn run(args: &ReviewArgs) -> Result<()> {
+    let record = read(&args.file, args.keep_going)?;
+    if record.games.is_empty() {
+        bail!("{}: no game to review", args.file.display());
+    }
+    let engine = Engine::new(args.weights.net()?);
+    let settings = ReviewSettings { plies: args.ply, cube_plies: args.cube_ply, ..ReviewSettings::default() };
+    let pool = args.threads.pool()?;
+    let bar = progress_bar(std::io::stderr().is_terminal());
+    let stop = stop_on_interrupt(bar.clone())?;
+    let review = pool.install(|| {
+        review_match_until(
+            &engine,
+            &record,
+            &settings,
+            |done, total| {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            },
+            &stop,
+        )
+    });
+    bar.finish_and_clear();
+    let review = match review {
+        Err(ReviewError::Interrupted) => {
+            eprintln!("interrupted: no review");
+            std::process::exit(INTERRUPTED);
+        }
+        r => r.with_context(|| format!("cannot review {}", args.file.display()))?,
+    };
+    if let Some(path) = &args.html {
+        write_html(path, &review, &record)?;
+        eprintln!("wrote {}", path.display());
+        return Ok(());
+    }
+    let out = std::io::stdout();
+    let mut out = BufWriter::new(out.lock());
+    if args.json {
+        crate::json::write(&mut out, &review)?;
+    } else {
+        text::report(&mut out, &review, &record)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The match, or with `keep_going` the games before the first bad one.
+fn read(path: &Path, keep_going: bool) -> Result<MatchRecord> {
+    if !keep_going {
+        return Ok(read_match_file(path)?);
+    }
+    let (record, error) = read_match_file_until_error(path)?;
+    if let Some(e) = error {
+        eprintln!(
+            "warning: {}: {e}; reviewing the {} game(s) before it",
+            path.display(),
+            record.games.len()
+        );
+    }
+    Ok(record)
+}
+
+/// The HTML report, written to a temporary file and renamed.
+fn write_html(path: &Path, review: &MatchReview, record: &MatchRecord) -> Result<()> {
+    let page = html::page(review, record);
+    let tmp = path.with_extension("html.tmp");
+    std::fs::write(&tmp, page).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// A bar on standard error, drawn only on a terminal.
+fn progress_bar(shown: bool) -> ProgressBar {
+    let bar = if shown { ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("review [{bar:30}] {pos}/{len} records, ETA {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// A flag set by the first Ctrl-C or SIGTERM; the second quits.
+fn stop_on_interrupt(bar: ProgressBar) -> Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(INTERRUPTED);
+        }
+        bar.suspend(|| eprintln!("interrupted: stopping (interrupt again to quit now)"));
+    })
+    .context("cannot install the Ctrl-C handler")?;
+    Ok(stop)
+}

@@ -1,0 +1,201 @@
+//! The review as a report for people: each game's errors in order, with
+//! the board before them, then both players' figures side by side.
+
+use gammon_engine::review::{ChequerReview, CubeChoice, CubeReview, GameReview, MatchReview, PlayerSummary, RecordReview};
+use gammon_rules::{MatAction, MatchRecord};
+use std::io::{self, Write};
+
+/// Writes the report.
+pub fn report(out: &mut impl Write, r: &MatchReview, record: &MatchRecord) -> io::Result<()> {
+    header(out, r, record)?;
+    for game in &r.games {
+        game_errors(out, r, game)?;
+    }
+    summary(out, r)
+}
+
+/// "a 7-point match" or "a money session".
+pub(super) fn describe_length(length: u32) -> String {
+    if length == 0 {
+        "money session".to_string()
+    } else {
+        format!("{length}-point match")
+    }
+}
+
+/// Equity with its sign, three decimals.
+pub(super) fn eq(x: f64) -> String {
+    format!("{x:+.3}")
+}
+
+fn header(out: &mut impl Write, r: &MatchReview, record: &MatchRecord) -> io::Result<()> {
+    let [a, b] = &r.players;
+    let games = r.games.len();
+    writeln!(out, "{a} vs {b}: {}, {games} game{}", describe_length(r.match_length), if games == 1 { "" } else { "s" })?;
+    if let Some(event) = record.headers.get("Event") {
+        writeln!(out, "Event: {event}")?;
+    }
+    let s = &r.settings;
+    writeln!(
+        out,
+        "Reviewed by {} at {}-ply (moves), {}-ply (cube), {}-ply (luck), in {:.1} s on {} thread{}",
+        r.evaluator,
+        s.plies,
+        s.cube_plies,
+        s.luck_plies,
+        r.elapsed.as_secs_f64(),
+        r.threads,
+        if r.threads == 1 { "" } else { "s" }
+    )?;
+    let unit = if r.match_length == 0 { "money equity per unit of cube" } else { "normalised equity (EMG)" };
+    writeln!(out, "Losses in {unit}; marked: ?! doubtful (> 0.03), ? bad (> 0.06), ?? very bad (> 0.12)")
+}
+
+fn game_errors(out: &mut impl Write, r: &MatchReview, game: &GameReview) -> io::Result<()> {
+    writeln!(out)?;
+    let result = match game.result {
+        Some((winner, points)) => {
+            format!("{} wins {points} point{}", r.players[winner.index()], if points == 1 { "" } else { "s" })
+        }
+        None => "unfinished".to_string(),
+    };
+    let crawford = if game.crawford { ", Crawford game" } else { "" };
+    let [a, b] = &r.players;
+    writeln!(out, "Game {}: {a} {}, {b} {}{crawford}: {result}", game.number, game.score[0], game.score[1])?;
+    let mut errors = 0;
+    for rec in game.records.iter().filter(|rec| rec.worst_mark() != gammon_engine::review::Mark::None) {
+        errors += 1;
+        record_error(out, r, rec)?;
+    }
+    if errors == 0 {
+        writeln!(out, "  no marked errors")?;
+    }
+    Ok(())
+}
+
+fn place(r: &MatchReview, rec: &RecordReview) -> String {
+    let who = &r.players[rec.player.index()];
+    match rec.move_number {
+        Some(n) => format!("move {n}, {who}"),
+        None => who.clone(),
+    }
+}
+
+fn record_error(out: &mut impl Write, r: &MatchReview, rec: &RecordReview) -> io::Result<()> {
+    writeln!(out)?;
+    let money = r.match_length == 0;
+    if let Some(c) = rec.cube.as_ref().filter(|c| c.mark != gammon_engine::review::Mark::None) {
+        cube_error(out, r, rec, c, money)?;
+    }
+    if let Some(c) = rec.chequer.as_ref().filter(|c| c.mark != gammon_engine::review::Mark::None) {
+        chequer_error(out, r, rec, c, money)?;
+    }
+    Ok(())
+}
+
+fn loss_text(loss: f64, mwc: Option<f64>) -> String {
+    match mwc {
+        Some(m) => format!("{:.3} ({:.2}% MWC)", loss, 100.0 * m),
+        None => format!("{loss:.3}"),
+    }
+}
+
+fn chequer_error(
+    out: &mut impl Write,
+    r: &MatchReview,
+    rec: &RecordReview,
+    c: &ChequerReview,
+    money: bool,
+) -> io::Result<()> {
+    let dice = rec.dice().map(|d| d.to_string()).unwrap_or_default();
+    writeln!(
+        out,
+        "  {}: rolled {dice}, {} {}: lost {}",
+        place(r, rec),
+        c.mark.name(),
+        c.mark.symbol(),
+        loss_text(c.loss, c.loss_mwc)
+    )?;
+    for line in rec.position.board_diagram().lines() {
+        writeln!(out, "    {line}")?;
+    }
+    let pos = &rec.position;
+    let value = |m: &gammon_engine::api::CubefulMove| match (money, m.mwc) {
+        (false, Some(mwc)) => format!("{} ({:.2}%)", eq(m.equity), 100.0 * mwc),
+        _ => eq(m.equity),
+    };
+    for (i, m) in c.candidates.iter().enumerate() {
+        let tag = if m.result == c.played.result { "played" } else { "" };
+        writeln!(
+            out,
+            "    {:>2}. {:<24} {:>16}  {:>7}  {tag}",
+            i + 1,
+            pos.format_move(&m.move_),
+            value(m),
+            if m.loss > 0.0 { format!("-{:.3}", m.loss) } else { String::new() }
+        )?;
+    }
+    Ok(())
+}
+
+fn choice_text(c: CubeChoice) -> &'static str {
+    match c {
+        CubeChoice::NoDouble => "did not double",
+        CubeChoice::Double => "doubled",
+        CubeChoice::Take => "took",
+        CubeChoice::Beaver => "beavered",
+        CubeChoice::Pass => "passed",
+    }
+}
+
+fn cube_error(out: &mut impl Write, r: &MatchReview, rec: &RecordReview, c: &CubeReview, money: bool) -> io::Result<()> {
+    writeln!(
+        out,
+        "  {}: {}, {} {}: lost {}",
+        place(r, rec),
+        choice_text(c.choice),
+        c.mark.name(),
+        c.mark.symbol(),
+        loss_text(c.error, c.error_mwc)
+    )?;
+    if !matches!(rec.action, MatAction::Take | MatAction::Drop | MatAction::Beaver) {
+        for line in rec.position.board_diagram().lines() {
+            writeln!(out, "    {line}")?;
+        }
+    }
+    let a = &c.analysis;
+    let mwc = |f: fn(&gammon_engine::cube::MatchChances) -> f64| match (money, a.match_chances) {
+        (false, Some(m)) => format!(" ({:.2}%)", 100.0 * f(&m)),
+        _ => String::new(),
+    };
+    writeln!(out, "    No double     {}{}", eq(a.no_double), mwc(|m| m.no_double))?;
+    writeln!(out, "    Double, take  {}{}", eq(a.double_take), mwc(|m| m.double_take))?;
+    writeln!(out, "    Double, pass  {}{}", eq(a.double_pass), mwc(|m| m.double_pass))?;
+    writeln!(out, "    Proper cube action: {}", a.action)
+}
+
+fn summary(out: &mut impl Write, r: &MatchReview) -> io::Result<()> {
+    writeln!(out)?;
+    let [a, b] = &r.summary;
+    let row = |out: &mut dyn Write, label: &str, f: &dyn Fn(&PlayerSummary) -> String| -> io::Result<()> {
+        writeln!(out, "{label:<34} {:>20} {:>20}", f(a), f(b))
+    };
+    let milli = |x: Option<f64>| x.map_or_else(|| "n/a".to_string(), |x| format!("{:.1}", 1000.0 * x));
+    row(out, "", &|s| s.name.clone())?;
+    row(out, "Unforced moves", &|s| s.unforced_moves.to_string())?;
+    row(out, "Moves marked doubtful/bad/very bad", &|s| {
+        format!("{}/{}/{}", s.move_marks.doubtful, s.move_marks.bad, s.move_marks.very_bad)
+    })?;
+    row(out, "Chequer error rate (mEMG)", &|s| milli(s.chequer_error_rate()))?;
+    row(out, "Close or actual cube decisions", &|s| s.close_cube_decisions.to_string())?;
+    row(out, "Cube errors doubtful/bad/very bad", &|s| {
+        format!("{}/{}/{}", s.cube_marks.doubtful, s.cube_marks.bad, s.cube_marks.very_bad)
+    })?;
+    row(out, "Cube error rate (mEMG)", &|s| milli(s.cube_error_rate()))?;
+    row(out, "Overall error rate (mEMG)", &|s| milli(s.overall_error_rate()))?;
+    row(out, "Snowie error rate (mEMG)", &|s| milli(s.snowie_error_rate()))?;
+    row(out, "PR (XG)", &|s| s.pr().map_or_else(|| "n/a".to_string(), |p| format!("{p:.1}")))?;
+    row(out, "Luck per roll (mEMG)", &|s| milli(s.luck_rate()))?;
+    row(out, "Luck rating", &|s| s.luck_rate().map_or("n/a", gammon_engine::review::luck_rating).to_string())?;
+    row(out, "Rating", &|s| s.rating().map_or("n/a", |r| r.name()).to_string())
+}
