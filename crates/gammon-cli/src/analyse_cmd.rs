@@ -99,8 +99,9 @@ fn analyse_roll(
 ) -> Result<()> {
     let analysis =
         engine.analyse_roll_in_context(&request.position, dice, context, args.ply.ply).map_err(|e| match e {
-            EngineError::Cube(e) => anyhow::Error::new(e)
-                .context("cannot rank the moves by cubeful equity in this context (--cubeless ranks them in money play)"),
+            EngineError::Cube(e) => anyhow::Error::new(e).context(
+                "cannot rank the moves by cubeful equity in this context (--cubeless ranks them in money play)",
+            ),
             e => game_over(e),
         })?;
     if args.json.json {

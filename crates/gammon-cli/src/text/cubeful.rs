@@ -84,7 +84,8 @@ pub fn cubeful_roll_analysis(
     let notations: Vec<String> = a.moves.iter().map(|m| pos.format_move(&m.move_)).collect();
     let longest = notations.iter().map(String::len).max().unwrap_or(0);
     let table = Table::of(a, longest);
-    let rows: Vec<(&String, String)> = notations.iter().zip(&a.moves).enumerate().map(|(i, (n, m))| (n, table.numbers(m, i == 0))).collect();
+    let rows: Vec<(&String, String)> =
+        notations.iter().zip(&a.moves).enumerate().map(|(i, (n, m))| (n, table.numbers(m, i == 0))).collect();
     // A move too long for its column within 80 goes on a line of its own.
     let numbers = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
     let most = Table::room(numbers);
@@ -92,7 +93,17 @@ pub fn cubeful_roll_analysis(
     writeln!(
         out,
         "{:>3} {:<width$}  {:>3} {} {:>6} {:>5} {:>5} {:>5}   {:>5} {:>5} {:>5}",
-        "#", "move", "ply", table.headings(), "loss", "win", "gam", "bg", "lose", "gam", "bg"
+        "#",
+        "move",
+        "ply",
+        table.headings(),
+        "loss",
+        "win",
+        "gam",
+        "bg",
+        "lose",
+        "gam",
+        "bg"
     )?;
     for (i, (notation, numbers)) in rows.iter().enumerate() {
         if notation.len() > width {

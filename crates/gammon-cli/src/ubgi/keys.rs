@@ -54,7 +54,10 @@ impl Session {
                     Some(n) => self.ply = gnubg_ply(n),
                     None => {
                         let (most, gnubg) = (ubgi_ply(MAX_PLY), MAX_PLY);
-                        return Err(error("unsupported", format!("engine.ply {n}: at most {most} (gnubg {gnubg}-ply)")));
+                        return Err(error(
+                            "unsupported",
+                            format!("engine.ply {n}: at most {most} (gnubg {gnubg}-ply)"),
+                        ));
                     }
                 },
                 Err(_) => return Err(error("bad_value", format!("engine.ply {value:?} is not an integer"))),

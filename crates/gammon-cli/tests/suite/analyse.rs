@@ -150,7 +150,10 @@ fn errors_are_clear_and_fail() {
     fails(&["analyse", "AAAAAAAA/38AAA", "--dice", "21"], "game in this position is over");
     fails(&["analyse", "AAAAAAAA/38AAA", "--dice", "21", "--cubeless"], "game in this position is over");
     // Cubeless analysis takes no context; a match the table does not cover says what to do.
-    fails(&["analyse", "start", "--dice", "31", "--cubeless", "--match", "7"], "--match does not apply with --cubeless");
+    fails(
+        &["analyse", "start", "--dice", "31", "--cubeless", "--match", "7"],
+        "--match does not apply with --cubeless",
+    );
     let long = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:31:10";
     fails(&["analyse", long, "--ply", "0"], "longer than the match equity table");
     fails(&["analyse", "start", "--dice", "31", "--match", "7", "--score", "7-1"], "--score: ");
@@ -230,7 +233,12 @@ fn float(v: &serde_json::Value) -> f64 {
 
 /// Each move's equity in the JSON analysis, by notation.
 fn equities(v: &serde_json::Value) -> std::collections::BTreeMap<String, f64> {
-    v["moves"].as_array().unwrap().iter().map(|m| (m["move"].as_str().unwrap().to_string(), float(&m["equity"]))).collect()
+    v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap().to_string(), float(&m["equity"])))
+        .collect()
 }
 
 #[test]
@@ -264,7 +272,10 @@ fn the_first_line_says_money_play_and_the_cube() {
     assert!(text.starts_with(" Money play, cube 2 owned by O, Jacoby on"), "{text}");
     // Before the roll: the same line, then the evaluation and the cube decision.
     let text = ok(&["analyse", CRAWFORD_31.replace(":31:", ":00:").as_str(), "--ply", "0"]);
-    assert!(text.lines().next().unwrap().contains("7-point match, score 5-6 (X 2-away, O 1-away), Crawford game"), "{text}");
+    assert!(
+        text.lines().next().unwrap().contains("7-point match, score 5-6 (X 2-away, O 1-away), Crawford game"),
+        "{text}"
+    );
     let text = ok(&["analyse", "start", "--ply", "0", "--match", "5", "--score", "3-1"]);
     assert!(text.starts_with(" 5-point match, score 3-1 (X 2-away, O 4-away), cube 1 centred"), "{text}");
     assert!(text.contains("Cube decision at 0-ply: 5-point match"), "{text}");
@@ -275,7 +286,18 @@ fn the_cube_options_override_the_position() {
     // The options of `gammon cube`: the same context as the XGID that carries it.
     let xgid = json(&["analyse", CRAWFORD_31, "--ply", "0", "--json"]);
     let options = json(&[
-        "analyse", "start", "--dice", "31", "--ply", "0", "--json", "--match", "7", "--score", "5-6", "--crawford",
+        "analyse",
+        "start",
+        "--dice",
+        "31",
+        "--ply",
+        "0",
+        "--json",
+        "--match",
+        "7",
+        "--score",
+        "5-6",
+        "--crawford",
     ]);
     assert_eq!(xgid["context"], options["context"]);
     assert_eq!(equities(&xgid), equities(&options));
@@ -305,12 +327,21 @@ fn a_cube_owned_by_the_opponent_changes_the_cubeful_equities() {
 fn cubeful_json_has_the_context_and_each_move_in_its_units() {
     let v = json(&["analyse", CRAWFORD_31, "--ply", "1", "--json"]);
     assert_eq!(v["cubeful"], true);
-    assert_eq!((v["position"].as_str().unwrap().len(), v["dice"].as_str(), v["plies"].as_u64()), (14, Some("31"), Some(1)));
+    assert_eq!(
+        (v["position"].as_str().unwrap().len(), v["dice"].as_str(), v["plies"].as_u64()),
+        (14, Some("31"), Some(1))
+    );
     assert!(v["evaluator"].is_string());
     let c = &v["context"];
-    assert_eq!((c["match_length"].as_u64(), c["cube"].as_u64(), c["owner"].as_str()), (Some(7), Some(1), Some("centre")));
+    assert_eq!(
+        (c["match_length"].as_u64(), c["cube"].as_u64(), c["owner"].as_str()),
+        (Some(7), Some(1), Some("centre"))
+    );
     assert_eq!((&c["score"], &c["away"]), (&serde_json::json!([5, 6]), &serde_json::json!([2, 1])));
-    assert_eq!((c["crawford"].as_bool(), c["post_crawford"].as_bool(), c["jacoby"].as_bool()), (Some(true), Some(false), Some(false)));
+    assert_eq!(
+        (c["crawford"].as_bool(), c["post_crawford"].as_bool(), c["jacoby"].as_bool()),
+        (Some(true), Some(false), Some(false))
+    );
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 16);
     let best = float(&moves[0]["equity"]);
