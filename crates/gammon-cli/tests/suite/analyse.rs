@@ -369,3 +369,15 @@ fn cubeful_json_has_the_context_and_each_move_in_its_units() {
     assert_eq!((v["cubeful"].as_bool(), v["context"]["away"].is_null()), (Some(true), true));
     assert!(v["moves"].as_array().unwrap().iter().all(|m| m.get("mwc").is_none() && m["cubeless_equity"].is_number()));
 }
+
+#[test]
+fn a_match_id_gives_its_context() {
+    // gnubg's `PositionID:MatchID`: a 5-point match at 3-1, the player on roll 3.
+    let text = ok(&["analyse", "4HPwATDgc/ABMA:MAGgADAACAAE", "--dice", "31", "--ply", "0"]);
+    assert!(text.starts_with(" 5-point match, score 3-1 (X 2-away, O 4-away)"), "{text}");
+    let v = json(&["analyse", "4HPwATDgc/ABMA:MAGgADAACAAE", "--dice", "31", "--ply", "0", "--json"]);
+    let w = json(&["analyse", "start", "--dice", "31", "--ply", "0", "--json", "--match", "5", "--score", "3-1"]);
+    assert_eq!(v["context"], w["context"]);
+    assert_eq!(equities(&v), equities(&w));
+    fails(&["analyse", "4HPwATDgc/ABMA:MAGgADAACAAX"], "cannot read Match ID");
+}
