@@ -173,3 +173,19 @@ impl Table {
         format!("{:>3} {values} {loss:>6} {}", m.plies, gnubg_line(m.probabilities))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_context_line_names_the_score_and_the_phase() {
+        let mut ctx = GameContext::new_match(7);
+        ctx.score = (6, 4);
+        assert_eq!(context_line(&ctx), "7-point match, score 6-4 (X 1-away, O 3-away), post-Crawford, cube 1 centred");
+        ctx.crawford = true;
+        assert!(context_line(&ctx).contains("3-away), Crawford game, cube 1"), "{}", context_line(&ctx));
+        let owned = GameContext { cube_value: 4, cube_owner: CubeOwner::OnRoll, jacoby: true, ..GameContext::money() };
+        assert_eq!(context_line(&owned), "Money play, cube 4 owned by X, Jacoby on, beavers not allowed");
+    }
+}
