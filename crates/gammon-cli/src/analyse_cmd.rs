@@ -1,30 +1,39 @@
 //! `gammon analyse`: the legal moves of a roll ranked by n-ply search, or the
 //! n-ply evaluation of a position before the roll with its cube decision at
-//! the same depth (see `gammon cube`): money play with a centred cube, or
-//! the context an XGID carries (cube, owner, score, match length, Crawford,
-//! Jacoby, beavers).
+//! the same depth (see `gammon cube`). Both use the game context: money play
+//! with a centred cube, or the context an XGID or Match ID carries (cube,
+//! owner, score, match length, Crawford, Jacoby, beavers), overridden by the
+//! options `gammon cube` takes. With dice the moves are ranked by cubeful
+//! equity in that context, as gnubg ranks them; `--cubeless` ranks them by
+//! cubeless money equity instead.
 
-use crate::args::{DiceOption, JsonArg, PlyArg, PositionText, WeightsArg};
-use crate::json::{self, PositionAnalysisJson};
+use crate::args::{ContextArgs, DiceOption, JsonArg, PlyArg, PositionText, WeightsArg};
+use crate::json::{self, CubefulAnalysisJson, PositionAnalysisJson};
 use crate::request::Request;
 use crate::text;
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use gammon_engine::api::{CubeReport, Engine, EngineError};
 use gammon_eval::NetEvaluator;
-use gammon_rules::Dice;
+use gammon_rules::{Dice, GameContext};
 use std::io::{BufWriter, Write};
 
 /// Arguments of `gammon analyse`.
 #[derive(Debug, Args)]
 #[command(after_help = "Plies are counted as gnubg counts them: 0 = the static evaluation of the net, \
 1 = every roll of the side to move next and its best reply, 2 = every roll of both sides.\n\
-With dice, every legal move is ranked: all at 0 ply, then gnubg's \"normal\" move filter keeps \
+With dice, every legal move is ranked by its cubeful equity at the cube and score of the position \
+(an XGID or Match ID carries them; the options override them; else money play with a centred cube), \
+as gnubg ranks them: money play in equity per unit of the cube, a match in match winning chances (MWC) \
+and their equity normalised to money (EMG). The first line says which context was used. --cubeless ranks \
+them by cubeless money equity instead. All moves are ranked at 0 ply, then gnubg's \"normal\" move filter keeps \
 up to 8 moves within 0.16 equity for the full depth (at 3 plies the best 2 of those within 0.04 \
 after 2 plies). Moves the filter dropped are shown at the depth they reached.\n\
 Without dice, the cube decision of the player on roll follows at the same depth, as `gammon cube --ply` \
-gives it: money play with a centred cube, or the cube, score and rules of an XGID.")]
-#[command(mut_arg("position", |a| a.help("The position, player on roll to move: Position ID, XGID or `start`")))]
+gives it, in the same context.")]
+#[command(mut_arg("position", |a| a.help(
+    "The position, player on roll to move: Position ID, XGID, Match ID (`PositionID:MatchID`) or `start`"
+)))]
 #[command(mut_arg("dice", |a| a.help(
     "The roll to analyse, like `31` (an XGID may carry it instead). Without dice: the evaluation of the position before the roll"
 )))]
@@ -35,6 +44,12 @@ pub struct AnalyseArgs {
     dice: DiceOption,
     #[command(flatten)]
     ply: PlyArg,
+    #[command(flatten)]
+    context: ContextArgs,
+    /// Rank the moves by cubeless money equity, ignoring the cube and the
+    /// score (takes none of the context options).
+    #[arg(long)]
+    cubeless: bool,
     #[command(flatten)]
     weights: WeightsArg,
     #[command(flatten)]
@@ -47,28 +62,64 @@ pub struct AnalyseArgs {
 /// Runs `gammon analyse`.
 pub fn run(args: &AnalyseArgs) -> Result<()> {
     let request = Request::read(&args.position.position, args.dice.dice.as_deref(), " (write them like 31)")?;
+    if args.cubeless {
+        if let Some(option) = args.context.first_given() {
+            bail!("{option} does not apply with --cubeless: cubeless analysis is money play without a cube");
+        }
+    }
+    let (context, notes) = args.context.apply(request.context)?;
     let engine = Engine::new(args.weights.net()?);
     let out = std::io::stdout();
     let mut out = BufWriter::new(out.lock());
-    match request.dice {
-        Some(dice) => analyse_roll(&mut out, &engine, &request, dice, args)?,
-        None => analyse_position(&mut out, &engine, &request, args)?,
+    match (request.dice, args.cubeless) {
+        (Some(dice), true) => analyse_roll_cubeless(&mut out, &engine, &request, dice, args)?,
+        (Some(dice), false) => analyse_roll(&mut out, &engine, &request, dice, (&context, &notes), args)?,
+        (None, _) => analyse_position(&mut out, &engine, &request, (&context, notes), args)?,
     }
     out.flush()?;
     Ok(())
 }
 
+/// The message of a finished game.
+fn game_over(e: EngineError) -> anyhow::Error {
+    match e {
+        EngineError::GameOver => anyhow!("the game in this position is over: there is no move to analyse"),
+        e => e.into(),
+    }
+}
+
+/// The moves ranked by cubeful equity in `context`.
 fn analyse_roll(
+    out: &mut impl Write,
+    engine: &Engine<NetEvaluator>,
+    request: &Request,
+    dice: Dice,
+    (context, notes): (&GameContext, &[String]),
+    args: &AnalyseArgs,
+) -> Result<()> {
+    let analysis =
+        engine.analyse_roll_in_context(&request.position, dice, context, args.ply.ply).map_err(|e| match e {
+            EngineError::Cube(e) => anyhow::Error::new(e).context(
+                "cannot rank the moves by cubeful equity in this context (--cubeless ranks them in money play)",
+            ),
+            e => game_over(e),
+        })?;
+    if args.json.json {
+        json::write(out, &CubefulAnalysisJson::new(&analysis, notes))
+    } else {
+        Ok(text::cubeful_roll_analysis(out, &analysis, notes, args.verbose)?)
+    }
+}
+
+/// The moves ranked by cubeless money equity (`--cubeless`).
+fn analyse_roll_cubeless(
     out: &mut impl Write,
     engine: &Engine<NetEvaluator>,
     request: &Request,
     dice: Dice,
     args: &AnalyseArgs,
 ) -> Result<()> {
-    let analysis = engine.analyse_roll(&request.position, dice, args.ply.ply).map_err(|e| match e {
-        EngineError::GameOver => anyhow!("the game in this position is over: there is no move to analyse"),
-        e => e.into(),
-    })?;
+    let analysis = engine.analyse_roll(&request.position, dice, args.ply.ply).map_err(game_over)?;
     if args.json.json {
         json::write(out, &analysis)
     } else {
@@ -76,22 +127,34 @@ fn analyse_roll(
     }
 }
 
+/// The evaluation before the roll and the cube decision in `context`; the
+/// context line first unless `--cubeless` asks for the output without it.
 fn analyse_position(
     out: &mut impl Write,
     engine: &Engine<NetEvaluator>,
     request: &Request,
+    (context, notes): (&GameContext, Vec<String>),
     args: &AnalyseArgs,
 ) -> Result<()> {
     let plies = args.ply.ply;
     let evaluation = engine.evaluate(&request.position, plies);
-    let cube: Result<CubeReport, String> =
-        engine.decide_cube(&request.position, &request.context, plies).map_err(|e| match e {
+    let cube: Result<CubeReport, String> = engine
+        .decide_cube(&request.position, context, plies)
+        .map(|mut d| {
+            d.notes.extend(notes.iter().cloned());
+            d
+        })
+        .map_err(|e| match e {
             EngineError::GameOver => "the game is over: there is no cube decision".to_string(),
             e => format!("{:#}", anyhow::Error::from(e)),
         });
     if args.json.json {
-        json::write(out, &PositionAnalysisJson::new(&evaluation, &cube))
-    } else {
-        Ok(text::position_analysis(out, &evaluation, &cube, args.verbose)?)
+        return json::write(out, &PositionAnalysisJson::new(&evaluation, &cube));
     }
+    if !args.cubeless {
+        // The cube decision repeats the notes; without one they go here.
+        let shown: &[String] = if cube.is_ok() { &[] } else { &notes };
+        text::context_header(out, context, shown)?;
+    }
+    Ok(text::position_analysis(out, &evaluation, &cube, args.verbose)?)
 }

@@ -87,7 +87,8 @@ pub fn threads_help(what: &str) -> String {
     format!("{what} At most {MAX_THREADS}.")
 }
 
-/// The game context options of `gammon cube`: each overrides what an XGID says.
+/// The game context options of `gammon cube` and `gammon analyse`: each
+/// overrides what an XGID or Match ID says.
 #[derive(Debug, Args)]
 pub struct ContextArgs {
     /// Cube value: 1, 2, 4, ...
@@ -178,6 +179,25 @@ impl ContextArgs {
 }
 
 impl ContextArgs {
+    /// The first option of this block given on the command line, if any
+    /// (for a command mode that takes none of them).
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            ("--cube", self.cube.is_some()),
+            ("--owner", self.owner.is_some()),
+            ("--match", self.match_length.is_some()),
+            ("--score", self.score.is_some()),
+            ("--crawford", self.crawford),
+            ("--no-crawford", self.no_crawford),
+            ("--jacoby", self.jacoby),
+            ("--no-jacoby", self.no_jacoby),
+            ("--beaver", self.beaver),
+            ("--no-beaver", self.no_beaver),
+        ]
+        .into_iter()
+        .find_map(|(option, given)| given.then_some(option))
+    }
+
     /// `option` if it was given on the command line, else `None`: an error
     /// about what an XGID set must not blame an option the user never typed.
     fn given(&self, option: &'static str) -> Option<&'static str> {

@@ -11,6 +11,8 @@ use std::io::{BufWriter, Write};
 
 /// Arguments of `gammon eval`.
 #[derive(Debug, Args)]
+#[command(after_help = "The evaluation is the net's static one: 0-ply, counted as gnubg counts plies \
+(`gammon analyse --ply N` searches deeper).")]
 #[command(mut_arg("position", |a| a.help("The position (player on roll, before rolling): Position ID, XGID or `start`")))]
 pub struct EvalArgs {
     #[command(flatten)]

@@ -1,9 +1,10 @@
 //! The `--json` printers. The engine's answers serialize to the JSON each
 //! command prints ([`gammon_engine::api::json`]); this module adds the
-//! shapes of `eval` and of `analyse` without dice, which frame them.
+//! shapes of `eval`, of `analyse` without dice and of the notes of
+//! `analyse` with dice, which frame them.
 
 use gammon_engine::api::json::EvaluationJson;
-use gammon_engine::api::{CubeReport, Evaluation};
+use gammon_engine::api::{CubeReport, CubefulRollAnalysis, Evaluation};
 use gammon_eval::evaluated_by;
 use serde::Serialize;
 use std::io::Write;
@@ -58,5 +59,22 @@ impl<'a> PositionAnalysisJson<'a> {
             Err(e) => (None, Some(e.as_str())),
         };
         PositionAnalysisJson { evaluation, cube, cube_error }
+    }
+}
+
+/// `gammon analyse --json` with dice: the cubeful analysis and the notes on
+/// its context (what of the position the options kept), when there are any.
+#[derive(Serialize)]
+pub struct CubefulAnalysisJson<'a> {
+    #[serde(flatten)]
+    analysis: &'a CubefulRollAnalysis,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
+}
+
+impl<'a> CubefulAnalysisJson<'a> {
+    /// The analysis with its notes.
+    pub fn new(analysis: &'a CubefulRollAnalysis, notes: &'a [String]) -> Self {
+        CubefulAnalysisJson { analysis, notes }
     }
 }

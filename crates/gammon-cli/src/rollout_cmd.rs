@@ -37,8 +37,9 @@ pub struct RolloutArgs {
     /// The most games to play.
     #[arg(long, default_value_t = BATCH)]
     games: u64,
-    /// Chequer play of the rollout players: 0 (the net's best move) or 1
-    /// (the best of the net's candidates after every reply).
+    /// Chequer play of the rollout players in plies, counted as gnubg does:
+    /// 0 (the net's static evaluation: its best move) or 1 (the best of the
+    /// net's candidates after every reply).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1))]
     ply: u8,
     /// Stop each game after this many half-moves and take the net's

@@ -1,9 +1,11 @@
 //! The text printers: each renders one of the engine's answers for people.
 
 mod cube;
+mod cubeful;
 mod rollout;
 
 pub use cube::{cube_decision, cube_in_analysis};
+pub use cubeful::{context_header, cubeful_roll_analysis};
 pub use rollout::{rollout_report, RolloutProgressLine};
 
 use gammon_engine::api::{CubeReport, Evaluation, LegalMoves, RollAnalysis};

@@ -75,16 +75,16 @@ pub(super) fn answer_pending(a: &CubeAnalysis, pending: DiceState) -> Answer {
 }
 
 /// The engine's choice for `pos` (player on roll to move) and `dice` at
-/// `ply` UBGI plies (1 = gnubg's 0-ply): the move, and its cubeless equity
-/// for the mover when there was a choice.
+/// `ply` plies, counted as gnubg does (0 = the net's static evaluation):
+/// the move, and its cubeless equity for the mover when there was a choice.
 pub(super) fn choose_at(engine: &Engine<'_>, pos: &Position, dice: Dice, ply: u8) -> Result<(Move, Option<f32>)> {
     let api = &engine.api;
-    if ply <= 1 {
+    if ply == 0 {
         let chosen = api.choose_move(pos, dice, 0)?;
         let equity = (chosen.choices > 1).then(|| -api.evaluator().evaluate(&chosen.result).equity());
         return Ok((chosen.mv, equity));
     }
-    let ranked = api.analyse_roll(pos, dice, ply - 1)?.moves;
+    let ranked = api.analyse_roll(pos, dice, ply)?.moves;
     Ok(match ranked.as_slice() {
         [] => (Move::NONE, None),
         [only] => (only.move_, None),

@@ -3,11 +3,27 @@
 use super::v0_2::{error, Session};
 use super::{MAX_CUBE_PLY, MAX_PLY};
 
-/// The keys of `keys`, `get` and `set`, as `key` lines (`engine.cubeply`'s
-/// default is the `--cube-ply` option).
+/// `plies` counted as gnubg counts them, in the protocol's root-inclusive
+/// counting of `engine.ply` and `info depth` (gnubg 0-ply = UBGI 1).
+pub(super) const fn ubgi_ply(plies: u8) -> u8 {
+    plies + 1
+}
+
+/// The gnubg depth of `engine.ply` `n` (at least 1).
+pub(super) const fn gnubg_ply(n: u8) -> u8 {
+    n.saturating_sub(1)
+}
+
+/// The keys of `keys`, `get` and `set`, as `key` lines; `cube_ply` and
+/// `ply` are the options `--cube-ply` and `--ply` (gnubg plies), the
+/// defaults of `engine.cubeply` and `engine.ply`.
 pub(super) fn key_lines(cube_ply: u8, ply: u8) -> Vec<String> {
     vec![
-        format!("key engine.ply int 1..{MAX_PLY} {ply} root-inclusive decision depth (1 = gnubg 0-ply, 3 = gnubg 2-ply)"),
+        format!(
+            "key engine.ply int 1..{} {} root-inclusive decision depth (1 = gnubg 0-ply, 3 = gnubg 2-ply)",
+            ubgi_ply(MAX_PLY),
+            ubgi_ply(ply)
+        ),
         format!(
             "key engine.cubeply int 0..{MAX_CUBE_PLY} {cube_ply} cube decision depth in gnubg plies (0 = static evaluation and Janowski's model, 2 = gnubg's standard)"
         ),
@@ -20,7 +36,7 @@ pub(super) fn key_lines(cube_ply: u8, ply: u8) -> Vec<String> {
 impl Session {
     pub(super) fn get(&self, key: &str) -> Option<String> {
         match key {
-            "engine.ply" => Some(self.ply.to_string()),
+            "engine.ply" => Some(ubgi_ply(self.ply).to_string()),
             "engine.cubeply" => Some(self.cube_ply.to_string()),
             "engine.threads" => Some(self.threads.to_string()),
             "engine.seed" => Some(self.seed.to_string()),
@@ -33,9 +49,17 @@ impl Session {
     pub(super) fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         match key {
             "engine.ply" => match value.parse::<i64>() {
-                Ok(n @ 1..=3) => self.ply = n as u8,
                 Ok(n) if n < 1 => return Err(error("bad_value", "engine.ply must be at least 1 (1 = gnubg 0-ply)")),
-                Ok(n) => return Err(error("unsupported", format!("engine.ply {n}: at most {MAX_PLY} (gnubg 2-ply)"))),
+                Ok(n) => match u8::try_from(n).ok().filter(|&n| gnubg_ply(n) <= MAX_PLY) {
+                    Some(n) => self.ply = gnubg_ply(n),
+                    None => {
+                        let (most, gnubg) = (ubgi_ply(MAX_PLY), MAX_PLY);
+                        return Err(error(
+                            "unsupported",
+                            format!("engine.ply {n}: at most {most} (gnubg {gnubg}-ply)"),
+                        ));
+                    }
+                },
                 Err(_) => return Err(error("bad_value", format!("engine.ply {value:?} is not an integer"))),
             },
             "engine.cubeply" => match value.parse::<u8>() {

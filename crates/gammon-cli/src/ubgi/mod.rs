@@ -3,9 +3,9 @@
 //!
 //! One request per line; every reply line is flushed at once; logs go to
 //! standard error only. The engine plays cubeless chequer moves with the
-//! shipped net (or `--engine`/`--weights`) at UBGI 1 ply by default (gnubg
-//! 0-ply: every legal move is evaluated, no lookahead; `--ply 2` or `3`
-//! searches gnubg 1 or 2 plies deep through gnubg's move filter), and answers cube questions
+//! shipped net (or `--engine`/`--weights`) at gnubg 0-ply by default (every
+//! legal move is evaluated, no lookahead; `--ply 1` or `2` searches gnubg 1
+//! or 2 plies deep through gnubg's move filter), and answers cube questions
 //! searched `--cube-ply` gnubg plies deep (default 2, gnubg's standard; see
 //! `gammon cube` and [`analyse_position_nply`]). Two drafts of UBGI exist
 //! and are incompatible; `--protocol` chooses one. The user's documentation
@@ -77,7 +77,13 @@
 //! for those dice (after a take). `go`, `go chequer` and `go turn` while a
 //! cube action is pending are `bad_state`.
 //!
-//! Keys: `engine.ply` (int 1..3, default `--ply`: UBGI counts plies from 1
+//! Depth: every option and the session count plies as gnubg does (0 = the
+//! net's static evaluation), as every other command does; only the key
+//! `engine.ply` and `info depth` count the protocol's root-inclusive plies
+//! (UBGI 1 = gnubg 0-ply), converted where they are read and written
+//! (`keys::ubgi_ply`, `keys::gnubg_ply`).
+//!
+//! Keys: `engine.ply` (int 1..3, default `--ply` + 1: UBGI counts plies from 1
 //! = gnubg's 0-ply; 0 or less is `bad_value`, 4 and more `unsupported`),
 //! `engine.cubeply` (int 0..2, the depth of cube decisions in gnubg's
 //! numbering, the engine-specific native key the spec allows; default
@@ -190,10 +196,11 @@ pub struct UbgiArgs {
     /// `set engine.cubeply`.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=MAX_CUBE_PLY as i64))]
     cube_ply: u8,
-    /// Depth of chequer play in UBGI plies (1 = gnubg 0-ply: the net's best
-    /// move; 2 and 3 = gnubg 1- and 2-ply searches with gnubg's move
-    /// filter). UBGI 0.2 may change it with `set engine.ply`.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=MAX_PLY as i64))]
+    /// Depth of chequer play in plies, counted as gnubg does (0 = the net's
+    /// static evaluation: its best move; 1 and 2 = searches with gnubg's
+    /// move filter). UBGI 0.2 may change it with `set engine.ply`, which
+    /// counts the protocol's plies: `engine.ply` = this + 1.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=MAX_PLY as i64))]
     ply: u8,
 }
 
@@ -218,9 +225,10 @@ UBGI draft 0.01 (--protocol 0.01): `ubgi` is answered `readyok`; each request
 is an XGID or a FIBS board, answered with a move, `double`/`roll` or
 `take`/`drop` on one line, or `sorry`.
 
-Depth: --ply and engine.ply count UBGI plies (1 = gnubg 0-ply); --cube-ply
-and engine.cubeply count gnubg plies. `gammon analyse --ply` counts gnubg
-plies.
+Depth: --ply, --cube-ply and engine.cubeply count plies as gnubg does (0 =
+the net's static evaluation), as every gammon command does; only the key
+engine.ply (and `info depth`) counts the protocol's plies, one more
+(engine.ply 1 = gnubg 0-ply = --ply 0).
 
 Every command, answer, error and key: docs/ubgi.md.";
 
@@ -228,8 +236,8 @@ Every command, answer, error and key: docs/ubgi.md.";
 /// has about 200 characters.
 const MAX_LINE_BYTES: usize = 4096;
 
-/// The deepest chequer search offered, in UBGI plies (3 = gnubg 2-ply).
-const MAX_PLY: u8 = 3;
+/// The deepest chequer search offered, in gnubg plies (UBGI 3).
+const MAX_PLY: u8 = 2;
 
 /// The deepest cube search offered.
 const MAX_CUBE_PLY: u8 = 2;

@@ -2,7 +2,7 @@
 
 use super::command::{Command, Forget};
 use super::engine::{answer_pending, choose_at, cube_analysis, Answer, Engine};
-use super::keys::key_lines;
+use super::keys::{key_lines, ubgi_ply};
 use super::{Flow, VERSION};
 use gammon_engine::cube::CubeAnalysis;
 use gammon_rules::{Dice, GameContext, Position, Xgid};
@@ -16,7 +16,7 @@ pub(super) struct Session {
     /// Position ID. Its dice state tells whether a cube action is pending.
     context: GameContext,
     pub(super) cube_ply: u8,
-    /// Chequer-play depth in UBGI plies.
+    /// Chequer-play depth in gnubg plies (`engine.ply` is one more).
     pub(super) ply: u8,
     pub(super) threads: u32,
     pub(super) seed: u64,
@@ -200,7 +200,7 @@ impl Session {
         let (m, equity) = choose_at(engine, pos, dice, self.ply)
             .map_err(|e| error("bad_state", format!("cannot choose a move: {e:#}")))?;
         let text = m.to_ubgi(true);
-        let info = equity.map(|eq| format!("info depth {} score {eq:.4} pv {text}", self.ply));
+        let info = equity.map(|eq| format!("info depth {} score {eq:.4} pv {text}", ubgi_ply(self.ply)));
         Ok((text, info))
     }
 

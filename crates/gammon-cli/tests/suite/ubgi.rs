@@ -143,7 +143,7 @@ fn v02_deeper_chequer_play_makes_the_five_point_with_31() {
     assert_eq!(bestmoves(&lines), ["8/5 6/5"], "{lines:?}");
     // The same from the command line, with the first draft.
     let out =
-        ubgi(&["--protocol", "0.01", "--ply", "3"], b"ubgi\nXGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10\n");
+        ubgi(&["--protocol", "0.01", "--ply", "2"], b"ubgi\nXGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10\n");
     let text = out.stdout;
     assert!(text.lines().any(|l| l.trim() == "8/5 6/5"), "{text}");
 }
@@ -943,4 +943,37 @@ fn an_impossible_xgid_is_refused_with_its_reason_once() {
     let out = ubgi(&["--protocol", "0.01"], format!("{board}\n").as_bytes());
     assert_eq!(out.stdout.trim(), "sorry");
     assert_eq!(out.stderr.matches("16 checkers").count(), 1, "{}", out.stderr);
+}
+
+#[test]
+fn ply_counts_gnubg_plies_and_engine_ply_the_protocol_s() {
+    // `--ply 1` is gnubg 1-ply: the protocol's root-inclusive `engine.ply` 2.
+    let out = ubgi(&["--ply", "1"], b"ubgi\nget engine.ply\nposition gnubgid 4HPwATDgc/ABMA\ndice 3 1\ngo\n");
+    assert!(out.success(), "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert!(lines.contains(&"value engine.ply 2"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("key engine.ply int 1..3 2 ")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 2 ")), "{lines:?}");
+    // The default is gnubg 0-ply, `engine.ply` 1, as before.
+    let lines = v02("ubgi\nget engine.ply\n");
+    assert!(lines.iter().any(|l| l == "value engine.ply 1"), "{lines:?}");
+    // `set engine.ply 3` is gnubg 2-ply, the deepest; `--ply 3` is refused.
+    let lines = v02("ubgi\nset engine.ply 3\nget engine.ply\nset engine.ply 4\n");
+    assert!(lines.iter().any(|l| l == "value engine.ply 3"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("error unsupported engine.ply 4")), "{lines:?}");
+    assert!(!ubgi(&["--ply", "3"], b"").success());
+    assert!(ubgi(&["--ply", "0"], b"ubgi\n").success());
+}
+
+#[test]
+fn every_depth_option_says_it_counts_gnubg_plies() {
+    for command in ["analyse", "cube", "play", "rollout", "ubgi"] {
+        let text = help(command);
+        let ply = text.split("--ply <PLY>").nth(1).unwrap_or_else(|| panic!("{command}: no --ply in\n{text}"));
+        let ply = ply.split("\n      --").next().unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(ply.contains("counted as gnubg") && ply.contains("static evaluation"), "{command} --ply: {ply}");
+    }
+    // `eval` has no depth: it says its evaluation is gnubg's 0-ply.
+    let text = help("eval").split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(text.contains("0-ply, counted as gnubg counts plies"), "{text}");
 }

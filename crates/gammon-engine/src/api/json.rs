@@ -2,12 +2,12 @@
 //! a server can send. Positions are written as gnubg Position IDs, moves in
 //! gnubg notation, probabilities with the losing chance written out.
 
-use super::{CubeReport, Evaluation, LegalMoves, RollAnalysis, RolloutOutcome, RolloutReport};
+use super::{CubeReport, CubefulRollAnalysis, Evaluation, LegalMoves, RollAnalysis, RolloutOutcome, RolloutReport};
 use crate::cube::TakePoint;
 use crate::met::GammonPrices;
 use crate::rollout::{Estimate, RolloutResult};
 use gammon_eval::{evaluated_by, Probabilities};
-use gammon_rules::CubeOwner;
+use gammon_rules::{CubeOwner, GameContext};
 use serde::{Serialize, Serializer};
 
 /// The five cumulative probabilities of one side, with the losing chance
@@ -173,6 +173,75 @@ impl Serialize for RollAnalysis {
     }
 }
 
+// -------------------------------------------------- cubeful roll analysis
+
+#[derive(Serialize)]
+struct CubefulMoveJson {
+    rank: usize,
+    /// gnubg notation.
+    #[serde(rename = "move")]
+    notation: String,
+    /// Position ID after the move, seen by the opponent (now on roll).
+    result: String,
+    /// The depth this move was evaluated at.
+    plies: u8,
+    /// Cubeful equity for the mover, normalised (money: per unit of the
+    /// cube; match: EMG).
+    equity: f64,
+    /// The mover's match winning chances (match play only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mwc: Option<f64>,
+    /// Equity lost against the best move, in the unit of `equity`.
+    loss: f64,
+    /// Cubeless money equity of the same probabilities.
+    cubeless_equity: f32,
+    probabilities: EvaluationJson,
+}
+
+#[derive(Serialize)]
+struct CubefulRollAnalysisJson<'a> {
+    position: String,
+    dice: String,
+    plies: u8,
+    evaluator: &'a str,
+    /// Always `true`: the moves are ranked by cubeful equity.
+    cubeful: bool,
+    /// The cube and the score the moves were valued in.
+    context: CubeSettingsJson,
+    moves: Vec<CubefulMoveJson>,
+}
+
+impl Serialize for CubefulRollAnalysis {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let pos = &self.position;
+        CubefulRollAnalysisJson {
+            position: pos.to_position_id(),
+            dice: self.dice.to_string(),
+            plies: self.plies,
+            evaluator: &self.evaluator,
+            cubeful: true,
+            context: (&self.context).into(),
+            moves: self
+                .moves
+                .iter()
+                .enumerate()
+                .map(|(i, m)| CubefulMoveJson {
+                    rank: i + 1,
+                    notation: pos.format_move(&m.move_),
+                    result: m.result.to_position_id(),
+                    plies: m.plies,
+                    equity: m.equity,
+                    mwc: m.mwc,
+                    loss: m.loss,
+                    cubeless_equity: m.probabilities.equity(),
+                    probabilities: m.probabilities.into(),
+                })
+                .collect(),
+        }
+        .serialize(serializer)
+    }
+}
+
 // ----------------------------------------------------------- cube decision
 
 #[derive(Serialize)]
@@ -186,6 +255,22 @@ struct CubeSettingsJson {
     post_crawford: bool,
     jacoby: bool,
     beaver: bool,
+}
+
+impl From<&GameContext> for CubeSettingsJson {
+    fn from(ctx: &GameContext) -> Self {
+        CubeSettingsJson {
+            match_length: ctx.match_length,
+            score: [ctx.score.0, ctx.score.1],
+            away: ctx.away().map(|(x, y)| [x, y]),
+            cube: ctx.cube_value,
+            owner: owner_name(ctx.cube_owner),
+            crawford: ctx.crawford,
+            post_crawford: ctx.is_post_crawford(),
+            jacoby: ctx.jacoby,
+            beaver: ctx.beaver,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -266,17 +351,7 @@ impl Serialize for CubeReport {
             position: self.position.to_position_id(),
             evaluator: evaluated_by(self.class).to_string(),
             ply: u32::from(self.plies),
-            settings: CubeSettingsJson {
-                match_length: ctx.match_length,
-                score: [ctx.score.0, ctx.score.1],
-                away: ctx.away().map(|(x, y)| [x, y]),
-                cube: ctx.cube_value,
-                owner: owner_name(ctx.cube_owner),
-                crawford: ctx.crawford,
-                post_crawford: ctx.is_post_crawford(),
-                jacoby: ctx.jacoby,
-                beaver: ctx.beaver,
-            },
+            settings: ctx.into(),
             probabilities: a.probabilities.into(),
             efficiency: a.efficiency,
             gammon_prices: a.gammon_prices,
