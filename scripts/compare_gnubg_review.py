@@ -26,7 +26,7 @@ import time
 
 VERY_BAD = 0.12
 MAX_JSON_BYTES = 256 * 1024 * 1024
-CUBE_ACTIONS = ("move", "double", "take", "drop", "beaver")
+CUBE_ACTIONS = ("move", "double", "take", "drop", "beaver", "raccoon")
 MARKS = ("doubtful", "bad", "very bad")
 RATE_KEYS = (
     "chequer_error_rate",
@@ -124,18 +124,23 @@ def num(x):
 
 def with_move_numbers(records):
     """Give each record the line number it has in a .mat file: player 0 writes in the left
-    slot, player 1 in the right one; a double and its take or drop take a slot each."""
+    slot, player 1 in the right one; a double and its take or drop take a slot each, but the
+    take of a beaver or raccoon is not written (the .mat goes on with the next move)."""
     out = []
     slot = None
+    prev = None
     for idx, r in enumerate(records):
         player = r.get("player")
         action = r.get("action")
         n = None
-        if action in CUBE_ACTIONS and player in (0, 1):
+        implied_take = action == "take" and prev in ("beaver", "raccoon")
+        if action in CUBE_ACTIONS and player in (0, 1) and not implied_take:
             slot = player if slot is None else slot + 1
             if slot % 2 != player:
                 slot += 1
             n = slot // 2 + 1
+        if action is not None:
+            prev = action
         out.append((n, idx, r))
     return out
 
@@ -150,7 +155,8 @@ def keyed_records(doc, player_map):
         for n, _idx, r in with_move_numbers(recs):
             if n is None:
                 continue
-            table[(gnum, n, r["player"], r.get("action"))] = r
+            action = "beaver" if r.get("action") == "raccoon" else r.get("action")
+            table[(gnum, n, r["player"], action)] = r
     return table
 
 

@@ -52,6 +52,13 @@ class MoveNumbers(unittest.TestCase):
         self.assertEqual([n for n, _i, _r in cmp.with_move_numbers(recs)], [1, 2, 2])
 
 
+    def test_the_take_of_a_beaver_has_no_line_of_its_own(self):
+        # .mat: "4) 42: 6/2 24/22  Doubles => 2 / 5) Beavers => 4  44: 11/7 ..."
+        recs = [move(0, 0.0), {"player": 1, "action": "double"}, {"player": 0, "action": "beaver"},
+                {"player": 1, "action": "take"}, move(1, 0.0)]
+        self.assertEqual([n for n, _i, _r in cmp.with_move_numbers(recs)], [1, 1, 2, None, 2])
+
+
 class Normalising(unittest.TestCase):
     def test_proper_actions_in_several_spellings(self):
         for s, want in [("Double, take", "double take"), ("double_pass", "double pass"),
