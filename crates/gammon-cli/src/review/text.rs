@@ -1,7 +1,9 @@
 //! The review as a report for people: each game's errors in order, with
 //! the board before them, then both players' figures side by side.
 
-use gammon_engine::review::{ChequerReview, CubeChoice, CubeReview, GameReview, MatchReview, PlayerSummary, RecordReview};
+use gammon_engine::review::{
+    ChequerReview, CubeChoice, CubeReview, GameReview, MatchReview, PlayerSummary, RecordReview,
+};
 use gammon_rules::{MatAction, MatchRecord};
 use std::io::{self, Write};
 
@@ -31,7 +33,12 @@ pub(super) fn eq(x: f64) -> String {
 fn header(out: &mut impl Write, r: &MatchReview, record: &MatchRecord) -> io::Result<()> {
     let [a, b] = &r.players;
     let games = r.games.len();
-    writeln!(out, "{a} vs {b}: {}, {games} game{}", describe_length(r.match_length), if games == 1 { "" } else { "s" })?;
+    writeln!(
+        out,
+        "{a} vs {b}: {}, {games} game{}",
+        describe_length(r.match_length),
+        if games == 1 { "" } else { "s" }
+    )?;
     if let Some(event) = record.headers.get("Event") {
         writeln!(out, "Event: {event}")?;
     }
@@ -148,7 +155,13 @@ fn choice_text(c: CubeChoice) -> &'static str {
     }
 }
 
-fn cube_error(out: &mut impl Write, r: &MatchReview, rec: &RecordReview, c: &CubeReview, money: bool) -> io::Result<()> {
+fn cube_error(
+    out: &mut impl Write,
+    r: &MatchReview,
+    rec: &RecordReview,
+    c: &CubeReview,
+    money: bool,
+) -> io::Result<()> {
     writeln!(
         out,
         "  {}: {}, {} {}: lost {}",
