@@ -1,7 +1,8 @@
 //! Match review speed: `gammon review` of the 7-point FIBS match
 //! `matches/real/fibs_BlueNote-nori_7p.mat` (283 rolls), as the command
 //! reviews it (moves and cube at 2 plies, luck at 0, gnubg's normal move
-//! filter, then the large one), on 2 threads, with the shipped net.
+//! filter, the pubeval screen of 8 moves inside the lookahead), then without
+//! the screen and with the large filter, on 2 threads, with the shipped net.
 //!
 //! One iteration reviews the whole match with a fresh engine (an empty
 //! cache). gnubg 1.07 needs about 40-47 s of CPU for the same match at its
@@ -34,7 +35,8 @@ fn review(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(60));
     let cases = [
         ("0-ply", ReviewSettings { plies: 0, cube_plies: 0, ..ReviewSettings::default() }),
-        ("2-ply, normal filter", ReviewSettings { filter: MoveFilter::NORMAL, ..ReviewSettings::default() }),
+        ("2-ply (the default)", ReviewSettings::default()),
+        ("2-ply, no pubeval screen", ReviewSettings { prune: 0, ..ReviewSettings::default() }),
         ("2-ply, large filter", ReviewSettings { filter: MoveFilter::LARGE, ..ReviewSettings::default() }),
     ];
     for (name, settings) in cases {

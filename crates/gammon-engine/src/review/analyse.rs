@@ -26,9 +26,11 @@ struct Found {
     luck: Option<LuckReview>,
 }
 
-/// Every game of `record` reviewed, records in parallel.
-pub(super) fn games<E: Evaluator>(
+/// Every game of `record` reviewed, records in parallel: the moves (and
+/// the luck) with `engine`, the cube decisions with `cube`.
+pub(super) fn games<E: Evaluator, C: Evaluator>(
     engine: &Engine<E>,
+    cube: &Engine<C>,
     record: &MatchRecord,
     settings: &ReviewSettings,
     tick: &(impl Fn() + Sync),
@@ -42,7 +44,7 @@ pub(super) fn games<E: Evaluator>(
             if stop.load(Ordering::Relaxed) {
                 return Err(ReviewError::Interrupted);
             }
-            let f = analyse_record(engine, record, game, i, settings);
+            let f = analyse_record(engine, cube, record, game, i, settings);
             tick();
             f
         })
@@ -97,8 +99,9 @@ fn engine_error(e: EngineError) -> ReviewError {
     }
 }
 
-fn analyse_record<E: Evaluator>(
+fn analyse_record<E: Evaluator, C: Evaluator>(
     engine: &Engine<E>,
+    cube_engine: &Engine<C>,
     record: &MatchRecord,
     game: &GameText,
     index: usize,
@@ -112,7 +115,7 @@ fn analyse_record<E: Evaluator>(
     }
     let state = CubeState::from_context(&context, engine.met()).map_err(|e| engine_error(e.into()))?;
     let cube_decision = |plies| -> Result<Option<CubeAnalysis>, ReviewError> {
-        let report = engine.decide_cube(&pos, &context, plies).map_err(engine_error)?;
+        let report = cube_engine.decide_cube(&pos, &context, plies).map_err(engine_error)?;
         Ok(Some(report.analysis))
     };
     let (dice, text) = match &entry.action {

@@ -47,7 +47,7 @@ pub use report::{
 };
 
 use crate::api::Engine;
-use crate::search::MoveFilter;
+use crate::search::{MoveFilter, Search};
 use gammon_eval::Evaluator;
 use gammon_rules::MatchRecord;
 use serde::Serialize;
@@ -70,11 +70,16 @@ pub struct ReviewSettings {
     pub filter: MoveFilter,
     /// How many of the best moves each record keeps.
     pub candidates: usize,
+    /// Inside the lookahead of the move analysis, the net evaluates only
+    /// the best `prune` moves of each roll by pubeval
+    /// ([`MoveFilter::prune`]; 0: every move). The cube decisions are
+    /// searched without the screen.
+    pub prune: usize,
 }
 
 impl Default for ReviewSettings {
     fn default() -> Self {
-        ReviewSettings { plies: 2, cube_plies: 2, luck_plies: 0, filter: MoveFilter::NORMAL, candidates: 5 }
+        ReviewSettings { plies: 2, cube_plies: 2, luck_plies: 0, filter: MoveFilter::NORMAL, candidates: 5, prune: 8 }
     }
 }
 
@@ -150,7 +155,10 @@ pub fn review_match_until<E: Evaluator>(
     let total: usize = record.games.iter().map(|g| g.records.len()).sum();
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-    let games = analyse::games(engine, record, settings, &tick, stop)?;
+    let lookahead = MoveFilter { prune: settings.prune, ..*engine.search().filter() };
+    let moves =
+        Engine::with_search(Search::new(engine.evaluator()).with_filter(lookahead)).with_met(engine.met().clone());
+    let games = analyse::games(&moves, engine, record, settings, &tick, stop)?;
     let summary = summary::summarise(&record.players, &games);
     Ok(MatchReview {
         players: record.players.clone(),
