@@ -4,6 +4,7 @@
 //! people, as JSON (`--json`) or as a self-contained HTML page (`--html`).
 
 mod html;
+mod svg_board;
 mod text;
 
 use crate::args::{ThreadsArg, WeightsArg};
