@@ -139,7 +139,11 @@ fn write_html(path: &Path, review: &MatchReview, record: &MatchRecord) -> Result
     let page = html::page(review, record);
     let tmp = path.with_extension("html.tmp");
     std::fs::write(&tmp, page).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    if let Err(e) = std::fs::rename(&tmp, path) {
+        // A target that cannot be replaced (a folder) leaves no temporary file behind.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("cannot write {}", path.display()));
+    }
     Ok(())
 }
 

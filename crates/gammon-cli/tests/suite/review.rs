@@ -439,3 +439,16 @@ fn depths_beyond_three_plies_are_refused() {
         assert!(out.stderr.contains(flag) && out.stderr.contains('4'), "{}", out.stderr);
     }
 }
+
+#[test]
+fn html_onto_a_folder_is_refused_and_leaves_no_temporary_file() {
+    let dir = temp("html-onto-folder");
+    let target = dir.join("report");
+    std::fs::create_dir(&target).unwrap();
+    let out = gammon(&["review", &data("blunder.mat"), "--ply", "0", "--cube-ply", "0", "--html", target.to_str().unwrap()]);
+    assert!(!out.success());
+    assert!(out.stderr.starts_with("error: ") && out.stderr.contains("report"), "{}", out.stderr);
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, [std::ffi::OsString::from("report")], "the temporary file is removed");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
