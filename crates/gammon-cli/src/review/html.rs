@@ -160,11 +160,9 @@ fn summary(s: &mut String, r: &MatchReview) {
 fn game_section(s: &mut String, r: &MatchReview, game: &GameReview) {
     let [a, b] = &r.players;
     let result = match game.result {
-        Some((winner, points)) => format!(
-            "{} wins {points} point{}",
-            escape(&r.players[winner.index()]),
-            if points == 1 { "" } else { "s" }
-        ),
+        Some((winner, points)) => {
+            format!("{} wins {points} point{}", escape(&r.players[winner.index()]), if points == 1 { "" } else { "s" })
+        }
         None => "unfinished".to_string(),
     };
     let _ = writeln!(
@@ -314,7 +312,10 @@ fn cube_error(s: &mut String, r: &MatchReview, rec: &RecordReview, c: &CubeRevie
         c.mark.symbol()
     );
     let mwc_head = if money { "" } else { "<th>MWC</th>" };
-    let _ = writeln!(s, "<div class=\"scroll\"><table class=\"cube\"><tr><th>Cube{side}</th><th>Equity</th>{mwc_head}</tr>");
+    let _ = writeln!(
+        s,
+        "<div class=\"scroll\"><table class=\"cube\"><tr><th>Cube{side}</th><th>Equity</th>{mwc_head}</tr>"
+    );
     let chances = a.match_chances.filter(|_| !money);
     let done = match c.choice {
         CubeChoice::NoDouble => 0,
@@ -329,7 +330,11 @@ fn cube_error(s: &mut String, r: &MatchReview, rec: &RecordReview, c: &CubeRevie
     ];
     for (i, (label, equity, mwc)) in rows.iter().enumerate() {
         let class = if i == done { " class=\"played\"" } else { "" };
-        let mwc = if money { String::new() } else { format!("<td>{}</td>", mwc.map_or(String::new(), |m| format!("{:.2}%", 100.0 * m))) };
+        let mwc = if money {
+            String::new()
+        } else {
+            format!("<td>{}</td>", mwc.map_or(String::new(), |m| format!("{:.2}%", 100.0 * m)))
+        };
         let _ = writeln!(s, "<tr{class}><td>{label}</td><td>{}</td>{mwc}</tr>", eq(*equity));
     }
     let _ = writeln!(s, "</table></div><p>Proper cube action: <b>{}</b></p>", escape(&a.action.to_string()));

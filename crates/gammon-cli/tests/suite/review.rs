@@ -217,7 +217,8 @@ fn check_consistency(json: &Value) {
     }
     for (player, s) in summary.iter().enumerate() {
         let mine: Vec<&&Value> = all.iter().filter(|r| r["player"] == player).collect();
-        let unforced: Vec<&&Value> = mine.iter().filter(|r| r["action"] == "move" && r["forced"] == false).copied().collect();
+        let unforced: Vec<&&Value> =
+            mine.iter().filter(|r| r["action"] == "move" && r["forced"] == false).copied().collect();
         assert_eq!(s["unforced_moves"], unforced.len(), "{s}");
         let chequer: f64 = unforced.iter().map(|r| f(&r["loss"])).sum();
         let cubes: Vec<&Value> = mine.iter().map(|r| &r["cube"]).filter(|c| c.is_object()).collect();
@@ -379,7 +380,8 @@ fn html_is_one_self_contained_page_with_names_escaped() {
 fn html_to_a_missing_folder_is_refused() {
     let dir = temp("html-missing");
     let target = dir.join("no-such-folder").join("report.html");
-    let out = gammon(&["review", &data("blunder.mat"), "--ply", "0", "--cube-ply", "0", "--html", target.to_str().unwrap()]);
+    let out =
+        gammon(&["review", &data("blunder.mat"), "--ply", "0", "--cube-ply", "0", "--html", target.to_str().unwrap()]);
     assert!(!out.success());
     assert!(out.stderr.starts_with("error: ") && out.stderr.contains("no-such-folder"), "{}", out.stderr);
     assert!(!target.exists());
@@ -445,7 +447,8 @@ fn html_onto_a_folder_is_refused_and_leaves_no_temporary_file() {
     let dir = temp("html-onto-folder");
     let target = dir.join("report");
     std::fs::create_dir(&target).unwrap();
-    let out = gammon(&["review", &data("blunder.mat"), "--ply", "0", "--cube-ply", "0", "--html", target.to_str().unwrap()]);
+    let out =
+        gammon(&["review", &data("blunder.mat"), "--ply", "0", "--cube-ply", "0", "--html", target.to_str().unwrap()]);
     assert!(!out.success());
     assert!(out.stderr.starts_with("error: ") && out.stderr.contains("report"), "{}", out.stderr);
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
