@@ -47,7 +47,7 @@ pub struct ReviewArgs {
     /// say which and why) instead of refusing the file.
     #[arg(long)]
     keep_going: bool,
-    /// Print the review as JSON (the schema is in docs/review-json.md).
+    /// Print the review as JSON (the schema is in docs/review.md).
     #[arg(long, conflicts_with = "html")]
     json: bool,
     /// Write a self-contained HTML report (boards of every error) to OUT.
