@@ -455,3 +455,31 @@ fn html_onto_a_folder_is_refused_and_leaves_no_temporary_file() {
     assert_eq!(left, [std::ffi::OsString::from("report")], "the temporary file is removed");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn keys(v: &Value, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        Value::Object(map) => {
+            for (k, v) in map {
+                out.insert(k.clone());
+                keys(v, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| keys(v, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn docs_review_md_documents_every_json_field() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/review.md");
+    let doc = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut all = std::collections::BTreeSet::new();
+    for file in [rules_match("three_point.mat"), rules_match("money.sgf"), data("blunder.mat")] {
+        keys(&review_json(&file, &[]), &mut all);
+    }
+    assert!(all.len() > 50, "{all:?}");
+    // Marks' and kinds' names are keys of `marks`; a name is documented
+    // when it appears in backquotes.
+    let missing: Vec<&String> = all.iter().filter(|k| !doc.contains(&format!("`{k}`"))).collect();
+    assert!(missing.is_empty(), "docs/review.md does not name {missing:?}");
+}
