@@ -374,8 +374,11 @@ fn all_records(s: &mut String, r: &MatchReview, game: &GameReview) {
         let luck = rec.luck.map(|l| format!("{:+.3}", l.luck)).unwrap_or_default();
         let _ = writeln!(
             s,
-            "<tr class=\"{}\"><td>{}</td><td>{}</td><td class=\"mv\">{}</td><td>{loss}</td><td>{cube}</td><td>{luck}</td></tr>",
-            mark_class(rec.worst_mark()),
+            "<tr{}><td>{}</td><td>{}</td><td class=\"mv\">{}</td><td>{loss}</td><td>{cube}</td><td>{luck}</td></tr>",
+            match mark_class(rec.worst_mark()) {
+                "" => String::new(),
+                class => format!(" class=\"{class}\""),
+            },
             rec.move_number.map(|n| n.to_string()).unwrap_or_default(),
             escape(&r.players[rec.player.index()]),
             escape(&action_text(rec))
