@@ -266,4 +266,24 @@ mod tests {
         ctx.crawford = true;
         assert!(!board(&Position::STARTING, &ctx, &players).contains("class=\"cube\""));
     }
+
+    #[test]
+    fn tall_stacks_the_bar_and_borne_off_checkers_show_their_counts() {
+        // Mover: 7 on his 6-point, 2 on the bar, 6 off. Opponent: 12 on
+        // his ace point (the mover's 24), 1 on the bar, 2 off.
+        let mut mine = [0u8; 25];
+        mine[5] = 7;
+        mine[24] = 2;
+        let mut theirs = [0u8; 25];
+        theirs[0] = 12;
+        theirs[24] = 1;
+        let pos = Position::from_boards(&mine, &theirs).unwrap();
+        let svg = board(&pos, &GameContext::money(), &Players { mover: "a", opponent: "b" });
+        assert!(svg.contains(&format!("fill=\"{MINE_TEXT}\">7</text>")), "the stack of 7");
+        assert!(svg.contains(&format!("fill=\"{THEIRS_TEXT}\">12</text>")), "the stack of 12");
+        assert!(svg.contains(&format!("fill=\"{MINE_TEXT}\">2</text>")), "two on the bar");
+        assert!(svg.contains(">6 off<") && svg.contains(">2 off<"));
+        let (my_pips, their_pips) = pos.pip_count();
+        assert!(svg.contains(&format!("a to move: {my_pips} pips")) && svg.contains(&format!("b: {their_pips} pips")));
+    }
 }
