@@ -75,6 +75,7 @@
 //! are evaluated in parallel with rayon and always combined in roll order).
 
 use gammon_eval::bearoff::bearoff_db;
+use gammon_eval::pubeval::PubEval;
 use gammon_eval::{Evaluator, PositionClass, Probabilities};
 use gammon_rules::{Dice, Move, MoveList, Position, ALL_ROLLS};
 use rayon::prelude::*;
@@ -130,6 +131,13 @@ pub struct MoveFilter {
     /// Inside the lookahead, for each roll: the moves (ranked at 0 plies)
     /// valued at the remaining depth, of which the best is played.
     pub lookahead: Candidates,
+    /// Inside the lookahead, with one candidate per roll: the moves of a
+    /// roll are first screened by pubeval (a linear evaluation, about 30
+    /// times cheaper than the net), and only the best `prune` of them are
+    /// evaluated by the net, as gnubg screens them with its pruning nets.
+    /// 0: no screen, every move is evaluated.
+    #[serde(default)]
+    pub prune: usize,
 }
 
 impl MoveFilter {
@@ -140,6 +148,7 @@ impl MoveFilter {
     pub const NORMAL: MoveFilter = MoveFilter {
         root: [Some(Candidates::new(8, 0.16)), None, Some(Candidates::new(2, 0.04)), None],
         lookahead: Candidates::new(1, 0.0),
+        prune: 0,
     };
 
     /// [`NORMAL`](Self::NORMAL), but inside the lookahead up to 2 moves
@@ -283,6 +292,8 @@ struct Scratch {
     miss_values: Vec<Probabilities>,
     /// Candidates of every level of the recursion, stacked.
     stack: Vec<Position>,
+    /// The moves kept by the pubeval screen.
+    pruned: Vec<Position>,
 }
 
 impl Scratch {
@@ -295,6 +306,7 @@ impl Scratch {
             miss_index: Vec::new(),
             miss_values: Vec::new(),
             stack: Vec::new(),
+            pruned: Vec::new(),
         }
     }
 }
@@ -607,6 +619,24 @@ impl<E: Evaluator> Search<E> {
         value.unwrap_or_else(|| self.value_in(s, &next, rest))
     }
 
+    /// [`reply_in`](Self::reply_in) for the generated moves in `s.list`
+    /// screened by pubeval: the best [`MoveFilter::prune`] of them by pubeval
+    /// (ties in move order), of which the net's best is played.
+    fn reply_pruned(&self, s: &mut Scratch, pos: &Position, rest: u8) -> (Position, Option<Probabilities>) {
+        let race = !pos.has_contact();
+        s.order.clear();
+        s.order.extend(s.list.positions().iter().enumerate().map(|(i, r)| (-PubEval::score(&r.switched(), race), i)));
+        s.order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        s.pruned.clear();
+        s.pruned.extend(s.order.iter().take(self.filter.prune).filter_map(|&(_, i)| s.list.positions().get(i)));
+        self.static_into(&s.pruned, &mut s.values, &mut s.misses, &mut s.miss_index, &mut s.miss_values);
+        // The best result for the mover is the worst for the opponent.
+        let best = s.values.iter().enumerate().min_by(|a, b| a.1.equity().total_cmp(&b.1.equity()).then(a.0.cmp(&b.0)));
+        let Some((i, value)) = best else { return (pos.switched(), None) };
+        let result = s.pruned.get(i).copied().unwrap_or_else(|| pos.switched());
+        (result, (rest == 0).then_some(*value))
+    }
+
     /// The move the lookahead plays for `dice` in `pos`, `rest` plies being
     /// searched after it: the position after it (the opponent on roll in the
     /// same position when no checker can move) and its value for the
@@ -615,6 +645,10 @@ impl<E: Evaluator> Search<E> {
         s.list.generate(pos, dice);
         if s.list.is_empty() {
             return (pos.switched(), None);
+        }
+        let prune = self.filter.prune;
+        if prune > 0 && self.filter.lookahead.max <= 1 && s.list.len() > prune {
+            return self.reply_pruned(s, pos, rest);
         }
         self.static_into(s.list.positions(), &mut s.values, &mut s.misses, &mut s.miss_index, &mut s.miss_values);
         // The best result for the mover is the worst for the opponent.

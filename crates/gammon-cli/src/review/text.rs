@@ -45,9 +45,11 @@ fn header(out: &mut impl Write, r: &MatchReview, record: &MatchRecord) -> io::Re
     let s = &r.settings;
     writeln!(
         out,
-        "Reviewed by {} at {}-ply (moves), {}-ply (cube), {}-ply (luck), in {:.1} s on {} thread{}",
+        "Reviewed by {} at {}-ply (moves; {} filter{}), {}-ply (cube), {}-ply (luck), in {:.1} s on {} thread{}",
         r.evaluator,
         s.plies,
+        if s.filter == gammon_engine::search::MoveFilter::LARGE { "large" } else { "normal" },
+        if s.prune > 0 { format!(", pubeval screen of {}", s.prune) } else { String::new() },
         s.cube_plies,
         s.luck_plies,
         r.elapsed.as_secs_f64(),

@@ -26,9 +26,11 @@ struct Found {
     luck: Option<LuckReview>,
 }
 
-/// Every game of `record` reviewed, records in parallel.
-pub(super) fn games<E: Evaluator>(
+/// Every game of `record` reviewed, records in parallel: the moves (and
+/// the luck) with `engine`, the cube decisions with `cube`.
+pub(super) fn games<E: Evaluator, C: Evaluator>(
     engine: &Engine<E>,
+    cube: &Engine<C>,
     record: &MatchRecord,
     settings: &ReviewSettings,
     tick: &(impl Fn() + Sync),
@@ -42,7 +44,7 @@ pub(super) fn games<E: Evaluator>(
             if stop.load(Ordering::Relaxed) {
                 return Err(ReviewError::Interrupted);
             }
-            let f = analyse_record(engine, record, game, i, settings);
+            let f = analyse_record(engine, cube, record, game, i, settings);
             tick();
             f
         })
@@ -97,8 +99,9 @@ fn engine_error(e: EngineError) -> ReviewError {
     }
 }
 
-fn analyse_record<E: Evaluator>(
+fn analyse_record<E: Evaluator, C: Evaluator>(
     engine: &Engine<E>,
+    cube_engine: &Engine<C>,
     record: &MatchRecord,
     game: &GameText,
     index: usize,
@@ -112,7 +115,7 @@ fn analyse_record<E: Evaluator>(
     }
     let state = CubeState::from_context(&context, engine.met()).map_err(|e| engine_error(e.into()))?;
     let cube_decision = |plies| -> Result<Option<CubeAnalysis>, ReviewError> {
-        let report = engine.decide_cube(&pos, &context, plies).map_err(engine_error)?;
+        let report = cube_engine.decide_cube(&pos, &context, plies).map_err(engine_error)?;
         Ok(Some(report.analysis))
     };
     let (dice, text) = match &entry.action {
@@ -267,5 +270,111 @@ fn review_cube(a: CubeAnalysis, choice: CubeChoice, met: &Met) -> CubeReview {
         close,
         mark: Mark::of_loss(error),
         analysis: a,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gammon_eval::NetEvaluator;
+    use gammon_rules::{GameContext, Xgid};
+
+    fn engine() -> Engine<NetEvaluator> {
+        Engine::new(NetEvaluator::shipped().unwrap())
+    }
+
+    fn middle_game() -> Position {
+        Xgid::parse("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10").unwrap().position
+    }
+
+    #[test]
+    fn the_luck_of_all_rolls_averages_to_nothing() {
+        let e = engine();
+        let pos = middle_game();
+        for ctx in [GameContext::money(), GameContext { score: (2, 4), ..GameContext::new_match(7) }] {
+            let state = CubeState::from_context(&ctx, e.met()).unwrap();
+            let mut sum = 0.0;
+            for d in ALL_ROLLS {
+                let l = roll_luck(&e, &pos, d, &state, 0, false).unwrap();
+                sum += f64::from(d.weight()) * l.luck;
+                assert_eq!(l.mark, LuckMark::of_luck(l.luck));
+                assert_eq!(l.luck_mwc.is_some(), !ctx.is_money());
+            }
+            assert!(sum.abs() < 1e-9, "{sum}");
+        }
+    }
+
+    #[test]
+    fn the_opening_roll_is_measured_against_the_30_non_doubles_either_player_first() {
+        let e = engine();
+        let pos = Position::STARTING;
+        let money = CubeState::from_context(&GameContext::money(), e.met()).unwrap();
+        let three_one = Dice::new(3, 1).unwrap();
+        // Before the opening roll money play is even: the luck of a roll is
+        // its value, the same for either player.
+        let l = roll_luck(&e, &pos, three_one, &money, 0, true).unwrap();
+        assert!(l.luck > 0.05, "31 is one of the best openings: {}", l.luck);
+        let other = roll_luck(&e, &pos, three_one, &money.switched(), 0, true).unwrap();
+        assert!((l.luck - other.luck).abs() < 1e-12);
+        // Counted against the 36 rolls instead, doubles included, the luck of
+        // the same roll differs: the average is not the opening's.
+        let normal = roll_luck(&e, &pos, three_one, &money, 0, false).unwrap();
+        assert!((normal.luck - l.luck).abs() > 1e-3);
+        // At a match score where one side leads, the opening is not even.
+        let ctx = GameContext { score: (4, 0), ..GameContext::new_match(5) };
+        let leader = CubeState::from_context(&ctx, e.met()).unwrap();
+        let mut mean = 0.0;
+        for d in ALL_ROLLS.iter().filter(|d| !d.is_double()) {
+            mean += roll_value(&e, &pos, *d, &leader, 0).unwrap()
+                - roll_value(&e, &pos, *d, &leader.switched(), 0).unwrap();
+        }
+        mean /= 30.0;
+        let l = roll_luck(&e, &pos, three_one, &leader, 0, true).unwrap();
+        let v = roll_value(&e, &pos, three_one, &leader, 0).unwrap();
+        assert!((l.luck - (v - mean)).abs() < 1e-12);
+    }
+
+    fn analysis_with(nd: f64, dt: f64) -> CubeAnalysis {
+        let e = engine();
+        let mut a = e.decide_cube(&middle_game(), &GameContext::money(), 0).unwrap().analysis;
+        (a.no_double, a.double_take, a.double_pass) = (nd, dt, 1.0);
+        a
+    }
+
+    #[test]
+    fn cube_errors_are_gnubgs() {
+        let met = Met::kazaross_xg2();
+        // Double, take: not doubling misses (dt - nd); passing gives up dp - dt.
+        let a = analysis_with(0.5, 0.7);
+        let r = review_cube(a.clone(), CubeChoice::NoDouble, met);
+        assert!((r.error - 0.2).abs() < 1e-12);
+        assert_eq!(r.kind, Some(CubeErrorKind::MissedDoubleBelowCashPoint));
+        assert!(r.close);
+        assert_eq!(r.mark, Mark::VeryBad);
+        assert_eq!(review_cube(a.clone(), CubeChoice::Double, met).error, 0.0);
+        assert_eq!(review_cube(a.clone(), CubeChoice::Take, met).error, 0.0);
+        let pass = review_cube(a, CubeChoice::Pass, met);
+        assert!((pass.error - 0.3).abs() < 1e-12);
+        assert_eq!(pass.kind, Some(CubeErrorKind::WrongPass));
+        // Double, pass: not doubling misses 1 - nd; taking gives away dt - dp.
+        let a = analysis_with(0.8, 1.4);
+        let r = review_cube(a.clone(), CubeChoice::NoDouble, met);
+        assert!((r.error - 0.2).abs() < 1e-12);
+        assert_eq!(r.kind, Some(CubeErrorKind::MissedDoubleAboveCashPoint));
+        let take = review_cube(a, CubeChoice::Take, met);
+        assert!((take.error - 0.4).abs() < 1e-12);
+        assert_eq!(take.kind, Some(CubeErrorKind::WrongTake));
+        // No double: doubling costs nd - dt; far from a double is not close.
+        let a = analysis_with(0.3, 0.1);
+        let r = review_cube(a.clone(), CubeChoice::Double, met);
+        assert!((r.error - 0.2).abs() < 1e-12);
+        assert_eq!(r.kind, Some(CubeErrorKind::WrongDoubleBelowDoublePoint));
+        let nd = review_cube(a, CubeChoice::NoDouble, met);
+        assert_eq!((nd.error, nd.kind, nd.close), (0.0, None, false));
+        // Too good: doubling gives up nd - 1.
+        let a = analysis_with(1.3, 1.6);
+        let r = review_cube(a, CubeChoice::Double, met);
+        assert!((r.error - 0.3).abs() < 1e-12);
+        assert_eq!(r.kind, Some(CubeErrorKind::WrongDoubleAboveTooGoodPoint));
     }
 }

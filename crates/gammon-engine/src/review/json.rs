@@ -28,6 +28,8 @@ struct SettingsJson {
     /// The root screen after 0 ply: at most `filter_moves` within `filter_window`.
     filter_moves: Option<usize>,
     filter_window: Option<f32>,
+    /// The pubeval screen inside the lookahead (0: none).
+    prune: usize,
 }
 
 #[derive(Serialize)]
@@ -320,6 +322,7 @@ impl Serialize for MatchReview {
                 candidates: self.settings.candidates,
                 filter_moves: root.map(|c| c.max),
                 filter_window: root.map(|c| c.window),
+                prune: self.settings.prune,
             },
             evaluator: &self.evaluator,
             games: self.games.iter().map(game_json).collect(),

@@ -8,5 +8,6 @@
 
 mod cube;
 mod cube_nply;
+mod review;
 mod rollout;
 mod search;

@@ -387,3 +387,32 @@ fn timing_two_ply_analysis() {
         );
     }
 }
+
+#[test]
+fn the_pubeval_screen_plays_the_nets_best_of_pubevals_best_few() {
+    use gammon_eval::pubeval::PubEval;
+    let net = net();
+    for prune in [1usize, 3, 8] {
+        let filter = MoveFilter { prune, ..MoveFilter::NORMAL };
+        let search = Search::new(net.clone()).with_filter(filter);
+        let plain = Search::new(net.clone());
+        for pos in sample_positions().iter().filter(|p| p.game_result().is_none()).take(6) {
+            for &dice in ALL_ROLLS.iter().step_by(4) {
+                let list = pos.legal_moves(dice);
+                if list.is_empty() {
+                    continue;
+                }
+                // pubeval's best `prune` results (ties in move order), then
+                // the net's best of those for the mover.
+                let race = !pos.has_contact();
+                let mut order: Vec<usize> = (0..list.len()).collect();
+                let score = |i: usize| PubEval::score(&list.positions()[i].switched(), race);
+                order.sort_by(|&a, &b| score(b).total_cmp(&score(a)).then(a.cmp(&b)));
+                let kept: Vec<Position> = order.iter().take(prune).map(|&i| list.positions()[i]).collect();
+                let (best, _) = best_by_static(&net, &kept);
+                let want = if list.len() > prune { kept[best] } else { plain.play(pos, dice, 0) };
+                assert_eq!(search.play(pos, dice, 0), want, "prune {prune}");
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Match review on small hand-written match files: every record reviewed,
+//! the figures consistent with the records, the same at any thread count.
+
+use gammon_engine::api::Engine;
+use gammon_engine::review::{review_match, CubeChoice, Mark, MatchReview, ReviewError, ReviewSettings};
+use gammon_eval::NetEvaluator;
+use gammon_rules::{read_match_file, MatAction, MatchRecord};
+use std::path::PathBuf;
+
+fn match_file(name: &str) -> MatchRecord {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../gammon-rules/tests/data/matches").join(name);
+    read_match_file(path).unwrap()
+}
+
+fn shallow() -> ReviewSettings {
+    ReviewSettings { plies: 0, cube_plies: 0, ..ReviewSettings::default() }
+}
+
+fn review(record: &MatchRecord, settings: &ReviewSettings, threads: usize) -> MatchReview {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let engine = Engine::new(NetEvaluator::shipped().unwrap());
+    pool.install(|| review_match(&engine, record, settings, |_, _| {})).unwrap()
+}
+
+#[test]
+fn every_record_is_reviewed_with_its_move_cube_and_luck() {
+    let record = match_file("three_point.mat");
+    let r = review(&record, &shallow(), 2);
+    assert_eq!(r.games.len(), record.games.len());
+    for (g, text) in r.games.iter().zip(&record.games) {
+        assert_eq!(g.records.len(), text.records.len());
+        for (rec, entry) in g.records.iter().zip(&text.records) {
+            assert_eq!(rec.action, entry.action);
+            match &entry.action {
+                MatAction::Move { .. } => {
+                    let c = rec.chequer.as_ref().expect("a move is reviewed");
+                    assert!(rec.luck.is_some());
+                    assert!(c.loss >= 0.0 && (c.loss - (c.best.equity - c.played.equity)).abs() < 1e-12);
+                    assert_eq!(c.mark, if c.forced { Mark::None } else { Mark::of_loss(c.loss) });
+                    assert_eq!(c.forced, c.legal_moves <= 1);
+                    assert_eq!(c.candidates[0], c.best);
+                    assert!(c.candidates.iter().any(|m| m.result == c.played.result));
+                    assert_eq!(c.loss_mwc.is_some(), record.match_length > 0);
+                }
+                MatAction::Dance { .. } => assert!(rec.chequer.is_none() && rec.luck.is_some()),
+                MatAction::Double { .. } => assert_eq!(rec.cube.as_ref().unwrap().choice, CubeChoice::Double),
+                MatAction::Take => assert_eq!(rec.cube.as_ref().unwrap().choice, CubeChoice::Take),
+                MatAction::Drop => assert_eq!(rec.cube.as_ref().unwrap().choice, CubeChoice::Pass),
+                _ => assert!(rec.chequer.is_none() && rec.luck.is_none()),
+            }
+            // Nobody may double in the Crawford game: no cube decision there.
+            if g.crawford {
+                assert!(rec.cube.is_none());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_summary_adds_up_the_records() {
+    for (name, record) in [
+        ("three_point.mat", match_file("three_point.mat")),
+        ("money.sgf", match_file("money.sgf")),
+        (
+            "a real FIBS match",
+            read_match_file(gammon_testkit::shared_dir().join("matches/real/fibs_Kalagh-nori_3p.mat")).unwrap(),
+        ),
+    ] {
+        let r = review(&record, &shallow(), 1);
+        for (seat, s) in r.summary.iter().enumerate() {
+            let mine = || r.games.iter().flat_map(|g| &g.records).filter(|rec| rec.player.index() == seat);
+            let rolls = mine().filter(|rec| rec.luck.is_some()).count();
+            let unforced: Vec<f64> =
+                mine().filter_map(|rec| rec.chequer.as_ref()).filter(|c| !c.forced).map(|c| c.loss).collect();
+            let close: Vec<f64> =
+                mine().filter_map(|rec| rec.cube.as_ref()).filter(|c| c.close).map(|c| c.error).collect();
+            assert_eq!(s.name, record.players[seat]);
+            assert_eq!(s.total_moves, rolls, "{name}");
+            assert_eq!(s.unforced_moves, unforced.len());
+            assert_eq!(s.close_cube_decisions, close.len());
+            let total = unforced.iter().sum::<f64>() + close.iter().sum::<f64>();
+            let n = unforced.len() + close.len();
+            if n > 0 {
+                assert!((s.overall_error_rate().unwrap() - total / n as f64).abs() < 1e-12);
+                assert!((s.pr().unwrap() - 500.0 * total / n as f64).abs() < 1e-9);
+            }
+            let both: usize = r.summary.iter().map(|s| s.total_moves).sum();
+            assert_eq!(s.both_players_moves, both);
+        }
+    }
+}
+
+#[test]
+fn a_review_is_the_same_at_any_thread_count() {
+    let record = match_file("three_point.mat");
+    let settings = ReviewSettings { plies: 1, ..shallow() };
+    let one = review(&record, &settings, 1);
+    let two = review(&record, &settings, 2);
+    assert_eq!(one.games, two.games);
+    assert_eq!(one.summary, two.summary);
+}
+
+#[test]
+fn the_played_move_is_valued_at_full_depth() {
+    let record = match_file("three_point.mat");
+    let r = review(&record, &ReviewSettings { plies: 1, ..shallow() }, 2);
+    let moves: Vec<_> = r.games.iter().flat_map(|g| &g.records).filter_map(|rec| rec.chequer.as_ref()).collect();
+    assert!(!moves.is_empty());
+    for c in moves {
+        assert_eq!(c.played.plies, 1);
+        assert_eq!(c.best.plies, 1);
+    }
+}
+
+#[test]
+fn depths_beyond_three_plies_are_refused() {
+    let record = match_file("money.mat");
+    let engine = Engine::new(NetEvaluator::shipped().unwrap());
+    let settings = ReviewSettings { plies: 4, ..shallow() };
+    let err = review_match(&engine, &record, &settings, |_, _| {}).unwrap_err();
+    assert_eq!(err, ReviewError::TooDeep { what: "--ply", plies: 4 });
+}
