@@ -103,9 +103,12 @@ fn title(s: &mut String, r: &MatchReview, record: &MatchRecord) {
     let st = &r.settings;
     let _ = writeln!(
         s,
-        "<p class=\"meta\">Reviewed by {} at {}-ply (moves), {}-ply (cube), {}-ply (luck), in {:.1} s on {} thread{}.</p>",
+        "<p class=\"meta\">Reviewed by {} at {}-ply (moves; {} filter{}), {}-ply (cube), {}-ply (luck), in {:.1} s on {} \
+         thread{}.</p>",
         escape(&r.evaluator),
         st.plies,
+        if st.filter == gammon_engine::search::MoveFilter::LARGE { "large" } else { "normal" },
+        if st.prune > 0 { format!(", pubeval screen of {}", st.prune) } else { String::new() },
         st.cube_plies,
         st.luck_plies,
         r.elapsed.as_secs_f64(),
