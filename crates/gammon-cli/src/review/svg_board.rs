@@ -277,7 +277,7 @@ mod tests {
         let mut theirs = [0u8; 25];
         theirs[0] = 12;
         theirs[24] = 1;
-        let pos = Position::from_boards(&mine, &theirs).unwrap();
+        let pos = Position::from_boards(&mine, &theirs).expect("15 checkers a side");
         let svg = board(&pos, &GameContext::money(), &Players { mover: "a", opponent: "b" });
         assert!(svg.contains(&format!("fill=\"{MINE_TEXT}\">7</text>")), "the stack of 7");
         assert!(svg.contains(&format!("fill=\"{THEIRS_TEXT}\">12</text>")), "the stack of 12");
