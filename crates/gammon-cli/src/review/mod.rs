@@ -4,6 +4,7 @@
 //! people, as JSON (`--json`) or as a self-contained HTML page (`--html`).
 
 mod html;
+mod svg_board;
 mod text;
 
 use crate::args::{ThreadsArg, WeightsArg};
@@ -52,7 +53,7 @@ pub struct ReviewArgs {
     /// say which and why) instead of refusing the file.
     #[arg(long)]
     keep_going: bool,
-    /// Print the review as JSON (the schema is in docs/review-json.md).
+    /// Print the review as JSON (the schema is in docs/review.md).
     #[arg(long, conflicts_with = "html")]
     json: bool,
     /// Write a self-contained HTML report (boards of every error) to OUT.
@@ -150,7 +151,11 @@ fn write_html(path: &Path, review: &MatchReview, record: &MatchRecord) -> Result
     let page = html::page(review, record);
     let tmp = path.with_extension("html.tmp");
     std::fs::write(&tmp, page).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    if let Err(e) = std::fs::rename(&tmp, path) {
+        // A target that cannot be replaced (a folder) leaves no temporary file behind.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("cannot write {}", path.display()));
+    }
     Ok(())
 }
 

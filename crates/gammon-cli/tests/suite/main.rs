@@ -13,5 +13,6 @@ mod eval_train;
 mod files;
 mod long_work;
 mod play;
+mod review;
 mod rollout;
 mod ubgi;

@@ -1,5 +1,5 @@
 //! The JSON of a review (`gammon review --json`), documented field by field
-//! in `docs/review-json.md`.
+//! in `docs/review.md`.
 
 use super::report::{ChequerReview, CubeReview, GameReview, MatchReview, PlayerSummary, RecordReview};
 use super::{CubeChoice, CubeErrorKind, LuckCounts, LuckMark, Mark, MarkCounts};
