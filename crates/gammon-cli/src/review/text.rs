@@ -43,8 +43,7 @@ fn header(out: &mut impl Write, r: &MatchReview, record: &MatchRecord) -> io::Re
         writeln!(out, "Event: {event}")?;
     }
     let s = &r.settings;
-    writeln!(
-        out,
+    let line = format!(
         "Reviewed by {} at {}-ply (moves; {} filter{}), {}-ply (cube), {}-ply (luck), in {:.1} s on {} thread{}",
         r.evaluator,
         s.plies,
@@ -55,9 +54,11 @@ fn header(out: &mut impl Write, r: &MatchReview, record: &MatchRecord) -> io::Re
         r.elapsed.as_secs_f64(),
         r.threads,
         if r.threads == 1 { "" } else { "s" }
-    )?;
+    );
+    crate::text::write_wrapped(out, &line, "", "  ")?;
     let unit = if r.match_length == 0 { "money equity per unit of cube" } else { "normalised equity (EMG)" };
-    writeln!(out, "Losses in {unit}; marked: ?! doubtful (> 0.03), ? bad (> 0.06), ?? very bad (> 0.12)")
+    let marks = format!("Losses in {unit}; marked: ?! doubtful (> 0.03), ? bad (> 0.06), ?? very bad (> 0.12)");
+    crate::text::write_wrapped(out, &marks, "", "  ")
 }
 
 fn game_errors(out: &mut impl Write, r: &MatchReview, game: &GameReview) -> io::Result<()> {
@@ -135,9 +136,11 @@ fn chequer_error(
     };
     for (i, m) in c.candidates.iter().enumerate() {
         let tag = if m.result == c.played.result { "played" } else { "" };
+        // A move the filter dropped was valued at a shallower depth.
+        let depth = if m.plies < r.settings.plies { format!("({}-ply)", m.plies) } else { String::new() };
         writeln!(
             out,
-            "    {:>2}. {:<24} {:>16}  {:>7}  {tag}",
+            "    {:>2}. {:<24} {:>16}  {:>7} {depth:<8} {tag}",
             i + 1,
             pos.format_move(&m.move_),
             value(m),
