@@ -2,8 +2,12 @@
 //! values) on positions from its self-play, for one or more rounds (each
 //! round starts from the previous round's net: expert iteration). Labelling
 //! is saved in chunks and resumes where it stopped; finished rounds are kept.
+//! A later call with the same `--out` (to resume, or to add rounds) must give
+//! the settings the run was started with (`distill-run.json`): otherwise its
+//! rounds would mix positions and labels of two different runs.
 //!
-//! Files in `--out`: `round-<k>/dataset.gds` and `round-<k>/weights.gnn` per
+//! Files in `--out`: `distill-run.json` (the run's settings),
+//! `round-<k>/dataset.gds` and `round-<k>/weights.gnn` per
 //! round, `weights.gnn` (the last round's net), and with benchmarks
 //! `learning-curve.csv` / `.svg` (ppg against pubeval after each round,
 //! round 0 = the starting net; x = positions labelled so far).
@@ -61,6 +65,83 @@ pub struct DistillArgs {
     benchmark_pairs: u64,
 }
 
+/// The file in `--out` that keeps the settings the run was started with.
+const RUN_SETTINGS: &str = "distill-run.json";
+
+/// The settings that decide what a run's rounds sample, label and train
+/// (not `--rounds`, `--threads` or `--benchmark-pairs`, which a later call
+/// may change).
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct RunSettings {
+    from: PathBuf,
+    positions: usize,
+    ply: u8,
+    candidates: usize,
+    afterstates: usize,
+    epochs: u32,
+    rate: f32,
+    seed: u64,
+}
+
+impl RunSettings {
+    fn of(args: &DistillArgs) -> Result<Self> {
+        let from = std::fs::canonicalize(&args.from).with_context(|| format!("cannot read {}", args.from.display()))?;
+        Ok(RunSettings {
+            from,
+            positions: args.positions,
+            ply: args.ply,
+            candidates: args.candidates,
+            afterstates: args.afterstates,
+            epochs: args.epochs,
+            rate: args.rate,
+            seed: args.seed,
+        })
+    }
+
+    /// The options as they are written on the command line.
+    fn options(&self) -> [(&'static str, String); 8] {
+        [
+            ("--from", self.from.display().to_string()),
+            ("--positions", self.positions.to_string()),
+            ("--ply", self.ply.to_string()),
+            ("--candidates", self.candidates.to_string()),
+            ("--afterstates", self.afterstates.to_string()),
+            ("--epochs", self.epochs.to_string()),
+            ("--rate", self.rate.to_string()),
+            ("--seed", self.seed.to_string()),
+        ]
+    }
+
+    /// Saves these settings at `path`, or, if a run there was started
+    /// already, refuses settings that differ from its.
+    fn check_or_save(&self, path: &Path) -> Result<()> {
+        if path.exists() {
+            let bytes = gammon_eval::file_format::read_bounded(path, 64 * 1024)?;
+            let was: RunSettings = serde_json::from_slice(&bytes)
+                .with_context(|| format!("{} is not a distill run's settings", path.display()))?;
+            let differ: Vec<String> = was
+                .options()
+                .iter()
+                .zip(self.options())
+                .filter(|(a, b)| a.1 != b.1)
+                .map(|((name, then), (_, now))| format!("{name} {then} (now {now})"))
+                .collect();
+            if !differ.is_empty() {
+                bail!(
+                    "the run in {} was started with {}: give the same settings to resume it or add rounds, or use another --out",
+                    path.parent().unwrap_or(path).display(),
+                    differ.join(", ")
+                );
+            }
+            return Ok(());
+        }
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, serde_json::to_string_pretty(self)?)
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    }
+}
+
 /// Exploration of the sampling games: a random move one time in ten.
 const EXPLORE: f32 = 0.1;
 
@@ -91,6 +172,7 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     })?;
     let start = NetWeights::load(&args.from).context("cannot load the --from weights")?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    RunSettings::of(args)?.check_or_save(&args.out.join(RUN_SETTINGS))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let benchmark = |w: &NetWeights| {
         let seed = gammon_train::trainer::BENCHMARK_SEED;

@@ -162,3 +162,45 @@ fn distill_rounds_write_a_curve_and_resume() {
     assert_eq!(weights(&out.join("weights.gnn")).contact, trained.contact);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn distill_refuses_to_resume_a_run_with_other_settings() {
+    let dir = temp("distill-settings");
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../weights/gammon.net");
+    let out = dir.join("run");
+    let args = |seed: &'static str| {
+        vec![
+            "distill".to_string(),
+            "--from".into(),
+            shipped.to_str().unwrap().into(),
+            "--out".into(),
+            out.to_str().unwrap().into(),
+            "--positions".into(),
+            "40".into(),
+            "--ply".into(),
+            "1".into(),
+            "--epochs".into(),
+            "1".into(),
+            "--benchmark-pairs".into(),
+            "0".into(),
+            "--seed".into(),
+            seed.into(),
+        ]
+    };
+    let run = |a: Vec<String>| gammon(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let first = run(args("9"));
+    assert!(first.success(), "{}", first.stderr);
+    assert!(out.join("distill-run.json").exists());
+    // Another seed would sample other positions than the round holds.
+    let other = run(args("10"));
+    assert!(!other.success());
+    assert!(other.stderr.starts_with("error: "), "{}", other.stderr);
+    assert!(other.stderr.contains("--seed 9 (now 10)"), "{}", other.stderr);
+    // The same settings, with more benchmark games, resume it.
+    let mut same = args("9");
+    same[12] = "2".into();
+    let again = run(same);
+    assert!(again.success(), "{}", again.stderr);
+    assert!(again.stderr.contains("round 1: already done"), "{}", again.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
