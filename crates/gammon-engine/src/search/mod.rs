@@ -1,9 +1,3 @@
-// Over 600 lines, for a reason: the search (its documentation is the first
-// 70 lines) and, after "The cache.", its private table of positions (about
-// 150 lines), which nothing else uses and whose correctness argument is
-// the search's (every value a pure function of the key). If either grows,
-// the cache is the next split (`search/cache.rs`).
-
 //! n-ply lookahead over all 21 rolls, wrapped around any [`Evaluator`], with
 //! gnubg-style move filters and a cache of evaluated positions.
 //!
@@ -79,98 +73,16 @@ use gammon_eval::pubeval::PubEval;
 use gammon_eval::{Evaluator, PositionClass, Probabilities};
 use gammon_rules::{Dice, Move, MoveList, Position, ALL_ROLLS};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::cell::RefCell;
 use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
-/// Depths the root screens of a [`MoveFilter`] describe (as gnubg's tables).
-pub const MAX_FILTER_PLIES: usize = 4;
+mod cache;
+mod filter;
 
-/// Which moves of a roll survive a screen: at most `max` of them (the best
-/// always does), each within `window` equity of the best.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Candidates {
-    /// Keep at most this many moves (0 counts as 1: the best is always kept).
-    pub max: usize,
-    /// Keep only moves at most this much cubeless equity below the best.
-    pub window: f32,
-}
-
-impl Candidates {
-    /// `max` moves within `window` of the best.
-    pub const fn new(max: usize, window: f32) -> Self {
-        Candidates { max, window }
-    }
-
-    /// How many of `equities` (sorted best first, for the mover) survive.
-    pub(crate) fn keep(self, equities: impl IntoIterator<Item = f32>) -> usize {
-        let mut it = equities.into_iter();
-        let Some(best) = it.next() else { return 0 };
-        let mut n = 1;
-        for e in it {
-            if n >= self.max || best - e > self.window || (best - e).is_nan() {
-                break;
-            }
-            n += 1;
-        }
-        n
-    }
-}
-
-/// gnubg-style move filters: the screens of the root (a roll being analysed)
-/// and the candidate rule inside the lookahead. See the
-/// [module documentation](self).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MoveFilter {
-    /// `root[d]`: the screen applied after evaluating the surviving moves at
-    /// `d` plies; `None` skips depth `d`. Depths beyond the array are skipped.
-    pub root: [Option<Candidates>; MAX_FILTER_PLIES],
-    /// Inside the lookahead, for each roll: the moves (ranked at 0 plies)
-    /// valued at the remaining depth, of which the best is played.
-    pub lookahead: Candidates,
-    /// Inside the lookahead, with one candidate per roll: the moves of a
-    /// roll are first screened by pubeval (a linear evaluation, about 30
-    /// times cheaper than the net), and only the best `prune` of them are
-    /// evaluated by the net, as gnubg screens them with its pruning nets.
-    /// 0: no screen, every move is evaluated.
-    #[serde(default)]
-    pub prune: usize,
-}
-
-impl MoveFilter {
-    /// The default: gnubg's "normal" root screens (up to 8 moves within 0.16
-    /// after 0 ply, up to 2 within 0.04 after 2 plies) and, inside the
-    /// lookahead, the best move by 0 ply, as gnubg 1.07 searches without its
-    /// pruning nets.
-    pub const NORMAL: MoveFilter = MoveFilter {
-        root: [Some(Candidates::new(8, 0.16)), None, Some(Candidates::new(2, 0.04)), None],
-        lookahead: Candidates::new(1, 0.0),
-        prune: 0,
-    };
-
-    /// [`NORMAL`](Self::NORMAL), but inside the lookahead up to 2 moves
-    /// within 0.04 (by 0 ply) are valued at the remaining depth and the best
-    /// of them is played: about 1.5 times the work at 2 plies.
-    pub const WIDE_LOOKAHEAD: MoveFilter = MoveFilter { lookahead: Candidates::new(2, 0.04), ..MoveFilter::NORMAL };
-
-    /// gnubg's "large" root screen, what its match analysis uses by default
-    /// at 2 plies: up to 16 moves within 0.32 after 0 ply (and up to 2
-    /// within 0.04 after 2 plies, for deeper searches); inside the lookahead
-    /// as [`NORMAL`](Self::NORMAL).
-    pub const LARGE: MoveFilter = MoveFilter {
-        root: [Some(Candidates::new(16, 0.32)), None, Some(Candidates::new(2, 0.04)), None],
-        ..MoveFilter::NORMAL
-    };
-}
-
-impl Default for MoveFilter {
-    fn default() -> Self {
-        MoveFilter::NORMAL
-    }
-}
+use cache::Cache;
+pub use filter::{Candidates, MoveFilter, MAX_FILTER_PLIES};
 
 /// One legal move of a roll with its evaluation, from [`Search::analyse_roll`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -720,181 +632,10 @@ impl<E: Evaluator> Evaluator for Search<E> {
     }
 }
 
-// ---------------------------------------------------------------------------
-// The cache.
-
-const SHARD_BITS: u32 = 6;
-const EMPTY: u8 = u8::MAX;
-
-#[derive(Clone, Copy)]
-struct Slot {
-    pos: Position,
-    plies: u8,
-    probs: [f32; 5],
-}
-
-const EMPTY_SLOT: Slot = Slot { pos: Position::STARTING, plies: EMPTY, probs: [0.0; 5] };
-
-struct Shard {
-    slots: Box<[Slot]>,
-    lookups: u64,
-    hits: u64,
-}
-
-/// Fixed-size `(position, plies) -> probabilities` table: shards behind
-/// mutexes, buckets of two slots.
-struct Cache {
-    shards: Box<[Mutex<Shard>]>,
-    /// Slots per shard - 1 (slots per shard is a power of two, at least 2).
-    mask: usize,
-}
-
-/// FxHash-style mixing of the position's words, finished with a murmur3 mix.
-struct KeyHasher(u64);
-
-impl KeyHasher {
-    #[inline]
-    fn add(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.add(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, x: u8) {
-        self.add(u64::from(x));
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.add(u64::from(x));
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.add(x);
-    }
-    fn write_u128(&mut self, x: u128) {
-        self.add(x as u64);
-        self.add((x >> 64) as u64);
-    }
-    fn finish(&self) -> u64 {
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
-    }
-}
-
-impl Cache {
-    fn new(entries: usize) -> Option<Self> {
-        if entries == 0 {
-            return None;
-        }
-        let shards = 1usize << SHARD_BITS;
-        let per_shard = entries.div_ceil(shards).next_power_of_two().max(2);
-        let shards = (0..shards)
-            .map(|_| Mutex::new(Shard { slots: vec![EMPTY_SLOT; per_shard].into_boxed_slice(), lookups: 0, hits: 0 }))
-            .collect();
-        Some(Cache { shards, mask: per_shard - 1 })
-    }
-
-    fn entries(&self) -> usize {
-        self.shards.len() * (self.mask + 1)
-    }
-
-    /// The shard and the first slot of the bucket of a key.
-    fn locate(&self, pos: &Position, plies: u8) -> (MutexGuard<'_, Shard>, usize) {
-        let mut h = KeyHasher(u64::from(plies));
-        pos.hash(&mut h);
-        let h = h.finish();
-        let shard = (h >> (64 - SHARD_BITS)) as usize;
-        let bucket = (h as usize) & self.mask & !1;
-        // `shard` < 2^SHARD_BITS, the number of shards.
-        (self.shards[shard].lock().unwrap_or_else(PoisonError::into_inner), bucket)
-    }
-
-    fn get(&self, pos: &Position, plies: u8) -> Option<Probabilities> {
-        let (mut shard, bucket) = self.locate(pos, plies);
-        shard.lookups += 1;
-        let found = shard
-            .slots
-            .get(bucket..bucket + 2)?
-            .iter()
-            .find(|s| s.plies == plies && s.pos == *pos)
-            .map(|s| Probabilities::from_array(s.probs));
-        if found.is_some() {
-            shard.hits += 1;
-        }
-        found
-    }
-
-    fn put(&self, pos: &Position, plies: u8, p: Probabilities) {
-        let (mut shard, bucket) = self.locate(pos, plies);
-        let Some(pair) = shard.slots.get_mut(bucket..bucket + 2) else { return };
-        let entry = Slot { pos: *pos, plies, probs: p.to_array() };
-        // The same key, else an empty slot, else the shallower entry (the
-        // second slot on a tie, so the first keeps older entries longer).
-        let i = pair
-            .iter()
-            .position(|s| s.plies == plies && s.pos == *pos)
-            .or_else(|| pair.iter().position(|s| s.plies == EMPTY))
-            .unwrap_or(if pair[0].plies < pair[1].plies { 0 } else { 1 });
-        pair[i] = entry;
-    }
-
-    fn clear(&self) {
-        for m in self.shards.iter() {
-            let mut shard = m.lock().unwrap_or_else(PoisonError::into_inner);
-            shard.slots.fill(EMPTY_SLOT);
-        }
-    }
-
-    fn counts(&self) -> (u64, u64) {
-        self.shards.iter().fold((0, 0), |(l, h), m| {
-            let shard = m.lock().unwrap_or_else(PoisonError::into_inner);
-            (l + shard.lookups, h + shard.hits)
-        })
-    }
-
-    fn reset_counts(&self) {
-        for m in self.shards.iter() {
-            let mut shard = m.lock().unwrap_or_else(PoisonError::into_inner);
-            shard.lookups = 0;
-            shard.hits = 0;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use gammon_eval::NetEvaluator;
-
-    #[test]
-    fn candidates_keep_the_best_and_respect_max_and_window() {
-        let c = Candidates::new(3, 0.1);
-        assert_eq!(c.keep([0.5, 0.45, 0.41, 0.40]), 3);
-        assert_eq!(c.keep([0.5, 0.35]), 1);
-        assert_eq!(c.keep([0.5]), 1);
-        assert_eq!(c.keep(std::iter::empty()), 0);
-        assert_eq!(Candidates::new(0, 1.0).keep([0.5, 0.5]), 1);
-        assert_eq!(Candidates::new(5, 0.1).keep([0.5, f32::NAN]), 1);
-    }
-
-    #[test]
-    fn cache_returns_what_was_put_and_keeps_deeper_entries() {
-        let c = Cache::new(2).unwrap(); // 64 shards x 2 slots: one bucket per shard
-        let p = Probabilities::from_array([0.5, 0.1, 0.0, 0.2, 0.0]);
-        c.put(&Position::STARTING, 2, p);
-        assert_eq!(c.get(&Position::STARTING, 2), Some(p));
-        assert_eq!(c.get(&Position::STARTING, 1), None);
-        c.clear();
-        assert_eq!(c.get(&Position::STARTING, 2), None);
-        assert_eq!(c.counts(), (3, 1));
-    }
 
     #[test]
     fn play_is_the_move_value_plays() {
