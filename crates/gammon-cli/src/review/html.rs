@@ -10,10 +10,9 @@
 
 use super::svg_board::{self, Players};
 use super::text::{describe_length, eq};
+use super::words::{choice_text, game_result, loss_text, settings_line, unit, SUMMARY_ROWS};
 use gammon_engine::api::CubefulMove;
-use gammon_engine::review::{
-    luck_rating, ChequerReview, CubeChoice, CubeReview, GameReview, Mark, MatchReview, PlayerSummary, RecordReview,
-};
+use gammon_engine::review::{ChequerReview, CubeChoice, CubeReview, GameReview, Mark, MatchReview, RecordReview};
 use gammon_rules::{MatAction, MatchRecord};
 use std::fmt::Write;
 
@@ -100,53 +99,16 @@ fn title(s: &mut String, r: &MatchReview, record: &MatchRecord) {
     for (key, value) in &record.headers {
         let _ = writeln!(s, "<p class=\"meta\">{}: {}</p>", escape(key), escape(value));
     }
-    let st = &r.settings;
-    let _ = writeln!(
-        s,
-        "<p class=\"meta\">Reviewed by {} at {}-ply (moves; {} filter{}), {}-ply (cube), {}-ply (luck), in {:.1} s on {} \
-         thread{}.</p>",
-        escape(&r.evaluator),
-        st.plies,
-        if st.filter == gammon_engine::search::MoveFilter::LARGE { "large" } else { "normal" },
-        if st.prune > 0 { format!(", pubeval screen of {}", st.prune) } else { String::new() },
-        st.cube_plies,
-        st.luck_plies,
-        r.elapsed.as_secs_f64(),
-        r.threads,
-        if r.threads == 1 { "" } else { "s" }
-    );
-    let unit = if r.match_length == 0 { "money equity per unit of cube" } else { "normalised equity (EMG)" };
+    let _ = writeln!(s, "<p class=\"meta\">{}.</p>", escape(&settings_line(r)));
+    let unit = unit(r);
     let _ = writeln!(
         s,
         "<p class=\"meta\">Losses in {unit}; marked ?! doubtful (&gt; 0.03), ? bad (&gt; 0.06), ?? very bad (&gt; 0.12).</p>"
     );
 }
 
-fn milli(x: Option<f64>) -> String {
-    x.map_or_else(|| "n/a".to_string(), |x| format!("{:.1}", 1000.0 * x))
-}
-
-fn marks(m: &gammon_engine::review::MarkCounts) -> String {
-    format!("{}/{}/{}", m.doubtful, m.bad, m.very_bad)
-}
-
 /// The rows of the text report's table, one column per player.
 fn summary(s: &mut String, r: &MatchReview) {
-    type Row<'a> = (&'a str, Box<dyn Fn(&PlayerSummary) -> String>);
-    let rows: Vec<Row<'_>> = vec![
-        ("Unforced moves", Box::new(|p| p.unforced_moves.to_string())),
-        ("Moves marked doubtful/bad/very bad", Box::new(|p| marks(&p.move_marks))),
-        ("Chequer error rate (mEMG)", Box::new(|p| milli(p.chequer_error_rate()))),
-        ("Close or actual cube decisions", Box::new(|p| p.close_cube_decisions.to_string())),
-        ("Cube errors doubtful/bad/very bad", Box::new(|p| marks(&p.cube_marks))),
-        ("Cube error rate (mEMG)", Box::new(|p| milli(p.cube_error_rate()))),
-        ("Overall error rate (mEMG)", Box::new(|p| milli(p.overall_error_rate()))),
-        ("Snowie error rate (mEMG)", Box::new(|p| milli(p.snowie_error_rate()))),
-        ("PR (XG)", Box::new(|p| p.pr().map_or_else(|| "n/a".to_string(), |x| format!("{x:.1}")))),
-        ("Luck per roll (mEMG)", Box::new(|p| milli(p.luck_rate()))),
-        ("Luck rating", Box::new(|p| p.luck_rate().map_or("n/a", luck_rating).to_string())),
-        ("Rating", Box::new(|p| p.rating().map_or("n/a", |x| x.name()).to_string())),
-    ];
     let [a, b] = &r.summary;
     let _ = writeln!(
         s,
@@ -154,20 +116,15 @@ fn summary(s: &mut String, r: &MatchReview) {
         escape(&a.name),
         escape(&b.name)
     );
-    for (label, f) in &rows {
-        let _ = writeln!(s, "<tr><td>{label}</td><td>{}</td><td>{}</td></tr>", escape(&f(a)), escape(&f(b)));
+    for (label, figure) in SUMMARY_ROWS {
+        let _ = writeln!(s, "<tr><td>{label}</td><td>{}</td><td>{}</td></tr>", escape(&figure(a)), escape(&figure(b)));
     }
     s.push_str("</table></div>\n");
 }
 
 fn game_section(s: &mut String, r: &MatchReview, game: &GameReview) {
     let [a, b] = &r.players;
-    let result = match game.result {
-        Some((winner, points)) => {
-            format!("{} wins {points} point{}", escape(&r.players[winner.index()]), if points == 1 { "" } else { "s" })
-        }
-        None => "unfinished".to_string(),
-    };
+    let result = escape(&game_result(r, game));
     let _ = writeln!(
         s,
         "<h2>Game {}</h2><p class=\"meta\">{} {}, {} {}{}: {result}</p>",
@@ -194,13 +151,6 @@ fn mark_class(mark: Mark) -> &'static str {
         Mark::Doubtful => "mark-doubtful",
         Mark::Bad => "mark-bad",
         Mark::VeryBad => "mark-very-bad",
-    }
-}
-
-fn loss_text(loss: f64, mwc: Option<f64>) -> String {
-    match mwc {
-        Some(m) => format!("{loss:.3} ({:.2}% MWC)", 100.0 * m),
-        None => format!("{loss:.3}"),
     }
 }
 
@@ -282,16 +232,6 @@ fn chequer_error(s: &mut String, r: &MatchReview, rec: &RecordReview, c: &Cheque
         );
     }
     s.push_str("</table></div>\n");
-}
-
-fn choice_text(c: CubeChoice) -> &'static str {
-    match c {
-        CubeChoice::NoDouble => "did not double",
-        CubeChoice::Double => "doubled",
-        CubeChoice::Take => "took",
-        CubeChoice::Beaver => "beavered",
-        CubeChoice::Pass => "passed",
-    }
 }
 
 fn cube_error(s: &mut String, r: &MatchReview, rec: &RecordReview, c: &CubeReview) {

@@ -6,6 +6,7 @@
 mod html;
 mod svg_board;
 mod text;
+mod words;
 
 use crate::args::{ThreadsArg, WeightsArg};
 use anyhow::{bail, Context, Result};

@@ -1,9 +1,8 @@
 //! The review as a report for people: each game's errors in order, with
 //! the board before them, then both players' figures side by side.
 
-use gammon_engine::review::{
-    ChequerReview, CubeChoice, CubeReview, GameReview, MatchReview, PlayerSummary, RecordReview,
-};
+use super::words::{choice_text, game_result, loss_text, settings_line, unit, SUMMARY_ROWS};
+use gammon_engine::review::{ChequerReview, CubeReview, GameReview, MatchReview, RecordReview};
 use gammon_rules::{MatAction, MatchRecord};
 use std::io::{self, Write};
 
@@ -42,33 +41,15 @@ fn header(out: &mut impl Write, r: &MatchReview, record: &MatchRecord) -> io::Re
     if let Some(event) = record.headers.get("Event") {
         writeln!(out, "Event: {event}")?;
     }
-    let s = &r.settings;
-    let line = format!(
-        "Reviewed by {} at {}-ply (moves; {} filter{}), {}-ply (cube), {}-ply (luck), in {:.1} s on {} thread{}",
-        r.evaluator,
-        s.plies,
-        if s.filter == gammon_engine::search::MoveFilter::LARGE { "large" } else { "normal" },
-        if s.prune > 0 { format!(", pubeval screen of {}", s.prune) } else { String::new() },
-        s.cube_plies,
-        s.luck_plies,
-        r.elapsed.as_secs_f64(),
-        r.threads,
-        if r.threads == 1 { "" } else { "s" }
-    );
+    let line = settings_line(r);
     crate::text::write_wrapped(out, &line, "", "  ")?;
-    let unit = if r.match_length == 0 { "money equity per unit of cube" } else { "normalised equity (EMG)" };
-    let marks = format!("Losses in {unit}; marked: ?! doubtful (> 0.03), ? bad (> 0.06), ?? very bad (> 0.12)");
+    let marks = format!("Losses in {}; marked: ?! doubtful (> 0.03), ? bad (> 0.06), ?? very bad (> 0.12)", unit(r));
     crate::text::write_wrapped(out, &marks, "", "  ")
 }
 
 fn game_errors(out: &mut impl Write, r: &MatchReview, game: &GameReview) -> io::Result<()> {
     writeln!(out)?;
-    let result = match game.result {
-        Some((winner, points)) => {
-            format!("{} wins {points} point{}", r.players[winner.index()], if points == 1 { "" } else { "s" })
-        }
-        None => "unfinished".to_string(),
-    };
+    let result = game_result(r, game);
     let crawford = if game.crawford { ", Crawford game" } else { "" };
     let [a, b] = &r.players;
     writeln!(out, "Game {}: {a} {}, {b} {}{crawford}: {result}", game.number, game.score[0], game.score[1])?;
@@ -101,13 +82,6 @@ fn record_error(out: &mut impl Write, r: &MatchReview, rec: &RecordReview) -> io
         chequer_error(out, r, rec, c, money)?;
     }
     Ok(())
-}
-
-fn loss_text(loss: f64, mwc: Option<f64>) -> String {
-    match mwc {
-        Some(m) => format!("{:.3} ({:.2}% MWC)", loss, 100.0 * m),
-        None => format!("{loss:.3}"),
-    }
 }
 
 fn chequer_error(
@@ -150,16 +124,6 @@ fn chequer_error(
     Ok(())
 }
 
-fn choice_text(c: CubeChoice) -> &'static str {
-    match c {
-        CubeChoice::NoDouble => "did not double",
-        CubeChoice::Double => "doubled",
-        CubeChoice::Take => "took",
-        CubeChoice::Beaver => "beavered",
-        CubeChoice::Pass => "passed",
-    }
-}
-
 fn cube_error(
     out: &mut impl Write,
     r: &MatchReview,
@@ -195,25 +159,9 @@ fn cube_error(
 fn summary(out: &mut impl Write, r: &MatchReview) -> io::Result<()> {
     writeln!(out)?;
     let [a, b] = &r.summary;
-    let row = |out: &mut dyn Write, label: &str, f: &dyn Fn(&PlayerSummary) -> String| -> io::Result<()> {
-        writeln!(out, "{label:<34} {:>20} {:>20}", f(a), f(b))
-    };
-    let milli = |x: Option<f64>| x.map_or_else(|| "n/a".to_string(), |x| format!("{:.1}", 1000.0 * x));
-    row(out, "", &|s| s.name.clone())?;
-    row(out, "Unforced moves", &|s| s.unforced_moves.to_string())?;
-    row(out, "Moves marked doubtful/bad/very bad", &|s| {
-        format!("{}/{}/{}", s.move_marks.doubtful, s.move_marks.bad, s.move_marks.very_bad)
-    })?;
-    row(out, "Chequer error rate (mEMG)", &|s| milli(s.chequer_error_rate()))?;
-    row(out, "Close or actual cube decisions", &|s| s.close_cube_decisions.to_string())?;
-    row(out, "Cube errors doubtful/bad/very bad", &|s| {
-        format!("{}/{}/{}", s.cube_marks.doubtful, s.cube_marks.bad, s.cube_marks.very_bad)
-    })?;
-    row(out, "Cube error rate (mEMG)", &|s| milli(s.cube_error_rate()))?;
-    row(out, "Overall error rate (mEMG)", &|s| milli(s.overall_error_rate()))?;
-    row(out, "Snowie error rate (mEMG)", &|s| milli(s.snowie_error_rate()))?;
-    row(out, "PR (XG)", &|s| s.pr().map_or_else(|| "n/a".to_string(), |p| format!("{p:.1}")))?;
-    row(out, "Luck per roll (mEMG)", &|s| milli(s.luck_rate()))?;
-    row(out, "Luck rating", &|s| s.luck_rate().map_or("n/a", gammon_engine::review::luck_rating).to_string())?;
-    row(out, "Rating", &|s| s.rating().map_or("n/a", |r| r.name()).to_string())
+    writeln!(out, "{:<34} {:>20} {:>20}", "", a.name, b.name)?;
+    for (label, figure) in SUMMARY_ROWS {
+        writeln!(out, "{label:<34} {:>20} {:>20}", figure(a), figure(b))?;
+    }
+    Ok(())
 }

@@ -105,22 +105,8 @@ pub fn cubeful_roll_analysis(
         "gam",
         "bg"
     )?;
-    for (i, (notation, numbers)) in rows.iter().enumerate() {
-        if notation.len() > width {
-            writeln!(out, "{:>3} {notation}", i + 1)?;
-            writeln!(out, "{:>3} {:<width$}  {numbers}", "", "")?;
-        } else {
-            writeln!(out, "{:>3} {notation:<width$}  {numbers}", i + 1)?;
-        }
-    }
-    writeln!(out)?;
-    writeln!(
-        out,
-        " {} positions evaluated in {:.2} s ({} cache hits).",
-        a.stats.evaluations,
-        a.elapsed.as_secs_f64(),
-        a.stats.cache_hits
-    )
+    super::move_rows(out, &rows, width, " ")?;
+    super::search_work(out, &a.stats, a.elapsed)
 }
 
 /// The columns of values between the depth and the loss.

@@ -131,21 +131,43 @@ pub fn roll_analysis(out: &mut impl Write, a: &RollAnalysis, verbose: bool) -> i
         "{:>3}  {:<width$}  {:>3}  {:>6}  {:>6}  {:>5} {:>5} {:>5}   {:>5} {:>5} {:>5}",
         "#", "move", "ply", "equity", "loss", "win", "gam", "bg", "lose", "gam", "bg"
     )?;
+    move_rows(out, &rows, width, "  ")?;
+    search_work(out, &a.stats, a.elapsed)
+}
+
+/// The ranked moves' rows: the rank, the move in a column `width` wide
+/// after `gap`, then its numbers; a longer move gets a line of its own.
+pub(crate) fn move_rows(
+    out: &mut impl Write,
+    rows: &[(impl AsRef<str>, String)],
+    width: usize,
+    gap: &str,
+) -> io::Result<()> {
     for (i, (notation, numbers)) in rows.iter().enumerate() {
+        let notation = notation.as_ref();
         if notation.len() > width {
-            writeln!(out, "{:>3}  {notation}", i + 1)?;
-            writeln!(out, "{:>3}  {:<width$}  {numbers}", "", "")?;
+            writeln!(out, "{:>3}{gap}{notation}", i + 1)?;
+            writeln!(out, "{:>3}{gap}{:<width$}  {numbers}", "", "")?;
         } else {
-            writeln!(out, "{:>3}  {notation:<width$}  {numbers}", i + 1)?;
+            writeln!(out, "{:>3}{gap}{notation:<width$}  {numbers}", i + 1)?;
         }
     }
+    Ok(())
+}
+
+/// The search's work line after a blank line.
+pub(crate) fn search_work(
+    out: &mut impl Write,
+    stats: &gammon_engine::search::SearchStats,
+    elapsed: std::time::Duration,
+) -> io::Result<()> {
     writeln!(out)?;
     writeln!(
         out,
         " {} positions evaluated in {:.2} s ({} cache hits).",
-        a.stats.evaluations,
-        a.elapsed.as_secs_f64(),
-        a.stats.cache_hits
+        stats.evaluations,
+        elapsed.as_secs_f64(),
+        stats.cache_hits
     )
 }
 

@@ -210,23 +210,25 @@ fn roll_luck<E: Evaluator>(
     plies: u8,
     first_roll: bool,
 ) -> Result<LuckReview, ReviewError> {
-    let value = |d: Dice| roll_value(engine, pos, d, state, plies);
     let opening = first_roll && *pos == Position::STARTING && !dice.is_double();
+    // The value of each roll that counts, the roll played among them.
+    let rolls: Vec<Dice> = ALL_ROLLS.iter().copied().filter(|d| !opening || !d.is_double()).collect();
+    let values = rolls.iter().map(|d| roll_value(engine, pos, *d, state, plies)).collect::<Result<Vec<f64>, _>>()?;
     let mean = if opening {
         let other = state.switched();
         let mut sum = 0.0;
-        for d in ALL_ROLLS.iter().filter(|d| !d.is_double()) {
-            sum += value(*d)? - roll_value(engine, pos, *d, &other, plies)?;
+        for (d, v) in rolls.iter().zip(&values) {
+            sum += v - roll_value(engine, pos, *d, &other, plies)?;
         }
         sum / 30.0
     } else {
-        let mut sum = 0.0;
-        for d in &ALL_ROLLS {
-            sum += f64::from(d.weight()) * value(*d)?;
-        }
-        sum / 36.0
+        rolls.iter().zip(&values).map(|(d, v)| f64::from(d.weight()) * v).sum::<f64>() / 36.0
     };
-    let luck = value(dice)? - mean;
+    let played = match rolls.iter().position(|d| *d == dice) {
+        Some(i) => values[i],
+        None => roll_value(engine, pos, dice, state, plies)?,
+    };
+    let luck = played - mean;
     Ok(LuckReview {
         luck,
         luck_mwc: mwc_per_equity(state, engine.met()).map(|k| luck * k),

@@ -14,3 +14,14 @@ mod oracle_movegen;
 mod perft;
 mod properties;
 mod sgf_files;
+
+/// An error and its sources, as the CLI prints them (`{:#}` of anyhow).
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(&format!(": {s}"));
+        source = s.source();
+    }
+    text
+}

@@ -1,6 +1,7 @@
 //! `.mat` match files: small hand-written ones, and every real file in the
 //! shared folder, replayed through the rules.
 
+use crate::chain;
 use gammon_rules::{parse_mat, read_match_file, GameResult, MatAction, MatchRecord, Seat, WinHow};
 use std::path::{Path, PathBuf};
 
@@ -152,17 +153,6 @@ fn bad_dice_and_truncated_text_are_refused() {
     assert!(parse_mat(&good.replace("Doubles => 2", "Doubles => 4")).is_err());
     let e = parse_mat(&good.replace("Wins 1 point", "Wins 2 points")).unwrap_err().to_string();
     assert!(e.contains("wins 2 points"), "{e}");
-}
-
-/// An error and its sources, as the CLI prints them (`{:#}` of anyhow).
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(&format!(": {s}"));
-        source = s.source();
-    }
-    text
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! hand-written ones, the same match read from `.mat` and `.sgf`, and
 //! damaged files.
 
+use crate::chain;
 use gammon_rules::{parse_mat, parse_sgf, read_match_file, GameResult, GameText, MatAction, MatchRecord, Seat, WinHow};
 use std::path::{Path, PathBuf};
 
@@ -227,17 +228,6 @@ fn a_beaver_reads_the_same_from_gnubgs_mat_export_and_from_sgf() {
     // The beaver's value is checked: 4 times the cube before the double.
     let e = parse_mat(&MONEY_MAT.replace("Beavers => 4", "Beavers => 8")).unwrap_err().to_string();
     assert!(e.contains("beaver"), "{e}");
-}
-
-/// An error and its sources, as the CLI prints them.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(&format!(": {s}"));
-        source = s.source();
-    }
-    text
 }
 
 #[test]

@@ -1,0 +1,87 @@
+//! The words of a review that the text report and the HTML page share: the
+//! settings line, the unit, the summary rows, what a cube choice was.
+
+use gammon_engine::review::{luck_rating, CubeChoice, GameReview, MatchReview, PlayerSummary};
+use gammon_engine::search::MoveFilter;
+
+/// How the review was made: depths, filter, screen, time, threads.
+pub(super) fn settings_line(r: &MatchReview) -> String {
+    let s = &r.settings;
+    format!(
+        "Reviewed by {} at {}-ply (moves; {} filter{}), {}-ply (cube), {}-ply (luck), in {:.1} s on {} thread{}",
+        r.evaluator,
+        s.plies,
+        if s.filter == MoveFilter::LARGE { "large" } else { "normal" },
+        if s.prune > 0 { format!(", pubeval screen of {}", s.prune) } else { String::new() },
+        s.cube_plies,
+        s.luck_plies,
+        r.elapsed.as_secs_f64(),
+        r.threads,
+        if r.threads == 1 { "" } else { "s" }
+    )
+}
+
+/// The unit of the losses.
+pub(super) fn unit(r: &MatchReview) -> &'static str {
+    if r.match_length == 0 {
+        "money equity per unit of cube"
+    } else {
+        "normalised equity (EMG)"
+    }
+}
+
+/// "Alice wins 2 points", or "unfinished".
+pub(super) fn game_result(r: &MatchReview, game: &GameReview) -> String {
+    match game.result {
+        Some((winner, points)) => {
+            format!("{} wins {points} point{}", r.players[winner.index()], if points == 1 { "" } else { "s" })
+        }
+        None => "unfinished".to_string(),
+    }
+}
+
+/// A loss, with its match winning chances in a match.
+pub(super) fn loss_text(loss: f64, mwc: Option<f64>) -> String {
+    match mwc {
+        Some(m) => format!("{loss:.3} ({:.2}% MWC)", 100.0 * m),
+        None => format!("{loss:.3}"),
+    }
+}
+
+/// What a player did with the cube.
+pub(super) fn choice_text(c: CubeChoice) -> &'static str {
+    match c {
+        CubeChoice::NoDouble => "did not double",
+        CubeChoice::Double => "doubled",
+        CubeChoice::Take => "took",
+        CubeChoice::Beaver => "beavered",
+        CubeChoice::Pass => "passed",
+    }
+}
+
+fn milli(x: Option<f64>) -> String {
+    x.map_or_else(|| "n/a".to_string(), |x| format!("{:.1}", 1000.0 * x))
+}
+
+fn marks(m: &gammon_engine::review::MarkCounts) -> String {
+    format!("{}/{}/{}", m.doubtful, m.bad, m.very_bad)
+}
+
+/// A row of the per-player table: its label and each player's figure.
+pub(super) type SummaryRow = (&'static str, fn(&PlayerSummary) -> String);
+
+/// The rows of the per-player table, in order.
+pub(super) const SUMMARY_ROWS: [SummaryRow; 12] = [
+    ("Unforced moves", |p| p.unforced_moves.to_string()),
+    ("Moves marked doubtful/bad/very bad", |p| marks(&p.move_marks)),
+    ("Chequer error rate (mEMG)", |p| milli(p.chequer_error_rate())),
+    ("Close or actual cube decisions", |p| p.close_cube_decisions.to_string()),
+    ("Cube errors doubtful/bad/very bad", |p| marks(&p.cube_marks)),
+    ("Cube error rate (mEMG)", |p| milli(p.cube_error_rate())),
+    ("Overall error rate (mEMG)", |p| milli(p.overall_error_rate())),
+    ("Snowie error rate (mEMG)", |p| milli(p.snowie_error_rate())),
+    ("PR (XG)", |p| p.pr().map_or_else(|| "n/a".to_string(), |x| format!("{x:.1}"))),
+    ("Luck per roll (mEMG)", |p| milli(p.luck_rate())),
+    ("Luck rating", |p| p.luck_rate().map_or("n/a", luck_rating).to_string()),
+    ("Rating", |p| p.rating().map_or("n/a", |x| x.name()).to_string()),
+];
