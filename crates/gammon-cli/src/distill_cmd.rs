@@ -253,6 +253,7 @@ fn distill_round(
             ply: args.ply,
             candidates: args.candidates as u32,
             afterstates: args.afterstates as u32,
+            labeller: gammon_train::dataset::lookahead_labeller(args.ply, args.candidates as u32),
             ..Dataset::default()
         }
     };

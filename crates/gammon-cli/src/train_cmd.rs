@@ -127,13 +127,16 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         let init = init.map(|mut w| {
             // Larger hidden layers in the settings grow the given nets (the
             // new units start silent); smaller ones give way to the nets'.
-            if config.contact_hidden > w.contact.hidden() || config.race_hidden > w.race.hidden() {
+            if config.contact_hidden > w.contact.hidden().min(w.crashed.hidden())
+                || config.race_hidden > w.race.hidden()
+            {
                 eprintln!(
-                    "growing the nets to {} (contact) and {} (race) hidden units",
+                    "growing the nets to {} (contact and crashed) and {} (race) hidden units",
                     config.contact_hidden.max(w.contact.hidden()),
                     config.race_hidden.max(w.race.hidden())
                 );
                 w.contact = w.contact.grown(config.contact_hidden, config.init_scale, config.seed);
+                w.crashed = w.crashed.grown(w.contact.hidden(), config.init_scale, config.seed ^ 2);
                 w.race = w.race.grown(config.race_hidden, config.init_scale, config.seed ^ 1);
             }
             config.contact_hidden = w.contact.hidden();

@@ -20,4 +20,4 @@ pub use gammon_rules::PositionClass;
 pub use net::{evaluated_by, NetEvaluator};
 pub use player::{choose_move, EvaluatorPlayer};
 pub use probabilities::Probabilities;
-pub use weights::{NetWeights, TrainingMeta};
+pub use weights::{NetKind, NetWeights, TrainingMeta};

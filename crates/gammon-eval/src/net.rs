@@ -1,5 +1,6 @@
 //! The gammon evaluator: exact values for finished games and bearoffs, a race
-//! net for positions without contact, a contact net for the rest.
+//! net for positions without contact, a crashed net for crashed contact
+//! positions, a contact net for the rest.
 
 use crate::bearoff::bearoff_db;
 use crate::evaluator::Evaluator;
@@ -20,6 +21,7 @@ pub const fn evaluated_by(class: PositionClass) -> &'static str {
         PositionClass::Finished => "game over (exact)",
         PositionClass::Bearoff => "bearoff database",
         PositionClass::Race => "race net",
+        PositionClass::Crashed => "crashed net",
         PositionClass::Contact => "contact net",
     }
 }
@@ -36,7 +38,7 @@ impl Scratch {
     pub fn new(weights: &NetWeights) -> Self {
         Scratch {
             inputs: SparseInputs::with_capacity(ContactEncoding::LEN.max(RaceEncoding::LEN)),
-            hidden: vec![0.0; weights.contact.hidden().max(weights.race.hidden())],
+            hidden: vec![0.0; weights.max_hidden()],
         }
     }
 
@@ -133,6 +135,7 @@ pub fn evaluate_position(
             None => net_value::<RaceEncoding>(&weights.race, pos, scratch),
         },
         PositionClass::Race => net_value::<RaceEncoding>(&weights.race, pos, scratch),
+        PositionClass::Crashed => net_value::<ContactEncoding>(&weights.crashed, pos, scratch),
         PositionClass::Contact => net_value::<ContactEncoding>(&weights.contact, pos, scratch),
     };
     (p, class)

@@ -1,15 +1,20 @@
-//! Weights files: a contact net and a race net with their training metadata,
-//! stored through [`crate::file_format`] (kind `GAMMONNN`).
+//! Weights files: a contact net, a crashed net and a race net with their
+//! training metadata, stored through [`crate::file_format`] (kind
+//! `GAMMONNN`), and [`NetKind`], which net answers which positions.
 
 use crate::file_format::{self, FileError, FileKind};
-use crate::inputs::{ContactEncoding, Encoding, RaceEncoding};
+use crate::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
 use crate::mlp::{Mlp, OUTPUTS};
+use gammon_rules::{Position, PositionClass};
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// Version of the weights payload layout below.
-pub const WEIGHTS_VERSION: u32 = 1;
+/// Version of the weights payload layout below: 2 added the crashed net.
+/// Version 1 files (contact and race only) still load, their contact net
+/// standing in for the crashed one.
+pub const WEIGHTS_VERSION: u32 = 2;
+const WEIGHTS_VERSION_1: u32 = 1;
 /// The largest weights payload read, 64 MiB: no real weights file is larger
 /// (a 250 x 1024 net is about 1 MB).
 pub const MAX_WEIGHTS_BYTES: u64 = 64 << 20;
@@ -48,20 +53,111 @@ struct NetRecord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct WeightsPayload {
     contact: NetRecord,
+    crashed: NetRecord,
     race: NetRecord,
     meta: TrainingMeta,
 }
 
-/// The networks of a gammon evaluator: one for contact positions, one for
-/// races, and how they were trained.
+/// The version 1 payload: no crashed net.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct WeightsPayloadV1 {
+    contact: NetRecord,
+    race: NetRecord,
+    meta: TrainingMeta,
+}
+
+impl From<WeightsPayloadV1> for WeightsPayload {
+    fn from(v1: WeightsPayloadV1) -> Self {
+        WeightsPayload { crashed: v1.contact.clone(), contact: v1.contact, race: v1.race, meta: v1.meta }
+    }
+}
+
+/// The networks of a gammon evaluator: one for ordinary contact positions,
+/// one for crashed ones, one for races, and how they were trained.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetWeights {
     /// Net for positions with contact ([`ContactEncoding`] inputs).
     pub contact: Mlp,
+    /// Net for crashed contact positions ([`PositionClass::Crashed`],
+    /// [`ContactEncoding`] inputs).
+    pub crashed: Mlp,
     /// Net for races ([`RaceEncoding`] inputs).
     pub race: Mlp,
     /// Training metadata.
     pub meta: TrainingMeta,
+}
+
+/// One of the three nets, named by the positions it answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NetKind {
+    /// Ordinary contact positions.
+    Contact,
+    /// Crashed contact positions.
+    Crashed,
+    /// Races not in the bearoff database.
+    Race,
+}
+
+impl NetKind {
+    /// The three, in a fixed order ([`NetKind::index`]).
+    pub const ALL: [NetKind; 3] = [NetKind::Contact, NetKind::Crashed, NetKind::Race];
+
+    /// The net that answers positions of `class`; `None` for those answered
+    /// exactly (finished games, bearoffs).
+    pub const fn of(class: PositionClass) -> Option<NetKind> {
+        match class {
+            PositionClass::Contact => Some(NetKind::Contact),
+            PositionClass::Crashed => Some(NetKind::Crashed),
+            PositionClass::Race => Some(NetKind::Race),
+            PositionClass::Finished | PositionClass::Bearoff => None,
+        }
+    }
+
+    /// The net for `pos`, if a net answers it.
+    pub const fn of_position(pos: &Position) -> Option<NetKind> {
+        Self::of(PositionClass::of(pos))
+    }
+
+    /// Its place in [`NetKind::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// `contact`, `crashed` or `race`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            NetKind::Contact => "contact",
+            NetKind::Crashed => "crashed",
+            NetKind::Race => "race",
+        }
+    }
+
+    /// The number of inputs of its encoding.
+    pub const fn inputs(self) -> usize {
+        match self {
+            NetKind::Contact | NetKind::Crashed => ContactEncoding::LEN,
+            NetKind::Race => RaceEncoding::LEN,
+        }
+    }
+
+    /// Encodes `pos` with this net's encoding.
+    pub fn encode(self, pos: &Position, out: &mut SparseInputs) {
+        match self {
+            NetKind::Contact | NetKind::Crashed => ContactEncoding::encode(pos, out),
+            NetKind::Race => RaceEncoding::encode(pos, out),
+        }
+    }
+}
+
+/// The payload of a file image of either version.
+fn decode_payload(bytes: &[u8]) -> Result<WeightsPayload, FileError> {
+    match file_format::from_bytes(FileKind::Weights, WEIGHTS_VERSION, MAX_WEIGHTS_BYTES, bytes) {
+        Err(FileError::Version { found: WEIGHTS_VERSION_1, .. }) => {
+            file_format::from_bytes::<WeightsPayloadV1>(FileKind::Weights, WEIGHTS_VERSION_1, MAX_WEIGHTS_BYTES, bytes)
+                .map(WeightsPayload::from)
+        }
+        other => other,
+    }
 }
 
 fn record<E: Encoding>(net: &Mlp) -> NetRecord {
@@ -144,13 +240,45 @@ fn upgrade_contact_v1(r: NetRecord) -> NetRecord {
 }
 
 impl NetWeights {
-    /// Fresh random nets of the given hidden sizes (reproducible from `seed`).
+    /// Fresh random nets of the given hidden sizes (reproducible from
+    /// `seed`); the crashed net starts as a copy of the contact net, as a
+    /// crashed position is a contact position first.
     pub fn random(contact_hidden: usize, race_hidden: usize, seed: u64) -> Self {
+        let contact = Mlp::random(ContactEncoding::LEN, contact_hidden, 0.1, seed);
         NetWeights {
-            contact: Mlp::random(ContactEncoding::LEN, contact_hidden, 0.1, seed),
+            crashed: contact.clone(),
+            contact,
             race: Mlp::random(RaceEncoding::LEN, race_hidden, 0.1, seed ^ 0x9E37_79B9_7F4A_7C15),
             meta: TrainingMeta { seed, ..TrainingMeta::default() },
         }
+    }
+
+    /// The net of `kind`.
+    pub fn net(&self, kind: NetKind) -> &Mlp {
+        match kind {
+            NetKind::Contact => &self.contact,
+            NetKind::Crashed => &self.crashed,
+            NetKind::Race => &self.race,
+        }
+    }
+
+    /// The net of `kind`, to change.
+    pub fn net_mut(&mut self, kind: NetKind) -> &mut Mlp {
+        match kind {
+            NetKind::Contact => &mut self.contact,
+            NetKind::Crashed => &mut self.crashed,
+            NetKind::Race => &mut self.race,
+        }
+    }
+
+    /// Whether every weight of every net is a finite number.
+    pub fn is_finite(&self) -> bool {
+        NetKind::ALL.iter().all(|&k| self.net(k).is_finite())
+    }
+
+    /// The most hidden units of any of the nets.
+    pub fn max_hidden(&self) -> usize {
+        NetKind::ALL.iter().map(|&k| self.net(k).hidden()).max().unwrap_or(0)
     }
 
     /// The file image.
@@ -164,6 +292,7 @@ impl NetWeights {
     fn payload(&self) -> WeightsPayload {
         WeightsPayload {
             contact: record::<ContactEncoding>(&self.contact),
+            crashed: record::<ContactEncoding>(&self.crashed),
             race: record::<RaceEncoding>(&self.race),
             meta: self.meta.clone(),
         }
@@ -171,18 +300,21 @@ impl NetWeights {
 
     /// Reads a file image, checking the header, the shapes and the values.
     /// Contact nets of input encoding version 1 load as version 2 nets that
-    /// give the same evaluations.
+    /// give the same evaluations; files of payload version 1 (no crashed
+    /// net) load with a copy of their contact net as the crashed net, so
+    /// they evaluate every position as before.
     ///
     /// # Errors
     /// Truncated, corrupt, of another version, absurdly large, or of a shape
     /// that does not match this program's encodings.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, FileError> {
-        Self::from_payload(file_format::from_bytes(FileKind::Weights, WEIGHTS_VERSION, MAX_WEIGHTS_BYTES, bytes)?)
+        Self::from_payload(decode_payload(bytes)?)
     }
 
     fn from_payload(p: WeightsPayload) -> Result<Self, FileError> {
         Ok(NetWeights {
             contact: net_from::<ContactEncoding>("contact", upgrade_contact_v1(p.contact))?,
+            crashed: net_from::<ContactEncoding>("crashed", upgrade_contact_v1(p.crashed))?,
             race: net_from::<RaceEncoding>("race", p.race)?,
             meta: p.meta,
         })
@@ -195,7 +327,16 @@ impl NetWeights {
     /// # Errors
     /// As [`from_bytes`](Self::from_bytes), or the file cannot be read.
     pub fn load(path: &Path) -> Result<Self, FileError> {
-        let payload = file_format::read_file(path, FileKind::Weights, WEIGHTS_VERSION, MAX_WEIGHTS_BYTES)?;
+        let payload = match file_format::read_file(path, FileKind::Weights, WEIGHTS_VERSION, MAX_WEIGHTS_BYTES) {
+            Err(FileError::InFile { problem, .. })
+                if matches!(*problem, FileError::Version { found: WEIGHTS_VERSION_1, .. }) =>
+            {
+                let v1: WeightsPayloadV1 =
+                    file_format::read_file(path, FileKind::Weights, WEIGHTS_VERSION_1, MAX_WEIGHTS_BYTES)?;
+                WeightsPayload::from(v1)
+            }
+            other => other?,
+        };
         Self::from_payload(payload).map_err(|e| FileError::in_file(path, e))
     }
 
@@ -257,6 +398,45 @@ mod tests {
             assert!(s.index.len() > old.index.len(), "{id}: new features present");
             let want = v1.forward(&old, &mut hidden);
             assert_eq!(new, want, "{id}");
+        }
+    }
+
+    #[test]
+    fn version_1_files_load_with_the_contact_net_as_crashed_net() {
+        let mut w = NetWeights::random(8, 4, 7);
+        w.crashed = Mlp::random(ContactEncoding::LEN, 8, 0.1, 99);
+        let p = w.payload();
+        let v1 = WeightsPayloadV1 { contact: p.contact, race: p.race, meta: p.meta };
+        let bytes = file_format::to_bytes(FileKind::Weights, WEIGHTS_VERSION_1, &v1).unwrap();
+        let loaded = NetWeights::from_bytes(&bytes).unwrap();
+        assert_eq!(loaded.crashed, w.contact);
+        assert_eq!((&loaded.contact, &loaded.race), (&w.contact, &w.race));
+        // The same through a file, and a version 2 file keeps its crashed net.
+        let dir = std::env::temp_dir().join(format!("gammon-weights-v1-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("v1.gnn");
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(NetWeights::load(&path).unwrap(), loaded);
+        w.save(&path).unwrap();
+        assert_eq!(NetWeights::load(&path).unwrap(), w);
+        // Another version is still refused, naming both.
+        let v3 = file_format::to_bytes(FileKind::Weights, 3, &w.payload()).unwrap();
+        std::fs::write(&path, &v3).unwrap();
+        let err = NetWeights::load(&path).unwrap_err().to_string();
+        assert!(err.contains("format version 3 is not supported"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn each_class_has_its_net() {
+        use gammon_rules::PositionClass as C;
+        let kinds: Vec<_> =
+            [C::Contact, C::Crashed, C::Race, C::Bearoff, C::Finished].into_iter().map(NetKind::of).collect();
+        assert_eq!(kinds, [Some(NetKind::Contact), Some(NetKind::Crashed), Some(NetKind::Race), None, None]);
+        let w = NetWeights::random(8, 4, 7);
+        for k in NetKind::ALL {
+            assert_eq!(w.net(k).inputs(), k.inputs(), "{}", k.name());
+            assert_eq!(NetKind::ALL[k.index()], k);
         }
     }
 

@@ -1,8 +1,9 @@
 //! The phase of a game: what kind of position the side on roll faces.
 //!
 //! The phase decides which evaluator part answers (exact result, bearoff
-//! database, race net, contact net) and, in the cube model, how efficient
-//! the cube is; it is a property of the position alone, so it lives here.
+//! database, race net, crashed net, contact net) and, in the cube model, how
+//! efficient the cube is; it is a property of the position alone, so it
+//! lives here.
 
 use crate::position::Position;
 use std::fmt;
@@ -21,6 +22,12 @@ pub enum PositionClass {
     Bearoff,
     /// No contact, but not every checker is home yet: a race.
     Race,
+    /// Contact, and one side has crashed: few checkers left in play, the
+    /// rest borne off or piled deep on its ace and deuce points
+    /// ([`is_crashed`](PositionClass::is_crashed), gnubg's `CLASS_CRASHED`).
+    /// Such positions play unlike ordinary contact (a side often cannot keep
+    /// a point or a board), so gnubg gives them a net of their own.
+    Crashed,
     /// The checkers can still hit or block each other.
     Contact,
 }
@@ -32,7 +39,11 @@ impl PositionClass {
         if pos.my_occupied() == 0 || pos.their_occupied() == 0 {
             PositionClass::Finished
         } else if pos.has_contact() {
-            PositionClass::Contact
+            if Self::is_crashed(pos) {
+                PositionClass::Crashed
+            } else {
+                PositionClass::Contact
+            }
         } else if pos.all_home() && pos.switched().all_home() {
             PositionClass::Bearoff
         } else {
@@ -40,14 +51,53 @@ impl PositionClass {
         }
     }
 
-    /// A one-word name: `finished`, `bearoff`, `race` or `contact`.
+    /// Whether either side of `pos` has crashed, as gnubg 1.07 decides it
+    /// (`ClassifyPosition` in `eval.c`): with `n` checkers left in play (bar
+    /// included), a side has crashed if `n <= 6`, or if the checkers beyond
+    /// those piled on its ace point (more than one there) number at most 6,
+    /// or the same with its deuce point (more than one there) too, counting
+    /// one of them; with at most one checker on its ace point, if the checkers
+    /// beyond all but one on its deuce point number at most 6. Meant for
+    /// contact positions; [`PositionClass::of`] asks it only of those.
+    pub const fn is_crashed(pos: &Position) -> bool {
+        const N: u32 = 6;
+        let (me, him) = pos.to_boards();
+        Self::side_crashed(&me, N) || Self::side_crashed(&him, N)
+    }
+
+    const fn side_crashed(board: &[u8; 25], n: u32) -> bool {
+        let mut total = 0u32;
+        let mut i = 0;
+        while i < 25 {
+            total += board[i] as u32;
+            i += 1;
+        }
+        let (ace, deuce) = (board[0] as u32, board[1] as u32);
+        if total <= n {
+            true
+        } else if ace > 1 {
+            total <= n + ace || (deuce > 1 && 1 + total - (ace + deuce) <= n)
+        } else {
+            // gnubg's unsigned `N + (board[1] - 1)`: with an empty deuce point
+            // it wraps to `N - 1`, already covered by `total <= N`.
+            deuce > 0 && total < n + deuce
+        }
+    }
+
+    /// A one-word name: `finished`, `bearoff`, `race`, `crashed` or `contact`.
     pub const fn name(self) -> &'static str {
         match self {
             PositionClass::Finished => "finished",
             PositionClass::Bearoff => "bearoff",
             PositionClass::Race => "race",
+            PositionClass::Crashed => "crashed",
             PositionClass::Contact => "contact",
         }
+    }
+
+    /// Contact of either kind: the checkers can still hit each other.
+    pub const fn is_contact(self) -> bool {
+        matches!(self, PositionClass::Crashed | PositionClass::Contact)
     }
 }
 

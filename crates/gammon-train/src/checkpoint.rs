@@ -88,7 +88,10 @@ impl Checkpoint {
             toml::from_str(&stored.config_toml).map_err(|e| FileError::Invalid(format!("checkpoint settings: {e}")))?;
         config.validate().map_err(|e| FileError::Invalid(format!("checkpoint settings: {e}")))?;
         let weights = NetWeights::from_bytes(&stored.weights)?;
-        if weights.contact.hidden() != config.contact_hidden || weights.race.hidden() != config.race_hidden {
+        if weights.contact.hidden() != config.contact_hidden
+            || weights.crashed.hidden() != config.contact_hidden
+            || weights.race.hidden() != config.race_hidden
+        {
             return Err(FileError::Invalid("checkpoint nets do not match its settings".into()));
         }
         if !stored.elapsed_s.is_finite() || stored.elapsed_s < 0.0 {

@@ -18,21 +18,17 @@
 //! are played by the one game loop ([`play_game`]).
 
 use gammon_engine::search::{Candidates, MoveFilter, Search};
-use gammon_eval::file_format::{self, FileError, FileKind};
 use gammon_eval::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
 use gammon_eval::net::{evaluate_position, Scratch};
-use gammon_eval::{NetEvaluator, NetWeights, PositionClass, Probabilities};
+use gammon_eval::{NetEvaluator, NetKind, NetWeights, Probabilities};
 use gammon_rules::{
     play_game, Decision, Dice, Flow, GameStart, MatchRules, MatchState, MoveList, Position, RandomDice, Seat, Table,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
-use std::path::Path;
 
-const DATASET_VERSION: u32 = 2;
-const MAX_DATASET_BYTES: u64 = 1 << 30;
+pub use crate::dataset::Dataset;
 
 /// The most positions labelled per round (a dataset of this size is about
 /// half of the largest file [`Dataset::load`] reads).
@@ -209,9 +205,9 @@ fn sample(weights: &NetWeights, count: usize, seed: u64, explore: f32, afterstat
     out
 }
 
-/// Contact and race positions are trained; the rest are exact.
+/// Positions a net answers are trained; the rest are exact.
 fn trained(p: &Position) -> bool {
-    matches!(PositionClass::of(p), PositionClass::Contact | PositionClass::Race)
+    NetKind::of_position(p).is_some()
 }
 
 /// One sampling game: 0-ply play with exploration, keeping the positions
@@ -298,17 +294,9 @@ pub fn fit(
         let mut error = 0.0f64;
         for &i in &order {
             let pos = &positions[i];
-            let net = match PositionClass::of(pos) {
-                PositionClass::Contact => {
-                    ContactEncoding::encode(pos, &mut inputs);
-                    &mut weights.contact
-                }
-                PositionClass::Race => {
-                    RaceEncoding::encode(pos, &mut inputs);
-                    &mut weights.race
-                }
-                _ => continue,
-            };
+            let Some(kind) = NetKind::of_position(pos) else { continue };
+            kind.encode(pos, &mut inputs);
+            let net = weights.net_mut(kind);
             let act = net.activations(&inputs);
             error += act.output.iter().zip(&labels[i]).map(|(a, b)| f64::from((a - b) * (a - b))).sum::<f64>();
             let r = rate * (1.0 - 0.9 * step as f32 / total);
@@ -320,80 +308,8 @@ pub fn fit(
     last_error
 }
 
-/// Labelled positions, saved as they are made so that a long labelling job
-/// can stop and resume.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Dataset {
-    /// Lookahead depth of the labels.
-    pub ply: u8,
-    /// Moves per roll searched deeper (2-ply).
-    pub candidates: u32,
-    /// Results per move of the sampled games (0: the played positions only).
-    pub afterstates: u32,
-    /// Position IDs, side on roll.
-    pub positions: Vec<String>,
-    /// Labels: the five probabilities for the side on roll.
-    pub labels: Vec<[f32; 5]>,
-}
-
-impl Dataset {
-    /// Writes the dataset atomically.
-    ///
-    /// # Errors
-    /// Encoding or the file system failed.
-    pub fn save(&self, path: &Path) -> Result<(), FileError> {
-        file_format::write_file_atomic(path, FileKind::Dataset, DATASET_VERSION, self)
-    }
-
-    /// Reads and checks a dataset.
-    ///
-    /// # Errors
-    /// Unreadable, corrupt, or inconsistent.
-    pub fn load(path: &Path) -> Result<Self, FileError> {
-        let d: Dataset = file_format::read_file(path, FileKind::Dataset, DATASET_VERSION, MAX_DATASET_BYTES)?;
-        // Problems found in the contents name the file, like those found
-        // while reading it.
-        d.check().map_err(|problem| FileError::in_file(path, problem))?;
-        Ok(d)
-    }
-
-    /// The contents are consistent: one label per position, labels are
-    /// probabilities, and every Position ID decodes.
-    fn check(&self) -> Result<(), FileError> {
-        if self.positions.len() != self.labels.len() {
-            return Err(FileError::Invalid("dataset: positions and labels differ in number".into()));
-        }
-        if self.labels.iter().flatten().any(|x| !x.is_finite() || !(0.0..=1.0).contains(x)) {
-            return Err(FileError::Invalid("dataset: a label is not a probability".into()));
-        }
-        self.decoded_positions().map(|_| ())
-    }
-
-    /// The positions, decoded.
-    ///
-    /// # Errors
-    /// A stored Position ID is invalid.
-    pub fn decoded_positions(&self) -> Result<Vec<Position>, FileError> {
-        self.positions
-            .iter()
-            .map(|id| {
-                Position::from_position_id(id).map_err(|e| FileError::Invalid(format!("dataset position {id}: {e}")))
-            })
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn the_decoder_may_allocate_as_much_as_a_dataset_may_hold() {
-        // A dataset that saves must load: bincode's own limit used to be a
-        // quarter of the dataset limit, and ~6.4 M positions failed to load.
-        assert!(gammon_eval::file_format::DECODE_LIMIT as u64 >= super::MAX_DATASET_BYTES);
-        let per_position = 42; // bincode: Position ID string, 5 outputs as f32, lengths
-        assert!(super::MAX_POSITIONS as u64 * per_position <= super::MAX_DATASET_BYTES);
-    }
-
     use super::*;
     use gammon_rules::DiceSource;
 
@@ -411,33 +327,6 @@ mod tests {
             threads: 2,
             benchmark_pairs: 0,
         }
-    }
-
-    #[test]
-    fn a_dataset_with_bad_contents_is_named_once_with_the_problem() {
-        let dir = std::env::temp_dir().join(format!("gammon-train-dataset-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("dataset.gds");
-        let good = Dataset {
-            ply: 1,
-            positions: vec![Position::STARTING.to_position_id()],
-            labels: vec![[0.5, 0.1, 0.0, 0.1, 0.0]],
-            ..Dataset::default()
-        };
-        good.save(&path).unwrap();
-        assert_eq!(Dataset::load(&path).unwrap(), good);
-        let cases = [
-            (Dataset { labels: vec![], ..good.clone() }, "positions and labels differ"),
-            (Dataset { labels: vec![[2.0; 5]], ..good.clone() }, "not a probability"),
-            (Dataset { positions: vec!["AAAA".into()], ..good.clone() }, "AAAA"),
-        ];
-        for (bad, problem) in cases {
-            bad.save(&path).unwrap();
-            let text = Dataset::load(&path).unwrap_err().to_string();
-            assert_eq!(text.matches(path.to_str().unwrap()).count(), 1, "{text}");
-            assert!(text.contains(problem), "{text}");
-        }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,13 +1,17 @@
 //! Training gammon's networks: self-play TD(λ) (settings, the training game,
-//! the parallel training loop, checkpoints, the learning curve) and
-//! distillation of the engine's lookahead into the nets.
+//! the parallel training loop, checkpoints, the learning curve),
+//! distillation of the engine's lookahead into the nets, rollout labels and
+//! supervised training toward labelled positions.
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod checkpoint;
 pub mod config;
+pub mod dataset;
 pub mod distill;
+pub mod labels;
 pub mod plot;
 pub mod selfplay;
+pub mod supervised;
 pub mod trainer;
 
 pub use checkpoint::{BenchmarkRow, Checkpoint};

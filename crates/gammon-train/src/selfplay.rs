@@ -17,7 +17,7 @@
 use gammon_eval::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
 use gammon_eval::mlp::{Activations, Mlp, OUTPUTS};
 use gammon_eval::net::{evaluate_position, Scratch};
-use gammon_eval::{NetWeights, PositionClass, Probabilities};
+use gammon_eval::{NetKind, NetWeights, Probabilities};
 use gammon_rules::{
     play_game, Decision, Dice, GameStart, MatchRules, MatchState, MoveList, Position, RandomDice, Seat, Table, Turn,
 };
@@ -38,7 +38,8 @@ pub struct GameStats {
 pub struct Workspace {
     scratch: Scratch,
     inputs: SparseInputs,
-    traces: Option<[Vec<Mlp>; 2]>,
+    /// Per net ([`NetKind::index`]), one trace per output.
+    traces: Option<[Vec<Mlp>; 3]>,
 }
 
 impl Workspace {
@@ -76,10 +77,7 @@ pub fn train_game(
     let use_traces = lambda > 0.0;
     if use_traces {
         let traces = ws.traces.get_or_insert_with(|| {
-            [
-                (0..OUTPUTS).map(|_| weights.contact.zeros_like()).collect(),
-                (0..OUTPUTS).map(|_| weights.race.zeros_like()).collect(),
-            ]
+            NetKind::ALL.map(|kind| (0..OUTPUTS).map(|_| weights.net(kind).zeros_like()).collect())
         });
         for t in traces.iter_mut().flatten() {
             t.scale(0.0);
@@ -139,21 +137,15 @@ impl Learner<'_> {
     fn update(&mut self, pos: &Position, next_value: Probabilities, player: usize) {
         let (weights, ws, rate, lambda) = (&mut *self.weights, &mut *self.ws, self.rate, self.lambda);
         let use_traces = lambda > 0.0;
-        let class = PositionClass::of(pos);
-        if matches!(class, PositionClass::Contact | PositionClass::Race) {
-            let (net_index, net) = if class == PositionClass::Contact {
-                ContactEncoding::encode(pos, &mut ws.inputs);
-                (0, &mut weights.contact)
-            } else {
-                RaceEncoding::encode(pos, &mut ws.inputs);
-                (1, &mut weights.race)
-            };
+        if let Some(kind) = NetKind::of_position(pos) {
+            kind.encode(pos, &mut ws.inputs);
+            let net = weights.net_mut(kind);
             let act = net.activations(&ws.inputs);
             let target = next_value.inverted().to_array();
             if use_traces {
                 update_with_traces(
                     weights,
-                    net_index,
+                    kind,
                     &ws.inputs,
                     &act,
                     player,
@@ -189,22 +181,22 @@ fn fixed_delta(target: [f32; OUTPUTS], current: [f32; OUTPUTS]) -> [f32; OUTPUTS
 #[allow(clippy::too_many_arguments)]
 fn update_with_traces(
     weights: &mut NetWeights,
-    net_index: usize,
+    kind: NetKind,
     x: &SparseInputs,
     act: &Activations,
     player: usize,
     target_for_mover: [f32; OUTPUTS],
     rate: f32,
     lambda: f32,
-    traces: Option<&mut [Vec<Mlp>; 2]>,
+    traces: Option<&mut [Vec<Mlp>; 3]>,
 ) {
     let Some(traces) = traces else { return };
     decay(traces, lambda);
-    let net = if net_index == 0 { &weights.contact } else { &weights.race };
+    let net = weights.net(kind);
     for k in 0..OUTPUTS {
         // Fixed-view output k depends on the mover's output INVERT[k].0.
         let (source, sign) = if player == 0 { (k, 1.0) } else { INVERT[k] };
-        net.add_output_gradient(x, act, source, sign, &mut traces[net_index][k]);
+        net.add_output_gradient(x, act, source, sign, &mut traces[kind.index()][k]);
     }
     let current = Probabilities::from_array(act.output);
     let target = Probabilities::from_array(target_for_mover);
@@ -217,7 +209,7 @@ fn apply_traces(
     delta: &[f32; OUTPUTS],
     rate: f32,
     lambda: f32,
-    traces: Option<&mut [Vec<Mlp>; 2]>,
+    traces: Option<&mut [Vec<Mlp>; 3]>,
 ) {
     let Some(traces) = traces else { return };
     decay(traces, lambda);
@@ -225,17 +217,18 @@ fn apply_traces(
 }
 
 /// Every trace fades by λ before the next gradient is added.
-fn decay(traces: &mut [Vec<Mlp>; 2], lambda: f32) {
+fn decay(traces: &mut [Vec<Mlp>; 3], lambda: f32) {
     for t in traces.iter_mut().flatten() {
         t.scale(lambda);
     }
 }
 
-fn step(weights: &mut NetWeights, delta: &[f32; OUTPUTS], rate: f32, traces: &[Vec<Mlp>; 2]) {
+fn step(weights: &mut NetWeights, delta: &[f32; OUTPUTS], rate: f32, traces: &[Vec<Mlp>; 3]) {
     for (k, &d) in delta.iter().enumerate() {
         if d != 0.0 {
-            weights.contact.add_scaled(rate * d, &traces[0][k]);
-            weights.race.add_scaled(rate * d, &traces[1][k]);
+            for kind in NetKind::ALL {
+                weights.net_mut(kind).add_scaled(rate * d, &traces[kind.index()][k]);
+            }
         }
     }
 }

@@ -102,6 +102,7 @@ pub fn start(config: TrainConfig, init: Option<NetWeights>) -> Checkpoint {
         w.contact =
             gammon_eval::mlp::Mlp::random(w.contact.inputs(), config.contact_hidden, config.init_scale, config.seed);
         w.race = gammon_eval::mlp::Mlp::random(w.race.inputs(), config.race_hidden, config.init_scale, config.seed ^ 1);
+        w.crashed = w.contact.clone();
         w
     });
     Checkpoint { config, games_done: 0, weights, log: Vec::new(), elapsed_s: 0.0 }
@@ -126,8 +127,9 @@ pub fn train_round(weights: &mut NetWeights, config: &TrainConfig, first: u64, g
         )
         .collect();
     for local in &results {
-        weights.contact.add_difference(&local.contact, &snapshot.contact);
-        weights.race.add_difference(&local.race, &snapshot.race);
+        for kind in gammon_eval::NetKind::ALL {
+            weights.net_mut(kind).add_difference(local.net(kind), snapshot.net(kind));
+        }
     }
 }
 
@@ -214,7 +216,7 @@ pub fn train(
         pool.install(|| train_round(&mut state.weights, &config, first, round));
         state.games_done += round;
         bar.set_position(state.games_done);
-        if !(state.weights.contact.is_finite() && state.weights.race.is_finite()) {
+        if !(state.weights.is_finite()) {
             return Err(TrainError::Diverged(state.games_done));
         }
         let crossed = |every: u64| every > 0 && first / every != state.games_done / every;

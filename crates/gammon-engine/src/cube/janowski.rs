@@ -38,6 +38,7 @@ pub fn cube_efficiency(pos: &Position) -> f64 {
     match PositionClass::of(pos) {
         PositionClass::Finished => 0.0,
         PositionClass::Contact => CONTACT_X,
+        PositionClass::Crashed => CRASHED_X,
         PositionClass::Bearoff => BEAROFF_X,
         PositionClass::Race => {
             let pips = f64::from(pos.pip_count().0);

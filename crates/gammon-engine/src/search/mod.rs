@@ -177,7 +177,7 @@ fn node(pos: &Position) -> Node {
     match PositionClass::of(pos) {
         PositionClass::Finished => Probabilities::of_finished(pos).map_or(Node::Leaf, Node::Exact),
         PositionClass::Bearoff => bearoff_db().evaluate(pos).map_or(Node::Leaf, Node::Exact),
-        PositionClass::Race | PositionClass::Contact => Node::Search,
+        PositionClass::Race | PositionClass::Crashed | PositionClass::Contact => Node::Search,
     }
 }
 

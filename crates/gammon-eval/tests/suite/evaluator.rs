@@ -68,3 +68,26 @@ fn finished_games_are_exact_and_symmetric() {
         assert!(p.equity() <= -1.0);
     }
 }
+
+/// Our game phases are gnubg's evaluator classes on every oracle position:
+/// contact and crashed (gnubg's `ClassifyPosition`) exactly, and gnubg's
+/// races and bearoffs on our side of the race/bearoff line.
+#[test]
+fn position_classes_are_gnubgs() {
+    let mut crashed = 0;
+    for r in eval_records() {
+        let pos = Position::from_position_id(&r.pos).unwrap();
+        let ours = PositionClass::of(&pos);
+        let expected: &[PositionClass] = match r.class.as_str() {
+            "contact" => &[PositionClass::Contact],
+            "crashed" => &[PositionClass::Crashed],
+            // gnubg's race class includes bearoffs beyond its databases.
+            "race" => &[PositionClass::Race, PositionClass::Bearoff],
+            "bearoff1" | "bearoff2" => &[PositionClass::Bearoff],
+            other => panic!("unknown class {other}"),
+        };
+        assert!(expected.contains(&ours), "{}: gnubg {}, ours {ours}", r.pos, r.class);
+        crashed += usize::from(ours == PositionClass::Crashed);
+    }
+    assert!(crashed > 100, "{crashed}");
+}

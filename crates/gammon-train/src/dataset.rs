@@ -1,0 +1,237 @@
+//! Labelled training positions: a position (Position ID, side on roll,
+//! before rolling) and the five probabilities it should be given, with how
+//! the labels were made and, for rollout labels, each label's standard
+//! error. `gammon distill` and `gammon label` write them, `gammon distill`
+//! and `gammon fit` train on them.
+//!
+//! Saved as they are made (atomically, in the project's file format, kind
+//! `GAMMONDS`) so that a long labelling job can stop and resume. Version 2
+//! files (lookahead labels, written before rollout labels existed) still
+//! load.
+
+use gammon_eval::file_format::{self, FileError, FileKind};
+use gammon_rules::Position;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+const DATASET_VERSION: u32 = 3;
+const DATASET_VERSION_2: u32 = 2;
+/// The largest dataset read, 1 GiB.
+pub const MAX_DATASET_BYTES: u64 = 1 << 30;
+
+/// Labelled positions.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Dataset {
+    /// Lookahead depth of lookahead labels (0 for rollout labels).
+    pub ply: u8,
+    /// Moves per roll searched deeper (2-ply lookahead labels).
+    pub candidates: u32,
+    /// Results per move of the sampled games (0: the played positions only).
+    pub afterstates: u32,
+    /// How the labels were made, in words with every setting (a labelling
+    /// job resumes only a dataset made the same way).
+    pub labeller: String,
+    /// Position IDs, side on roll.
+    pub positions: Vec<String>,
+    /// Labels: the five probabilities for the side on roll.
+    pub labels: Vec<[f32; 5]>,
+    /// The standard error of each label's five values (rollout labels), or
+    /// empty (lookahead labels, exact given the net).
+    pub standard_errors: Vec<[f32; 5]>,
+}
+
+/// Version 2: no labeller, no standard errors.
+#[derive(Deserialize)]
+struct DatasetV2 {
+    ply: u8,
+    candidates: u32,
+    afterstates: u32,
+    positions: Vec<String>,
+    labels: Vec<[f32; 5]>,
+}
+
+impl From<DatasetV2> for Dataset {
+    fn from(d: DatasetV2) -> Self {
+        Dataset {
+            labeller: lookahead_labeller(d.ply, d.candidates),
+            ply: d.ply,
+            candidates: d.candidates,
+            afterstates: d.afterstates,
+            positions: d.positions,
+            labels: d.labels,
+            standard_errors: Vec::new(),
+        }
+    }
+}
+
+/// The [`Dataset::labeller`] of lookahead labels.
+pub fn lookahead_labeller(ply: u8, candidates: u32) -> String {
+    format!("{ply}-ply lookahead, {candidates} candidate(s) per roll")
+}
+
+impl Dataset {
+    /// Writes the dataset atomically.
+    ///
+    /// # Errors
+    /// Encoding or the file system failed.
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
+        file_format::write_file_atomic(path, FileKind::Dataset, DATASET_VERSION, self)
+    }
+
+    /// Reads and checks a dataset (of this version or version 2).
+    ///
+    /// # Errors
+    /// Unreadable, corrupt, or inconsistent.
+    pub fn load(path: &Path) -> Result<Self, FileError> {
+        let read = file_format::read_file(path, FileKind::Dataset, DATASET_VERSION, MAX_DATASET_BYTES);
+        let d: Dataset = match read {
+            Err(FileError::InFile { problem, .. })
+                if matches!(*problem, FileError::Version { found: DATASET_VERSION_2, .. }) =>
+            {
+                let v2: DatasetV2 =
+                    file_format::read_file(path, FileKind::Dataset, DATASET_VERSION_2, MAX_DATASET_BYTES)?;
+                v2.into()
+            }
+            other => other?,
+        };
+        // Problems found in the contents name the file, like those found
+        // while reading it.
+        d.check().map_err(|problem| FileError::in_file(path, problem))?;
+        Ok(d)
+    }
+
+    /// Number of labelled positions.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Whether it holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// The contents are consistent: one label per position, labels are
+    /// probabilities, standard errors (if any) one per label and not
+    /// negative, and every Position ID decodes.
+    fn check(&self) -> Result<(), FileError> {
+        if self.positions.len() != self.labels.len() {
+            return Err(FileError::Invalid("dataset: positions and labels differ in number".into()));
+        }
+        if self.labels.iter().flatten().any(|x| !x.is_finite() || !(0.0..=1.0).contains(x)) {
+            return Err(FileError::Invalid("dataset: a label is not a probability".into()));
+        }
+        if !self.standard_errors.is_empty() && self.standard_errors.len() != self.labels.len() {
+            return Err(FileError::Invalid("dataset: standard errors and labels differ in number".into()));
+        }
+        if self.standard_errors.iter().flatten().any(|x| !x.is_finite() || *x < 0.0) {
+            return Err(FileError::Invalid("dataset: a standard error is negative or not a number".into()));
+        }
+        self.decoded_positions().map(|_| ())
+    }
+
+    /// The positions, decoded.
+    ///
+    /// # Errors
+    /// A stored Position ID is invalid.
+    pub fn decoded_positions(&self) -> Result<Vec<Position>, FileError> {
+        self.positions
+            .iter()
+            .map(|id| {
+                Position::from_position_id(id).map_err(|e| FileError::Invalid(format!("dataset position {id}: {e}")))
+            })
+            .collect()
+    }
+
+    /// The mean standard error of each of the five outputs over the labels
+    /// (`None` without standard errors).
+    pub fn mean_standard_errors(&self) -> Option<[f64; 5]> {
+        if self.standard_errors.is_empty() {
+            return None;
+        }
+        let mut sum = [0.0f64; 5];
+        for se in &self.standard_errors {
+            for (s, &x) in sum.iter_mut().zip(se) {
+                *s += f64::from(x);
+            }
+        }
+        Some(sum.map(|s| s / self.standard_errors.len() as f64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_decoder_may_allocate_as_much_as_a_dataset_may_hold() {
+        // A dataset that saves must load: bincode's own limit used to be a
+        // quarter of the dataset limit, and ~6.4 M positions failed to load.
+        assert!(file_format::DECODE_LIMIT as u64 >= MAX_DATASET_BYTES);
+        // bincode: Position ID string, 5 outputs and 5 standard errors as
+        // f32, lengths.
+        let per_position = 62;
+        assert!(crate::distill::MAX_POSITIONS as u64 * per_position <= MAX_DATASET_BYTES);
+    }
+
+    fn dir(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("gammon-train-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_dataset_with_bad_contents_is_named_once_with_the_problem() {
+        let dir = dir("dataset");
+        let path = dir.join("dataset.gds");
+        let good = Dataset {
+            ply: 1,
+            positions: vec![Position::STARTING.to_position_id()],
+            labels: vec![[0.5, 0.1, 0.0, 0.1, 0.0]],
+            ..Dataset::default()
+        };
+        good.save(&path).unwrap();
+        assert_eq!(Dataset::load(&path).unwrap(), good);
+        let cases = [
+            (Dataset { labels: vec![], ..good.clone() }, "positions and labels differ"),
+            (Dataset { labels: vec![[2.0; 5]], ..good.clone() }, "not a probability"),
+            (Dataset { positions: vec!["AAAA".into()], ..good.clone() }, "AAAA"),
+            (Dataset { standard_errors: vec![[0.0; 5]; 2], ..good.clone() }, "standard errors and labels"),
+            (Dataset { standard_errors: vec![[-1.0; 5]], ..good.clone() }, "negative"),
+        ];
+        for (bad, problem) in cases {
+            bad.save(&path).unwrap();
+            let text = Dataset::load(&path).unwrap_err().to_string();
+            assert_eq!(text.matches(path.to_str().unwrap()).count(), 1, "{text}");
+            assert!(text.contains(problem), "{text}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn version_2_datasets_load_as_lookahead_labels() {
+        #[derive(Serialize)]
+        struct V2 {
+            ply: u8,
+            candidates: u32,
+            afterstates: u32,
+            positions: Vec<String>,
+            labels: Vec<[f32; 5]>,
+        }
+        let dir = dir("dataset-v2");
+        let path = dir.join("old.gds");
+        let old = V2 {
+            ply: 2,
+            candidates: 1,
+            afterstates: 4,
+            positions: vec![Position::STARTING.to_position_id()],
+            labels: vec![[0.5, 0.1, 0.0, 0.1, 0.0]],
+        };
+        file_format::write_file_atomic(&path, FileKind::Dataset, DATASET_VERSION_2, &old).unwrap();
+        let d = Dataset::load(&path).unwrap();
+        assert_eq!((d.ply, d.candidates, d.afterstates), (2, 1, 4));
+        assert_eq!((d.positions, d.labels), (old.positions, old.labels));
+        assert_eq!(d.labeller, "2-ply lookahead, 1 candidate(s) per roll");
+        assert!(d.standard_errors.is_empty() && Dataset::default().mean_standard_errors().is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,441 @@
+//! Rollout labels: training positions labelled by rollouts of the current
+//! net, the targets gnubg's and Open Sage's nets learned from.
+//!
+//! A label is the mean of a rollout's trials ([`rollout_position`]): 0-ply
+//! play by the net, quasi-random first two rolls, gnubg's luck adjustment
+//! (variance reduction), truncation after a set number of half-moves with the
+//! net's evaluation there (exact values for finished games and bearoffs, at
+//! any depth). Its standard error comes with it. A truncated rollout trades
+//! the noise of a long game for the net's own error at the truncation point,
+//! discounted by the moves in between; how much of each, per CPU-second, is
+//! measured in `training/runs/` (the issue asks the settings to be chosen
+//! from that).
+//!
+//! Each position's rollout seed comes from the run's seed and the
+//! position's ID alone ([`position_seed`]), so a label depends only on the
+//! net, the settings and the position: the same whatever the order of the
+//! positions file, the shard, the thread count or a resume.
+//!
+//! Sharding ([`Shard`]): shard `K/N` labels the positions whose index in the
+//! positions file is `K` mod `N`; the shards of a file together label each
+//! position once, and `gammon fit` reads any number of label files.
+
+use crate::dataset::Dataset;
+use gammon_engine::rollout::{rollout_position_until, RolloutError, RolloutSettings};
+use gammon_eval::file_format::{self, FileError};
+use gammon_eval::NetEvaluator;
+use gammon_rules::Position;
+use rayon::prelude::*;
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use thiserror::Error;
+
+/// The most trials per label.
+pub const MAX_LABEL_TRIALS: u64 = 1_296_000;
+/// The largest positions file read, 256 MiB (about 16 M positions).
+pub const MAX_POSITIONS_FILE_BYTES: u64 = 256 << 20;
+
+/// How rollout labels are made.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LabelSettings {
+    /// Trials per position: 1 to [`MAX_LABEL_TRIALS`]; a multiple of 36
+    /// uses the quasi-random first roll fully.
+    pub trials: u64,
+    /// Half-moves played before the net's evaluation is taken (`None`: to
+    /// the end of the game).
+    pub truncate: Option<u32>,
+    /// gnubg's luck adjustment.
+    pub variance_reduction: bool,
+    /// The run's seed (each position's comes from it and the position).
+    pub seed: u64,
+}
+
+/// A labelling setting that cannot be used.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum LabelError {
+    /// A setting out of range.
+    #[error("{setting} must be {rule} (got {got})")]
+    Setting {
+        /// The setting.
+        setting: &'static str,
+        /// What it must be.
+        rule: String,
+        /// The value given.
+        got: String,
+    },
+    /// A shard that is not `K/N` with `K < N`.
+    #[error("a shard is K/N with 0 <= K < N, such as 0/4 (got {0:?})")]
+    Shard(String),
+    /// A line of the positions file that is not a Position ID.
+    #[error("line {line}: {text:?} is not a gnubg Position ID ({reason})")]
+    Position {
+        /// Line number, from 1.
+        line: usize,
+        /// The text.
+        text: String,
+        /// Why not.
+        reason: String,
+    },
+    /// A rollout that could not be run.
+    #[error("position {position}: {source}")]
+    Rollout {
+        /// The Position ID.
+        position: String,
+        /// Why.
+        source: RolloutError,
+    },
+}
+
+impl LabelSettings {
+    /// Checks every value.
+    ///
+    /// # Errors
+    /// [`LabelError::Setting`] for the first value out of range.
+    pub fn validate(&self) -> Result<(), LabelError> {
+        if self.trials == 0 || self.trials > MAX_LABEL_TRIALS {
+            return Err(LabelError::Setting {
+                setting: "trials",
+                rule: format!("1 to {MAX_LABEL_TRIALS}"),
+                got: self.trials.to_string(),
+            });
+        }
+        if self.truncate.is_some_and(|d| d > gammon_rules::MAX_TURNS) {
+            return Err(LabelError::Setting {
+                setting: "truncate",
+                rule: format!("0 to {}", gammon_rules::MAX_TURNS),
+                got: format!("{:?}", self.truncate),
+            });
+        }
+        Ok(())
+    }
+
+    /// The labeller's description, with every setting (stored in the
+    /// dataset: a resumed job must match it).
+    pub fn describe(&self) -> String {
+        let depth = match self.truncate {
+            Some(d) => format!("truncated after {d} half-moves"),
+            None => "played to the end".to_string(),
+        };
+        format!(
+            "0-ply rollout: {} trials, {depth}, quasi-random dice, variance reduction {}, seed {}",
+            self.trials,
+            if self.variance_reduction { "on" } else { "off" },
+            self.seed
+        )
+    }
+
+    /// The rollout of position `id`.
+    pub fn rollout(&self, id: &str) -> RolloutSettings {
+        RolloutSettings {
+            trials: self.trials,
+            seed: position_seed(self.seed, id),
+            truncate: self.truncate,
+            variance_reduction: self.variance_reduction,
+            quasi_random: true,
+            cubeful: false,
+            target_se: None,
+            ply: 0,
+            bearoff_exact: true,
+            candidates: None,
+        }
+    }
+}
+
+/// The rollout seed of the position `id` in a run seeded `seed`:
+/// SplitMix64 of the seed and the FNV-1a hash of the ID.
+pub fn position_seed(seed: u64, id: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in id.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    let mut z = seed ^ h;
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Shard `index` of `count`: the positions whose index in the file is
+/// `index` mod `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// From 0 to `count - 1`.
+    pub index: u32,
+    /// At least 1.
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole file.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Whether the position at `i` in the file belongs to this shard.
+    pub fn holds(&self, i: usize) -> bool {
+        i % self.count as usize == self.index as usize
+    }
+}
+
+impl FromStr for Shard {
+    type Err = LabelError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || LabelError::Shard(s.to_string());
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count): (u32, u32) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Reads a positions file: one gnubg Position ID per line (side on roll,
+/// before rolling); blank lines and lines starting with `#` are skipped.
+///
+/// # Errors
+/// Unreadable, too large, not UTF-8, or a line that is not a Position ID
+/// (the error names the line).
+pub fn read_positions(path: &Path) -> Result<Vec<Position>, FileError> {
+    let text = file_format::read_text(path, MAX_POSITIONS_FILE_BYTES)?;
+    parse_positions(&text).map_err(|e| FileError::in_file(path, FileError::Invalid(e.to_string())))
+}
+
+/// The positions of a positions file's text (see [`read_positions`]).
+///
+/// # Errors
+/// [`LabelError::Position`] for the first bad line.
+pub fn parse_positions(text: &str) -> Result<Vec<Position>, LabelError> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let pos = Position::from_position_id(line).map_err(|e| LabelError::Position {
+            line: n + 1,
+            text: line.chars().take(40).collect(),
+            reason: e.to_string(),
+        })?;
+        out.push(pos);
+    }
+    Ok(out)
+}
+
+/// The text of a positions file of `positions`, with `header` as comment
+/// lines first.
+pub fn positions_text(header: &str, positions: &[Position]) -> String {
+    let mut s = String::with_capacity(positions.len() * 15 + header.len() + 8);
+    for line in header.lines() {
+        s.push_str("# ");
+        s.push_str(line);
+        s.push('\n');
+    }
+    for p in positions {
+        s.push_str(&p.to_position_id());
+        s.push('\n');
+    }
+    s
+}
+
+/// One rollout label: the five means and their standard errors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Label {
+    /// Win, win gammon, win backgammon, lose gammon, lose backgammon.
+    pub mean: [f32; 5],
+    /// Their standard errors.
+    pub standard_error: [f32; 5],
+}
+
+/// Labels `pos` by a rollout of `net` with `settings`, stopping early (with
+/// [`RolloutError::Interrupted`]) once `stop` is set.
+///
+/// # Errors
+/// The rollout cannot be run (an illegal position), or it was stopped.
+pub fn label_position(
+    net: &NetEvaluator,
+    pos: &Position,
+    settings: &LabelSettings,
+    stop: &AtomicBool,
+) -> Result<Label, LabelError> {
+    let id = pos.to_position_id();
+    let r = rollout_position_until(net, pos, &settings.rollout(&id), |_| {}, stop)
+        .map_err(|source| LabelError::Rollout { position: id, source })?;
+    if r.interrupted {
+        return Err(LabelError::Rollout { position: pos.to_position_id(), source: RolloutError::Interrupted });
+    }
+    // Luck-adjusted means can stray just outside 0..1; labels are
+    // probabilities.
+    let mean = r.mean_probabilities().sanitized().to_array();
+    Ok(Label { mean, standard_error: r.probabilities.map(|e| e.standard_error as f32) })
+}
+
+/// Labels the positions of `shard` not yet in `data` (whose first
+/// `data.len()` entries are this shard's first positions, in file order),
+/// `chunk` at a time in parallel; after each chunk `save` is called with
+/// the grown dataset (to write it). Stops between chunks once `stop` is set.
+/// Returns the number labelled by this call.
+///
+/// # Errors
+/// A position that cannot be rolled out, or an error from `save`.
+#[allow(clippy::too_many_arguments)]
+pub fn label_shard<E>(
+    net: &NetEvaluator,
+    positions: &[Position],
+    shard: Shard,
+    settings: &LabelSettings,
+    data: &mut Dataset,
+    chunk: usize,
+    stop: &AtomicBool,
+    mut save: impl FnMut(&Dataset) -> Result<(), E>,
+) -> Result<usize, LabelShardError<E>> {
+    let mine: Vec<&Position> = positions.iter().enumerate().filter(|(i, _)| shard.holds(*i)).map(|(_, p)| p).collect();
+    let mut done = 0;
+    while data.len() < mine.len() && !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let from = data.len();
+        let to = (from + chunk.max(1)).min(mine.len());
+        let labels: Result<Vec<Label>, LabelError> =
+            mine[from..to].par_iter().map(|p| label_position(net, p, settings, stop)).collect();
+        let labels = match labels {
+            Err(LabelError::Rollout { source: RolloutError::Interrupted, .. }) => break,
+            other => other.map_err(LabelShardError::Label)?,
+        };
+        for (p, l) in mine[from..to].iter().zip(labels) {
+            data.positions.push(p.to_position_id());
+            data.labels.push(l.mean);
+            data.standard_errors.push(l.standard_error);
+        }
+        done += to - from;
+        save(data).map_err(LabelShardError::Save)?;
+    }
+    Ok(done)
+}
+
+/// Why [`label_shard`] stopped with an error.
+#[derive(Debug, Error)]
+pub enum LabelShardError<E> {
+    /// A label could not be made.
+    #[error(transparent)]
+    Label(LabelError),
+    /// Saving failed.
+    #[error("saving the labels")]
+    Save(E),
+}
+
+/// The number of positions of `shard` in a file of `total` positions.
+pub fn shard_len(shard: Shard, total: usize) -> usize {
+    (0..total).filter(|&i| shard.holds(i)).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn net() -> NetEvaluator {
+        NetEvaluator::shipped().unwrap()
+    }
+
+    fn settings() -> LabelSettings {
+        LabelSettings { trials: 36, truncate: Some(2), variance_reduction: true, seed: 5 }
+    }
+
+    #[test]
+    fn shards_parse_and_partition() {
+        assert_eq!("2/5".parse::<Shard>().unwrap(), Shard { index: 2, count: 5 });
+        for bad in ["5/5", "1/0", "x/2", "3", "-1/2", ""] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        let shards: Vec<Shard> = (0..3).map(|index| Shard { index, count: 3 }).collect();
+        for i in 0..20 {
+            assert_eq!(shards.iter().filter(|s| s.holds(i)).count(), 1);
+        }
+        assert_eq!(shards.iter().map(|&s| shard_len(s, 20)).sum::<usize>(), 20);
+        assert_eq!(Shard { index: 1, count: 4 }.to_string(), "1/4");
+    }
+
+    #[test]
+    fn positions_files_round_trip_and_name_a_bad_line() {
+        let ps = [Position::STARTING, Position::STARTING.switched()];
+        let text = positions_text("made by a test\nseed 1", &ps);
+        assert!(text.starts_with("# made by a test\n# seed 1\n"));
+        assert_eq!(parse_positions(&text).unwrap(), ps);
+        let err = parse_positions("4HPwATDgc/ABMA\n\nnot-an-id\n").unwrap_err().to_string();
+        assert!(err.starts_with("line 3: \"not-an-id\" is not a gnubg Position ID"), "{err}");
+    }
+
+    #[test]
+    fn settings_are_checked_and_described() {
+        assert_eq!(settings().validate(), Ok(()));
+        let bad = LabelSettings { trials: 0, ..settings() }.validate().unwrap_err();
+        assert!(bad.to_string().starts_with("trials must be 1 to"), "{bad}");
+        assert!(LabelSettings { truncate: Some(100_000), ..settings() }.validate().is_err());
+        let d = settings().describe();
+        assert!(d.contains("36 trials") && d.contains("after 2 half-moves") && d.contains("seed 5"), "{d}");
+    }
+
+    #[test]
+    fn a_label_depends_on_the_position_and_the_seed_only() {
+        let net = net();
+        let stop = AtomicBool::new(false);
+        let p = Position::from_position_id("4HPwATDgc/ABMA").unwrap();
+        let a = label_position(&net, &p, &settings(), &stop).unwrap();
+        let b = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(|| label_position(&net, &p, &settings(), &stop).unwrap());
+        assert_eq!(a, b, "thread count");
+        assert!(a.standard_error.iter().any(|&s| s > 0.0));
+        assert!(a.mean.iter().all(|x| (0.0..=1.0).contains(x)));
+        // With the luck adjustment and a truncation after two half-moves,
+        // 36 stratified trials see every first roll once and the second
+        // roll's luck cancels it: the label is the same for any seed. From
+        // the third half-move on the dice are random.
+        let deeper = LabelSettings { truncate: Some(3), ..settings() };
+        let other = label_position(&net, &p, &LabelSettings { seed: 6, ..deeper }, &stop).unwrap();
+        assert_ne!(label_position(&net, &p, &deeper, &stop).unwrap().mean, other.mean, "another seed, other dice");
+        // The starting position is about even for the side on roll.
+        assert!((a.mean[0] - 0.5).abs() < 0.1, "{:?}", a.mean);
+    }
+
+    #[test]
+    fn shards_together_label_what_one_run_labels_and_resume_where_they_stopped() {
+        let net = net();
+        let weights = net.weights().clone();
+        let positions = crate::distill::sample_positions(&weights, 12, 3, 0.1);
+        let stop = AtomicBool::new(false);
+        let run = |shard: Shard, chunk: usize, data: &mut Dataset| {
+            label_shard(&net, &positions, shard, &settings(), data, chunk, &stop, |_| Ok::<(), ()>(())).unwrap()
+        };
+        let mut whole = Dataset::default();
+        assert_eq!(run(Shard::ALL, 5, &mut whole), 12);
+        let mut parts = Vec::new();
+        for index in 0..3 {
+            let mut d = Dataset::default();
+            run(Shard { index, count: 3 }, 2, &mut d);
+            parts.push(d);
+        }
+        for (i, id) in whole.positions.iter().enumerate() {
+            let part = &parts[i % 3];
+            let j = part.positions.iter().position(|x| x == id).unwrap();
+            assert_eq!((part.labels[j], part.standard_errors[j]), (whole.labels[i], whole.standard_errors[i]));
+        }
+        // Resuming from a cut dataset labels only the rest, the same way.
+        let mut cut = Dataset {
+            positions: whole.positions[..7].to_vec(),
+            labels: whole.labels[..7].to_vec(),
+            standard_errors: whole.standard_errors[..7].to_vec(),
+            ..Dataset::default()
+        };
+        assert_eq!(run(Shard::ALL, 4, &mut cut), 5);
+        assert_eq!(cut, whole);
+    }
+}

@@ -1,0 +1,486 @@
+//! Supervised training of the nets toward labelled positions (rollout or
+//! lookahead labels): mini-batches, a held-out validation set, a learning
+//! rate that halves when the validation error stops falling, and early
+//! stopping on it.
+//!
+//! - Each net (contact, crashed, race) learns from the positions it answers
+//!   ([`NetKind::of_position`]); finished games and bearoffs are exact and
+//!   skipped.
+//! - The validation set is a fixed fraction of the positions chosen by a
+//!   hash of the Position ID ([`is_validation`]): the same position is always
+//!   on the same side, whatever the files, their order or duplicates, so no
+//!   position is both trained on and validated.
+//! - An epoch is one pass over the training positions in an order shuffled
+//!   by the seed; a mini-batch's gradient (squared error of the five output
+//!   sigmoids, as TD and distillation train) is the mean over its positions,
+//!   summed in a fixed order of fixed sub-batches, so the result is the same
+//!   at any thread count.
+//! - After each epoch the validation error decides: lower than the best so
+//!   far, the net is kept as the best; otherwise the net goes back to the
+//!   best one and the rate halves; after `patience` halvings without a new
+//!   best, that net stops. The best net of each kind is the result.
+
+use crate::dataset::Dataset;
+use crate::labels::position_seed;
+use gammon_eval::inputs::SparseInputs;
+use gammon_eval::mlp::{Mlp, OUTPUTS};
+use gammon_eval::{NetKind, NetWeights};
+use gammon_rules::Position;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+use thiserror::Error;
+
+/// The most epochs of one fit.
+pub const MAX_FIT_EPOCHS: u32 = 10_000;
+/// The largest mini-batch.
+pub const MAX_BATCH: usize = 65_536;
+/// Sub-batches per mini-batch: the unit of parallel work, fixed so that the
+/// sums do not depend on the thread count.
+const SUB_BATCHES: usize = 4;
+
+/// How to fit.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct FitSettings {
+    /// The most passes over the training positions: 1 to [`MAX_FIT_EPOCHS`].
+    pub max_epochs: u32,
+    /// Positions per mini-batch: 1 to [`MAX_BATCH`].
+    pub batch: usize,
+    /// Learning rate on the mean gradient of a batch: finite, > 0, < 1000.
+    pub rate: f32,
+    /// Halvings of the rate without a new best before a net stops: 0 to 20.
+    pub patience: u32,
+    /// Fraction of the positions held out for validation: in (0, 0.5].
+    pub validation: f64,
+    /// Seed of the training order.
+    pub seed: u64,
+}
+
+impl Default for FitSettings {
+    fn default() -> Self {
+        FitSettings { max_epochs: 40, batch: 32, rate: 1.0, patience: 3, validation: 0.05, seed: 1 }
+    }
+}
+
+/// A fit setting that cannot be used, or data that cannot be fitted.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum FitError {
+    /// A setting out of range.
+    #[error("{setting} must be {rule} (got {got})")]
+    Setting {
+        /// The setting.
+        setting: &'static str,
+        /// What it must be.
+        rule: &'static str,
+        /// The value given.
+        got: String,
+    },
+    /// A stored position that does not decode.
+    #[error("{0}")]
+    Position(String),
+}
+
+impl FitSettings {
+    /// Checks every value.
+    ///
+    /// # Errors
+    /// [`FitError::Setting`] for the first value out of range.
+    pub fn validate(&self) -> Result<(), FitError> {
+        let bad = |setting, rule, got: String| Err(FitError::Setting { setting, rule, got });
+        if self.max_epochs == 0 || self.max_epochs > MAX_FIT_EPOCHS {
+            return bad("max_epochs", "1 to 10000", self.max_epochs.to_string());
+        }
+        if self.batch == 0 || self.batch > MAX_BATCH {
+            return bad("batch", "1 to 65536", self.batch.to_string());
+        }
+        if !self.rate.is_finite() || self.rate <= 0.0 || self.rate >= 1000.0 {
+            return bad("rate", "a finite number > 0 and < 1000", format!("{:?}", self.rate));
+        }
+        if self.patience > 20 {
+            return bad("patience", "0 to 20", self.patience.to_string());
+        }
+        if !self.validation.is_finite() || self.validation <= 0.0 || self.validation > 0.5 {
+            return bad("validation", "a fraction > 0 and at most 0.5", format!("{:?}", self.validation));
+        }
+        Ok(())
+    }
+}
+
+/// Whether the position `id` is held out for validation when a fraction
+/// `validation` is.
+pub fn is_validation(id: &str, validation: f64) -> bool {
+    // The top 53 bits of the hash, as a fraction in [0, 1).
+    let u = (position_seed(0x5EED_0F_7A11, id) >> 11) as f64 / (1u64 << 53) as f64;
+    u < validation
+}
+
+/// One epoch of one net.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EpochRow {
+    /// The net.
+    pub net: &'static str,
+    /// From 1.
+    pub epoch: u32,
+    /// The rate used in this epoch.
+    pub rate: f32,
+    /// Mean squared error per output over the training positions, during
+    /// the epoch.
+    pub train_mse: f64,
+    /// Mean squared error per output over the validation positions, after it.
+    pub validation_mse: f64,
+    /// Mean |equity error| (cubeless money) on the validation positions.
+    pub validation_equity_error: f64,
+    /// Whether this epoch's net is the best so far (and kept).
+    pub best: bool,
+}
+
+/// What a fit did, per net.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct FitReport {
+    /// Every epoch of every net, in order.
+    pub epochs: Vec<EpochRow>,
+    /// Per net: (name, training positions, validation positions, the
+    /// validation error before training, the best validation error).
+    pub nets: Vec<NetSummary>,
+}
+
+/// One net's fit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NetSummary {
+    /// The net.
+    pub net: &'static str,
+    /// Training positions.
+    pub train: usize,
+    /// Validation positions.
+    pub validation: usize,
+    /// Validation mean squared error per output before training.
+    pub validation_mse_before: f64,
+    /// The best validation mean squared error (the kept net's).
+    pub validation_mse_best: f64,
+    /// Validation mean |equity error| before training.
+    pub equity_error_before: f64,
+    /// The kept net's.
+    pub equity_error_best: f64,
+    /// The epoch of the kept net (0: the net before training).
+    pub best_epoch: u32,
+}
+
+/// Encoded examples of one net: inputs flattened, with their labels.
+struct Examples {
+    offsets: Vec<u32>,
+    index: Vec<u16>,
+    value: Vec<f32>,
+    labels: Vec<[f32; OUTPUTS]>,
+}
+
+impl Examples {
+    fn new() -> Self {
+        Examples { offsets: vec![0], index: Vec::new(), value: Vec::new(), labels: Vec::new() }
+    }
+
+    fn push(&mut self, x: &SparseInputs, label: [f32; OUTPUTS]) {
+        self.index.extend_from_slice(&x.index);
+        self.value.extend_from_slice(&x.value);
+        self.offsets.push(self.index.len() as u32);
+        self.labels.push(label);
+    }
+
+    fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    fn load(&self, i: usize, into: &mut SparseInputs) {
+        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+        into.index.clear();
+        into.value.clear();
+        into.index.extend_from_slice(&self.index[a..b]);
+        into.value.extend_from_slice(&self.value[a..b]);
+    }
+}
+
+/// Training and validation examples of each net from the datasets.
+fn split(datasets: &[&Dataset], validation: f64) -> Result<[(Examples, Examples); 3], FitError> {
+    let mut out = [(Examples::new(), Examples::new()), (Examples::new(), Examples::new()), (Examples::new(), Examples::new())];
+    let mut inputs = SparseInputs::with_capacity(NetKind::ALL.iter().map(|k| k.inputs()).max().unwrap_or(0));
+    for d in datasets {
+        for (id, label) in d.positions.iter().zip(&d.labels) {
+            let pos = Position::from_position_id(id).map_err(|e| FitError::Position(format!("{id}: {e}")))?;
+            let Some(kind) = NetKind::of_position(&pos) else { continue };
+            kind.encode(&pos, &mut inputs);
+            let (train, val) = &mut out[kind.index()];
+            if is_validation(id, validation) { val } else { train }.push(&inputs, *label);
+        }
+    }
+    Ok(out)
+}
+
+fn equity(p: &[f32; OUTPUTS]) -> f64 {
+    let p = p.map(f64::from);
+    2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
+}
+
+/// Mean squared error per output and mean |equity error| of `net` on `ex`.
+fn errors(net: &Mlp, ex: &Examples) -> (f64, f64) {
+    if ex.len() == 0 {
+        return (0.0, 0.0);
+    }
+    let chunk = 1024;
+    let parts: Vec<(f64, f64)> = (0..ex.len().div_ceil(chunk))
+        .into_par_iter()
+        .map_init(
+            || (SparseInputs::with_capacity(512), vec![0.0; net.hidden()]),
+            |(x, hidden), c| {
+                let (mut se, mut ee) = (0.0, 0.0);
+                for i in c * chunk..((c + 1) * chunk).min(ex.len()) {
+                    ex.load(i, x);
+                    let y = net.forward(x, hidden);
+                    let t = &ex.labels[i];
+                    se += y.iter().zip(t).map(|(a, b)| f64::from(a - b).powi(2)).sum::<f64>();
+                    ee += (equity(&y) - equity(t)).abs();
+                }
+                (se, ee)
+            },
+        )
+        .collect();
+    let (se, ee) = parts.iter().fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+    (se / (ex.len() * OUTPUTS) as f64, ee / ex.len() as f64)
+}
+
+/// Adds the squared-error gradient of example `x` (target `t`) to `grad`
+/// and returns its squared error.
+fn add_gradient(net: &Mlp, x: &SparseInputs, t: &[f32; OUTPUTS], hidden: &mut [f32], grad: &mut Mlp) -> f64 {
+    let h = net.hidden();
+    let y = net.forward(x, hidden);
+    let mut delta_out = [0.0f32; OUTPUTS];
+    let mut error = 0.0;
+    for k in 0..OUTPUTS {
+        let d = y[k] - t[k];
+        error += f64::from(d * d);
+        delta_out[k] = d * y[k] * (1.0 - y[k]);
+    }
+    let w2 = net.w2.as_slice().unwrap_or_default();
+    let (gw2, gb2) = (grad.w2.as_slice_mut().unwrap_or_default(), grad.b2.as_slice_mut().unwrap_or_default());
+    let mut delta_hidden = vec![0.0f32; h];
+    for k in 0..OUTPUTS {
+        let dk = delta_out[k];
+        gb2[k] += dk;
+        let (row, grow) = (&w2[k * h..(k + 1) * h], &mut gw2[k * h..(k + 1) * h]);
+        for j in 0..h {
+            grow[j] += dk * hidden[j];
+            delta_hidden[j] += dk * row[j];
+        }
+    }
+    for j in 0..h {
+        delta_hidden[j] *= hidden[j] * (1.0 - hidden[j]);
+    }
+    let gb1 = grad.b1.as_slice_mut().unwrap_or_default();
+    for j in 0..h {
+        gb1[j] += delta_hidden[j];
+    }
+    let gw1 = grad.w1.as_slice_mut().unwrap_or_default();
+    for (&i, &v) in x.index.iter().zip(&x.value) {
+        let row = &mut gw1[usize::from(i) * h..(usize::from(i) + 1) * h];
+        if v == 1.0 {
+            for (g, d) in row.iter_mut().zip(&delta_hidden) {
+                *g += d;
+            }
+        } else {
+            for (g, d) in row.iter_mut().zip(&delta_hidden) {
+                *g += v * d;
+            }
+        }
+    }
+    error
+}
+
+/// One epoch over `train` in `order`; returns the mean squared error per
+/// output seen during it.
+fn epoch(net: &mut Mlp, train: &Examples, order: &[usize], batch: usize, rate: f32) -> f64 {
+    let mut total = 0.0;
+    let sub = batch.div_ceil(SUB_BATCHES).max(1);
+    let mut grads: Vec<Mlp> = (0..SUB_BATCHES).map(|_| net.zeros_like()).collect();
+    for items in order.chunks(batch) {
+        let frozen = &*net;
+        let errors: Vec<f64> = grads
+            .par_iter_mut()
+            .enumerate()
+            .map(|(s, grad)| {
+                grad.scale(0.0);
+                let mut x = SparseInputs::with_capacity(512);
+                let mut hidden = vec![0.0; frozen.hidden()];
+                let mut error = 0.0;
+                for &i in items.iter().skip(s * sub).take(sub) {
+                    train.load(i, &mut x);
+                    error += add_gradient(frozen, &x, &train.labels[i], &mut hidden, grad);
+                }
+                error
+            })
+            .collect();
+        total += errors.iter().sum::<f64>();
+        let step = -rate / items.len() as f32;
+        for g in &grads {
+            net.add_scaled(step, g);
+        }
+    }
+    total / (order.len().max(1) * OUTPUTS) as f64
+}
+
+/// Fits `weights` to the labelled positions of `datasets` (see the module
+/// documentation); `progress` sees each epoch's row as it ends.
+///
+/// # Errors
+/// Bad settings, or a stored position that does not decode.
+pub fn fit_supervised(
+    weights: &mut NetWeights,
+    datasets: &[&Dataset],
+    settings: &FitSettings,
+    mut progress: impl FnMut(&EpochRow),
+) -> Result<FitReport, FitError> {
+    settings.validate()?;
+    let sets = split(datasets, settings.validation)?;
+    let mut report = FitReport::default();
+    for kind in NetKind::ALL {
+        let (train, val) = &sets[kind.index()];
+        let net = weights.net_mut(kind);
+        let before = errors(net, val);
+        let mut summary = NetSummary {
+            net: kind.name(),
+            train: train.len(),
+            validation: val.len(),
+            validation_mse_before: before.0,
+            validation_mse_best: before.0,
+            equity_error_before: before.1,
+            equity_error_best: before.1,
+            best_epoch: 0,
+        };
+        if train.len() == 0 || val.len() == 0 {
+            report.nets.push(summary);
+            continue;
+        }
+        let mut best = net.clone();
+        let mut rate = settings.rate;
+        let mut halvings = 0;
+        let mut order: Vec<usize> = (0..train.len()).collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+        rng.set_stream(kind.index() as u64);
+        for e in 1..=settings.max_epochs {
+            for i in (1..order.len()).rev() {
+                let j = rng.random_range(0..=i);
+                order.swap(i, j);
+            }
+            let train_mse = epoch(net, train, &order, settings.batch, rate);
+            let (mse, equity_error) = errors(net, val);
+            let improved = mse < summary.validation_mse_best && net.is_finite();
+            let row = EpochRow {
+                net: kind.name(),
+                epoch: e,
+                rate,
+                train_mse,
+                validation_mse: mse,
+                validation_equity_error: equity_error,
+                best: improved,
+            };
+            progress(&row);
+            report.epochs.push(row);
+            if improved {
+                best = net.clone();
+                summary.validation_mse_best = mse;
+                summary.equity_error_best = equity_error;
+                summary.best_epoch = e;
+            } else {
+                *net = best.clone();
+                halvings += 1;
+                if halvings > settings.patience {
+                    break;
+                }
+                rate *= 0.5;
+            }
+        }
+        *net = best;
+        report.nets.push(summary);
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labelled(weights: &NetWeights, n: usize) -> Dataset {
+        let positions = crate::distill::sample_positions(weights, n, 11, 0.3);
+        // A smooth target the nets can learn: the pip count decides.
+        let labels = positions
+            .iter()
+            .map(|p| {
+                let (me, him) = p.pip_count();
+                let w = 1.0 / (1.0 + (-(him as f32 - me as f32) / 20.0).exp());
+                [w, 0.3 * w, 0.01, 0.3 * (1.0 - w), 0.01]
+            })
+            .collect();
+        Dataset { positions: positions.iter().map(Position::to_position_id).collect(), labels, ..Dataset::default() }
+    }
+
+    #[test]
+    fn validation_is_a_stable_fraction_of_the_positions() {
+        let w = NetWeights::random(8, 8, 1);
+        let d = labelled(&w, 2000);
+        let held = d.positions.iter().filter(|id| is_validation(id, 0.1)).count();
+        assert!((100..300).contains(&held), "{held}");
+        assert!(d.positions.iter().all(|id| is_validation(id, 0.1) == is_validation(id, 0.1)));
+        assert!(!d.positions.iter().any(|id| is_validation(id, 0.05) && !is_validation(id, 0.1)), "nested");
+    }
+
+    #[test]
+    fn settings_are_checked() {
+        assert_eq!(FitSettings::default().validate(), Ok(()));
+        let bad = [
+            FitSettings { max_epochs: 0, ..FitSettings::default() },
+            FitSettings { batch: 0, ..FitSettings::default() },
+            FitSettings { rate: f32::NAN, ..FitSettings::default() },
+            FitSettings { patience: 21, ..FitSettings::default() },
+            FitSettings { validation: 0.0, ..FitSettings::default() },
+            FitSettings { validation: 0.6, ..FitSettings::default() },
+        ];
+        let names: Vec<_> = bad
+            .iter()
+            .map(|s| match s.validate() {
+                Err(FitError::Setting { setting, .. }) => setting,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(names, ["max_epochs", "batch", "rate", "patience", "validation", "validation"]);
+    }
+
+    #[test]
+    fn fitting_lowers_the_validation_error_and_keeps_the_best() {
+        let mut w = NetWeights::random(16, 8, 4);
+        let d = labelled(&w, 3000);
+        let settings = FitSettings { max_epochs: 8, batch: 16, rate: 2.0, patience: 1, ..FitSettings::default() };
+        let mut rows = 0;
+        let report = fit_supervised(&mut w, &[&d], &settings, |_| rows += 1).unwrap();
+        assert_eq!(rows, report.epochs.len());
+        let contact = &report.nets[NetKind::Contact.index()];
+        assert!(contact.train > 1000 && contact.validation > 50, "{contact:?}");
+        assert!(contact.validation_mse_best < 0.5 * contact.validation_mse_before, "{contact:?}");
+        // The kept net is the best epoch's: its error is the reported best.
+        let (train, val) = &split(&[&d], settings.validation).unwrap()[NetKind::Contact.index()];
+        assert!(train.len() > val.len());
+        let (mse, _) = errors(&w.contact, val);
+        assert!((mse - contact.validation_mse_best).abs() < 1e-9, "{mse} {contact:?}");
+    }
+
+    #[test]
+    fn a_fit_is_the_same_at_any_thread_count() {
+        let w0 = NetWeights::random(16, 8, 4);
+        let d = labelled(&w0, 600);
+        let settings = FitSettings { max_epochs: 2, batch: 8, ..FitSettings::default() };
+        let run = |threads| {
+            let mut w = w0.clone();
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let report = pool.install(|| fit_supervised(&mut w, &[&d], &settings, |_| {}).unwrap());
+            (w, report)
+        };
+        assert_eq!(run(1), run(3));
+    }
+}
