@@ -7,7 +7,9 @@ mod distill_cmd;
 mod duel_cmd;
 mod eval_cmd;
 mod evaluators;
+mod fit_cmd;
 mod json;
+mod label_cmd;
 mod line_input;
 mod moves;
 mod play;
@@ -48,6 +50,10 @@ enum Command {
     Duel(duel_cmd::DuelArgs),
     /// Improve a net by training it toward its own 1- or 2-ply search values.
     Distill(distill_cmd::DistillArgs),
+    /// Sample training positions from self-play, or label them by rollouts.
+    Label(label_cmd::LabelArgs),
+    /// Train a net toward labelled positions (validation set, early stopping).
+    Fit(fit_cmd::FitArgs),
     /// Settle a position (or a roll's moves) by Monte Carlo rollouts.
     Rollout(rollout_cmd::RolloutArgs),
     /// Review a whole match file: every move and cube decision, error rates, luck.
@@ -87,6 +93,8 @@ fn main() -> ExitCode {
         Command::Train(args) => train_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Duel(args) => duel_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Distill(args) => distill_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Label(args) => label_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Fit(args) => fit_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Rollout(args) => rollout_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Review(args) => review::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play::run(&args).map(|()| ExitCode::SUCCESS),

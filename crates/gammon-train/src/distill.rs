@@ -153,7 +153,7 @@ pub fn lookahead_value(weights: &NetWeights, pos: &Position, ply: u8, candidates
 /// Game `g` uses dice stream `g` of `seed`; the result depends only on the
 /// arguments.
 pub fn sample_positions(weights: &NetWeights, count: usize, seed: u64, explore: f32) -> Vec<Position> {
-    sample(weights, count, seed, explore, 0)
+    sample(weights, count, seed, explore, 0, f32::INFINITY)
 }
 
 /// Like [`sample_positions`], but from every move of the games the
@@ -171,10 +171,32 @@ pub fn sample_afterstates(
     explore: f32,
     afterstates: usize,
 ) -> Vec<Position> {
-    sample(weights, count, seed, explore, afterstates.max(1))
+    sample(weights, count, seed, explore, afterstates.max(1), f32::INFINITY)
 }
 
-fn sample(weights: &NetWeights, count: usize, seed: u64, explore: f32, afterstates: usize) -> Vec<Position> {
+/// Like [`sample_afterstates`], keeping of the `afterstates` best results of
+/// each move only those within `window` equity of the best one (which is
+/// always kept): the close alternatives, where the net's ranking decides
+/// the move.
+pub fn sample_afterstates_within(
+    weights: &NetWeights,
+    count: usize,
+    seed: u64,
+    explore: f32,
+    afterstates: usize,
+    window: f32,
+) -> Vec<Position> {
+    sample(weights, count, seed, explore, afterstates.max(1), window)
+}
+
+fn sample(
+    weights: &NetWeights,
+    count: usize,
+    seed: u64,
+    explore: f32,
+    afterstates: usize,
+    window: f32,
+) -> Vec<Position> {
     let mut out = Vec::with_capacity(count);
     let mut next_game = 0u64;
     while out.len() < count {
@@ -186,8 +208,16 @@ fn sample(weights: &NetWeights, count: usize, seed: u64, explore: f32, afterstat
                 |(scratch, scored), g| {
                     let mut explore_rng = ChaCha8Rng::seed_from_u64(seed ^ 0xE4F1_0BE5);
                     explore_rng.set_stream(g);
-                    let mut sampler =
-                        Sampler { weights, scratch, scored, explore_rng, explore, afterstates, seen: Vec::new() };
+                    let mut sampler = Sampler {
+                        weights,
+                        scratch,
+                        scored,
+                        explore_rng,
+                        explore,
+                        afterstates,
+                        window,
+                        seen: Vec::new(),
+                    };
                     let state = MatchState::new(MatchRules::cubeless());
                     let start = GameStart::opening(Seat::Zero);
                     // The sampler never abandons a game.
@@ -220,6 +250,8 @@ struct Sampler<'a> {
     explore_rng: ChaCha8Rng,
     explore: f32,
     afterstates: usize,
+    /// Only results within this equity of the best are kept.
+    window: f32,
     seen: Vec<Position>,
 }
 
@@ -233,7 +265,15 @@ impl Sampler<'_> {
             .extend(results.iter().enumerate().map(|(i, r)| (evaluate_position(weights, r, scratch).0.equity(), i)));
         // The results by the opponent's value, lowest (best for us) first.
         self.scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        self.seen.extend(self.scored.iter().take(self.afterstates).map(|&(_, i)| results[i]).filter(trained));
+        let limit = self.scored.first().map_or(0.0, |b| b.0) + self.window;
+        self.seen.extend(
+            self.scored
+                .iter()
+                .take(self.afterstates)
+                .take_while(|&&(e, _)| e <= limit)
+                .map(|&(_, i)| results[i])
+                .filter(trained),
+        );
         if self.explore_rng.random::<f32>() < self.explore {
             self.explore_rng.random_range(0..results.len())
         } else {
@@ -404,6 +444,25 @@ mod tests {
         let lb = label(&w, &b[..5], 1, 1);
         assert_eq!(la, lb);
         assert!(la.iter().flatten().all(|x| (0.0..=1.0).contains(x)));
+    }
+
+    #[test]
+    fn a_window_keeps_only_the_close_alternatives() {
+        let w = NetWeights::random(8, 8, 3);
+        let all = sample_afterstates(&w, 300, 9, 0.0, 4);
+        let close = sample_afterstates_within(&w, 300, 9, 0.0, 4, 0.02);
+        assert_eq!(sample_afterstates_within(&w, 300, 9, 0.0, 4, f32::INFINITY), all);
+        // The same games (no exploration), fewer results per move: the
+        // window version reaches further into the games for its 300.
+        assert_ne!(close, all);
+        let mut list = MoveList::new();
+        list.generate(&Position::STARTING, RandomDice::new(9, 0).opening());
+        let mut scratch = Scratch::new(&w);
+        let mut e = |p: &Position| evaluate_position(&w, p, &mut scratch).0.equity();
+        let best = list.positions().iter().map(&mut e).fold(f32::INFINITY, f32::min);
+        let first_move: Vec<&Position> = close.iter().take_while(|p| list.positions().contains(p)).collect();
+        assert!(!first_move.is_empty());
+        assert!(first_move.iter().all(|p| e(p) <= best + 0.02 + 1e-6));
     }
 
     #[test]

@@ -143,17 +143,7 @@ impl Learner<'_> {
             let act = net.activations(&ws.inputs);
             let target = next_value.inverted().to_array();
             if use_traces {
-                update_with_traces(
-                    weights,
-                    kind,
-                    &ws.inputs,
-                    &act,
-                    player,
-                    target,
-                    rate,
-                    lambda,
-                    ws.traces.as_mut(),
-                );
+                update_with_traces(weights, kind, &ws.inputs, &act, player, target, rate, lambda, ws.traces.as_mut());
             } else {
                 net.train_toward(&ws.inputs, &act, &target, rate);
             }

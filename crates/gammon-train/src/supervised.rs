@@ -201,7 +201,8 @@ impl Examples {
 
 /// Training and validation examples of each net from the datasets.
 fn split(datasets: &[&Dataset], validation: f64) -> Result<[(Examples, Examples); 3], FitError> {
-    let mut out = [(Examples::new(), Examples::new()), (Examples::new(), Examples::new()), (Examples::new(), Examples::new())];
+    let mut out =
+        [(Examples::new(), Examples::new()), (Examples::new(), Examples::new()), (Examples::new(), Examples::new())];
     let mut inputs = SparseInputs::with_capacity(NetKind::ALL.iter().map(|k| k.inputs()).max().unwrap_or(0));
     for d in datasets {
         for (id, label) in d.positions.iter().zip(&d.labels) {

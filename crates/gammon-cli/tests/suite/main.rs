@@ -11,6 +11,7 @@ mod cli;
 mod cube;
 mod eval_train;
 mod files;
+mod label_fit;
 mod long_work;
 mod play;
 mod review;

@@ -1,0 +1,148 @@
+//! `gammon fit`: supervised training of a net toward labelled positions
+//! (rollout labels from `gammon label rollout`, lookahead labels from
+//! `gammon distill`), with a held-out validation set and early stopping.
+//!
+//! Files in `--out`: `weights.gnn` (the best net of each kind),
+//! `fit-report.json` (the settings, the data and every epoch),
+//! `learning-curve.csv` (one row per net and epoch).
+
+use crate::args::{threads_help, threads_parser};
+use anyhow::{Context, Result};
+use clap::Args;
+use gammon_eval::{NetKind, NetWeights};
+use gammon_train::dataset::Dataset;
+use gammon_train::supervised::{fit_supervised, FitSettings};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Arguments of `gammon fit`.
+#[derive(Debug, Args)]
+pub struct FitArgs {
+    /// The net to start from (a weights file).
+    #[arg(long)]
+    from: PathBuf,
+    /// A labelled dataset (`gammon label rollout` or `gammon distill`'s
+    /// `dataset.gds`); repeat for several.
+    #[arg(long = "data", required = true)]
+    data: Vec<PathBuf>,
+    /// Folder for the weights and the report.
+    #[arg(long)]
+    out: PathBuf,
+    /// Grow the contact and crashed nets to this many hidden units first
+    /// (the new units start silent).
+    #[arg(long)]
+    hidden: Option<usize>,
+    /// Start the crashed net from the contact net (for a net trained
+    /// before it had a crashed net of its own).
+    #[arg(long)]
+    crashed_from_contact: bool,
+    /// The most passes over the training positions.
+    #[arg(long, default_value_t = 40)]
+    max_epochs: u32,
+    /// Positions per mini-batch.
+    #[arg(long, default_value_t = 32)]
+    batch: usize,
+    /// Learning rate on the mean gradient of a batch (halves when the
+    /// validation error stops falling).
+    #[arg(long, default_value_t = 1.0)]
+    rate: f32,
+    /// Halvings without a new best validation error before a net stops.
+    #[arg(long, default_value_t = 3)]
+    patience: u32,
+    /// Fraction of the positions held out for validation.
+    #[arg(long, default_value_t = 0.05)]
+    validation: f64,
+    /// Seed of the training order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = threads_parser(), help = threads_help("Worker threads (the result does not depend on them)."))]
+    threads: usize,
+}
+
+/// Runs `gammon fit`.
+pub fn run(args: &FitArgs) -> Result<()> {
+    let settings = FitSettings {
+        max_epochs: args.max_epochs,
+        batch: args.batch,
+        rate: args.rate,
+        patience: args.patience,
+        validation: args.validation,
+        seed: args.seed,
+    };
+    settings.validate().map_err(|e| anyhow::anyhow!("fit: --{e}").context("bad settings"))?;
+    let mut weights = NetWeights::load(&args.from).context("cannot load the --from weights")?;
+    if let Some(h) = args.hidden {
+        if h == 0 || h > 4096 {
+            anyhow::bail!("fit: --hidden must be 1 to 4096 (got {h})");
+        }
+        weights.contact = weights.contact.grown(h, 0.1, args.seed);
+        weights.crashed = weights.crashed.grown(h, 0.1, args.seed ^ 2);
+    }
+    if args.crashed_from_contact {
+        weights.crashed = weights.contact.clone();
+    }
+    let datasets: Vec<Dataset> = args.data.iter().map(|p| Dataset::load(p)).collect::<Result<_, _>>()?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
+    let refs: Vec<&Dataset> = datasets.iter().collect();
+    let start = std::time::Instant::now();
+    let report = pool.install(|| {
+        fit_supervised(&mut weights, &refs, &settings, |row| {
+            eprintln!(
+                "{} epoch {}: rate {:.4}, train mse {:.6}, validation mse {:.6}, |equity error| {:.4}{}",
+                row.net,
+                row.epoch,
+                row.rate,
+                row.train_mse,
+                row.validation_mse,
+                row.validation_equity_error,
+                if row.best { " (best)" } else { "" }
+            );
+        })
+    })?;
+    for n in &report.nets {
+        println!(
+            "{} net: {} training and {} validation positions; validation mse {:.6} -> {:.6}, |equity error| {:.4} -> {:.4} (epoch {})",
+            n.net,
+            n.train,
+            n.validation,
+            n.validation_mse_before,
+            n.validation_mse_best,
+            n.equity_error_before,
+            n.equity_error_best,
+            n.best_epoch
+        );
+    }
+    let sources: Vec<String> = datasets.iter().map(|d| format!("{} positions: {}", d.len(), d.labeller)).collect();
+    weights.meta.notes = format!("{} + supervised fit ({})", weights.meta.notes, sources.join("; "));
+    weights.meta.date = gammon_train::trainer::utc_now();
+    weights.meta.learning_rate = settings.rate;
+    let out = args.out.join("weights.gnn");
+    weights.save(&out)?;
+    let mut csv = String::from("net,epoch,rate,train_mse,validation_mse,validation_equity_error,best\n");
+    for r in &report.epochs {
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{},{}",
+            r.net, r.epoch, r.rate, r.train_mse, r.validation_mse, r.validation_equity_error, r.best
+        );
+    }
+    write_atomic(&args.out.join("learning-curve.csv"), csv.as_bytes())?;
+    let json = serde_json::json!({
+        "from": args.from,
+        "data": args.data.iter().zip(&sources).map(|(p, s)| serde_json::json!({"path": p, "about": s})).collect::<Vec<_>>(),
+        "hidden": NetKind::ALL.map(|k| (k.name(), weights.net(k).hidden())),
+        "settings": settings,
+        "seconds": start.elapsed().as_secs_f64(),
+        "report": report,
+    });
+    write_atomic(&args.out.join("fit-report.json"), serde_json::to_string_pretty(&json)?.as_bytes())?;
+    eprintln!("weights in {}", out.display());
+    Ok(())
+}
+
+fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}

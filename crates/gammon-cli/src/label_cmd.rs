@@ -1,0 +1,242 @@
+//! `gammon label`: training positions and their rollout labels.
+//!
+//! - `gammon label sample`: positions from self-play of a net (the played
+//!   positions, or the best results of every move, optionally only those
+//!   close to the best: the decisions that matter), as a positions file.
+//! - `gammon label rollout`: labels a positions file (or one shard of it) by
+//!   rollouts of a net, saving after every chunk; run again with the same
+//!   arguments it resumes; Ctrl-C or SIGTERM stop after the chunk in hand.
+
+use crate::args::{threads_help, threads_parser};
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use gammon_eval::{NetEvaluator, NetWeights};
+use gammon_train::dataset::Dataset;
+use gammon_train::distill::{sample_afterstates_within, sample_positions};
+use gammon_train::labels::{label_shard, positions_text, read_positions, shard_len, LabelSettings, Shard};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Arguments of `gammon label`.
+#[derive(Debug, Args)]
+pub struct LabelArgs {
+    #[command(subcommand)]
+    command: LabelCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum LabelCommand {
+    /// Write a positions file from self-play of a net.
+    Sample(SampleArgs),
+    /// Label a positions file by rollouts of a net.
+    Rollout(RolloutLabelArgs),
+}
+
+/// Arguments of `gammon label sample`.
+#[derive(Debug, Args)]
+struct SampleArgs {
+    /// The net that plays the games (default: the built-in one).
+    #[arg(long)]
+    weights: Option<PathBuf>,
+    /// Positions to write.
+    #[arg(long, default_value_t = 10_000)]
+    count: usize,
+    /// Keep the N best results (by the net) of every move, not only the
+    /// positions played (0: the played positions only).
+    #[arg(long, default_value_t = 0)]
+    afterstates: usize,
+    /// With --afterstates: keep only results within this equity of the best
+    /// (the close decisions; the best result is always kept).
+    #[arg(long)]
+    window: Option<f32>,
+    /// Probability of a random move in the sampling games.
+    #[arg(long, default_value_t = 0.1)]
+    explore: f32,
+    /// Seed of the games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = threads_parser(), help = threads_help("Worker threads."))]
+    threads: usize,
+    /// The positions file to write (one Position ID per line).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Arguments of `gammon label rollout`.
+#[derive(Debug, Args)]
+struct RolloutLabelArgs {
+    /// The net that rolls out (default: the built-in one).
+    #[arg(long)]
+    weights: Option<PathBuf>,
+    /// The positions file (one Position ID per line, `#` comments).
+    #[arg(long)]
+    positions: PathBuf,
+    /// Trials per position (a multiple of 36 uses the stratified first roll fully).
+    #[arg(long, default_value_t = 72)]
+    trials: u64,
+    /// Half-moves played before the net's evaluation is taken.
+    #[arg(long, default_value_t = 7, conflicts_with = "full")]
+    truncate: u32,
+    /// Play every trial to the end of the game instead.
+    #[arg(long)]
+    full: bool,
+    /// Turn the luck adjustment (variance reduction) off.
+    #[arg(long)]
+    no_variance_reduction: bool,
+    /// Seed of the rollouts (each position's comes from it and the position).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Label only shard K of N (the positions whose index in the file is K mod N).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Positions labelled between saves.
+    #[arg(long, default_value_t = 500)]
+    chunk: usize,
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = threads_parser(), help = threads_help("Worker threads."))]
+    threads: usize,
+    /// The labels file to write (resumed if it exists).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Runs `gammon label`.
+pub fn run(args: &LabelArgs) -> Result<()> {
+    match &args.command {
+        LabelCommand::Sample(a) => sample(a),
+        LabelCommand::Rollout(a) => rollout(a),
+    }
+}
+
+fn weights(path: &Option<PathBuf>) -> Result<NetWeights> {
+    Ok(match path {
+        Some(p) => NetWeights::load(p).context("cannot load the --weights")?,
+        None => NetEvaluator::shipped()?.weights().clone(),
+    })
+}
+
+fn sample(args: &SampleArgs) -> Result<()> {
+    if args.count == 0 || args.count > gammon_train::distill::MAX_POSITIONS {
+        bail!("label sample: --count must be 1 to {} (got {})", gammon_train::distill::MAX_POSITIONS, args.count);
+    }
+    if !args.explore.is_finite() || !(0.0..=1.0).contains(&args.explore) {
+        bail!("label sample: --explore must be a number from 0 to 1 (got {})", args.explore);
+    }
+    if args.afterstates > gammon_train::distill::MAX_AFTERSTATES {
+        bail!("label sample: --afterstates must be 0 to {}", gammon_train::distill::MAX_AFTERSTATES);
+    }
+    let window = args.window.unwrap_or(f32::INFINITY);
+    if window.is_nan() || window < 0.0 {
+        bail!("label sample: --window must be a number >= 0 (got {window})");
+    }
+    let w = weights(&args.weights)?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
+    let positions = pool.install(|| {
+        if args.afterstates > 0 {
+            sample_afterstates_within(&w, args.count, args.seed, args.explore, args.afterstates, window)
+        } else {
+            sample_positions(&w, args.count, args.seed, args.explore)
+        }
+    });
+    let header = format!(
+        "gammon label sample: {} positions, net {:?}, afterstates {}, window {}, explore {}, seed {}",
+        positions.len(),
+        w.meta.notes,
+        args.afterstates,
+        args.window.map_or("none".to_string(), |x| x.to_string()),
+        args.explore,
+        args.seed
+    );
+    let text = positions_text(&header, &positions);
+    let tmp = args.out.with_extension("tmp");
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, &args.out).with_context(|| format!("cannot write {}", args.out.display()))?;
+    eprintln!("{} positions in {}", positions.len(), args.out.display());
+    Ok(())
+}
+
+fn rollout(args: &RolloutLabelArgs) -> Result<()> {
+    let settings = LabelSettings {
+        trials: args.trials,
+        truncate: (!args.full).then_some(args.truncate),
+        variance_reduction: !args.no_variance_reduction,
+        seed: args.seed,
+    };
+    settings.validate().map_err(|e| anyhow::anyhow!("label rollout: {e}"))?;
+    if args.chunk == 0 || args.chunk > 1_000_000 {
+        bail!("label rollout: --chunk must be 1 to 1000000 (got {})", args.chunk);
+    }
+    let shard = args.shard.unwrap_or(Shard::ALL);
+    let w = weights(&args.weights)?;
+    let positions = read_positions(&args.positions)?;
+    let labeller = format!(
+        "{}; net {:?}; positions {} ({} in all), shard {shard}",
+        settings.describe(),
+        w.meta.notes,
+        args.positions.display(),
+        positions.len()
+    );
+    let mut data = if args.out.exists() {
+        let d = Dataset::load(&args.out)?;
+        if d.labeller != labeller {
+            bail!(
+                "{} holds labels made otherwise ({}); give the same settings to resume, or another --out",
+                args.out.display(),
+                d.labeller
+            );
+        }
+        eprintln!("resuming: {} positions already labelled", d.len());
+        d
+    } else {
+        Dataset { labeller, ..Dataset::default() }
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let flag = Arc::clone(&stop);
+        ctrlc::set_handler(move || {
+            if flag.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("interrupted: saving the labels made so far (interrupt again to quit now)");
+        })
+        .context("cannot install the Ctrl-C handler")?;
+    }
+    let net = NetEvaluator::new(w);
+    let total = shard_len(shard, positions.len());
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
+    let start = Instant::now();
+    let before = data.len();
+    let out = args.out.clone();
+    pool.install(|| {
+        label_shard(&net, &positions, shard, &settings, &mut data, args.chunk, &stop, |d| {
+            d.save(&out)?;
+            let secs = start.elapsed().as_secs_f64();
+            eprintln!("labelled {}/{total} ({:.1} positions/s)", d.len(), (d.len() - before) as f64 / secs.max(1e-9));
+            Ok::<(), gammon_eval::file_format::FileError>(())
+        })
+    })
+    .map_err(|e| match e {
+        gammon_train::labels::LabelShardError::Label(e) => anyhow::anyhow!("label rollout: {e}"),
+        gammon_train::labels::LabelShardError::Save(e) => anyhow::Error::new(e),
+    })?;
+    let secs = start.elapsed().as_secs_f64();
+    if let Some(se) = data.mean_standard_errors() {
+        println!(
+            "{} of {total} positions labelled ({} now, {:.2} s of wall time each); mean standard error: win {:.4}, win gammon {:.4}, win backgammon {:.4}, lose gammon {:.4}, lose backgammon {:.4}",
+            data.len(),
+            data.len() - before,
+            secs / (data.len() - before).max(1) as f64,
+            se[0],
+            se[1],
+            se[2],
+            se[3],
+            se[4]
+        );
+    }
+    if data.len() < total {
+        eprintln!("stopped: run the same command again to go on");
+        return Err(anyhow::anyhow!("interrupted after {} of {total} positions", data.len())).context("label rollout");
+    }
+    Ok(())
+}

@@ -1,0 +1,115 @@
+//! `gammon label sample`, `gammon label rollout` and `gammon fit` end to
+//! end: positions files, shards that together give the unsharded labels,
+//! resuming, refusing a different run, and a fit that writes its report.
+#![allow(clippy::unwrap_used)]
+
+use gammon_testkit::Output;
+
+fn gammon(args: &[&str]) -> Output {
+    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("gammon-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn labels(path: &std::path::Path) -> Vec<(String, [f32; 5], [f32; 5])> {
+    let d = gammon_train::dataset::Dataset::load(path).unwrap();
+    let mut v: Vec<_> =
+        d.positions.iter().zip(&d.labels).zip(&d.standard_errors).map(|((p, l), s)| (p.clone(), *l, *s)).collect();
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v
+}
+
+#[test]
+fn sample_label_in_shards_resume_and_fit() {
+    let dir = temp("label");
+    let s = |p: &str| dir.join(p).to_str().unwrap().to_string();
+    let out =
+        gammon(&["label", "sample", "--count", "24", "--afterstates", "3", "--seed", "4", "--out", &s("pos.txt")]);
+    assert!(out.success(), "{}", out.stderr);
+    let text = std::fs::read_to_string(dir.join("pos.txt")).unwrap();
+    assert!(text.starts_with("# gammon label sample: 24 positions"), "{text}");
+    assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 24);
+
+    let positions = s("pos.txt");
+    let label = |extra: &[&str], out: &str| {
+        let mut args = vec!["label", "rollout", "--positions", &positions, "--trials", "36", "--truncate", "3"];
+        args.extend_from_slice(extra);
+        let o = s(out);
+        args.extend_from_slice(&["--out", &o]);
+        gammon(&args.iter().map(|a| &**a).collect::<Vec<_>>())
+    };
+    let whole = label(&["--chunk", "10"], "all.gds");
+    assert!(whole.success(), "{}", whole.stderr);
+    assert!(whole.stdout.contains("24 of 24 positions labelled"), "{}", whole.stdout);
+    assert!(whole.stdout.contains("mean standard error: win 0."), "{}", whole.stdout);
+    let mut parts = Vec::new();
+    for k in 0..3 {
+        let shard = format!("{k}/3");
+        let o = label(&["--shard", &shard, "--threads", "1"], &format!("part{k}.gds"));
+        assert!(o.success(), "{}", o.stderr);
+        parts.extend(labels(&dir.join(format!("part{k}.gds"))));
+    }
+    parts.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(parts, labels(&dir.join("all.gds")), "three shards label what one run labels");
+
+    // A finished file resumes to nothing new; other settings are refused.
+    let again = label(&["--chunk", "10"], "all.gds");
+    assert!(again.success() && again.stderr.contains("resuming: 24 positions"), "{}", again.stderr);
+    let other = label(&["--seed", "9"], "all.gds");
+    assert!(!other.success() && other.stderr.contains("labels made otherwise"), "{}", other.stderr);
+    let bad = label(&["--shard", "3/3"], "x.gds");
+    assert!(!bad.success() && bad.stderr.contains("0 <= K < N"), "{}", bad.stderr);
+
+    // Fit the shipped net (written out first) to the labels.
+    let shipped = dir.join("shipped.gnn");
+    std::fs::write(&shipped, gammon_eval::net::SHIPPED_WEIGHTS).unwrap();
+    let fit = gammon(&[
+        "fit",
+        "--from",
+        shipped.to_str().unwrap(),
+        "--data",
+        &s("all.gds"),
+        "--out",
+        &s("fit"),
+        "--max-epochs",
+        "2",
+        "--validation",
+        "0.3",
+    ]);
+    assert!(fit.success(), "{}", fit.stderr);
+    assert!(fit.stdout.contains("contact net:"), "{}", fit.stdout);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("fit/fit-report.json")).unwrap()).unwrap();
+    assert_eq!(report["settings"]["max_epochs"], 2);
+    assert!(gammon_eval::NetWeights::load(&dir.join("fit/weights.gnn")).is_ok());
+    let bad = gammon(&[
+        "fit",
+        "--from",
+        shipped.to_str().unwrap(),
+        "--data",
+        &s("all.gds"),
+        "--out",
+        &s("f2"),
+        "--rate",
+        "nan",
+    ]);
+    assert!(!bad.success() && bad.stderr.contains("rate must be a finite number"), "{}", bad.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bad_positions_file_names_the_line() {
+    let dir = temp("label-bad");
+    let p = dir.join("pos.txt");
+    std::fs::write(&p, "# header\n4HPwATDgc/ABMA\nnonsense\n").unwrap();
+    let out =
+        gammon(&["label", "rollout", "--positions", p.to_str().unwrap(), "--out", dir.join("o.gds").to_str().unwrap()]);
+    assert!(!out.success());
+    assert!(out.stderr.contains("line 3") && out.stderr.contains("nonsense"), "{}", out.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
