@@ -32,6 +32,16 @@ enum LabelCommand {
     Sample(SampleArgs),
     /// Label a positions file by rollouts of a net.
     Rollout(RolloutLabelArgs),
+    /// Print a labels file (or any dataset) as JSON Lines: a header line,
+    /// then one line per position.
+    Show(ShowArgs),
+}
+
+/// Arguments of `gammon label show`.
+#[derive(Debug, Args)]
+struct ShowArgs {
+    /// The labels file.
+    file: PathBuf,
 }
 
 /// Arguments of `gammon label sample`.
@@ -106,7 +116,26 @@ pub fn run(args: &LabelArgs) -> Result<()> {
     match &args.command {
         LabelCommand::Sample(a) => sample(a),
         LabelCommand::Rollout(a) => rollout(a),
+        LabelCommand::Show(a) => show(a),
     }
+}
+
+fn show(args: &ShowArgs) -> Result<()> {
+    use std::io::Write as _;
+    let d = Dataset::load(&args.file)?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let header = serde_json::json!({
+        "labeller": d.labeller,
+        "positions": d.len(),
+        "mean_standard_errors": d.mean_standard_errors(),
+    });
+    writeln!(out, "{header}")?;
+    for (i, (id, label)) in d.positions.iter().zip(&d.labels).enumerate() {
+        let line = serde_json::json!({"position": id, "label": label, "standard_error": d.standard_errors.get(i)});
+        writeln!(out, "{line}")?;
+    }
+    out.flush()?;
+    Ok(())
 }
 
 fn weights(path: &Option<PathBuf>) -> Result<NetWeights> {
