@@ -21,7 +21,8 @@
 //! decision (gnubg says "Never double, take (dead cube)") and are reported
 //! apart. Set `GAMMON_NPLY_STEP=k` to decide only every k-th position, and
 //! `GAMMON_NPLY_SHOW=n` (n > 10) to list the first n disagreements on clear
-//! decisions. The whole report takes about 10 s (2-ply searches of 321
+//! decisions, and `GAMMON_NPLY_WEIGHTS=PATH` to measure another net than the
+//! shipped one. The whole report takes about 10 s (2-ply searches of 321
 //! positions, twice).
 //!
 //! The other tests check the n-ply search's own properties.
@@ -286,7 +287,12 @@ fn report(name: &str, all: &[Case], results: &[(usize, CubeAnalysis)]) -> (Tally
 fn report_agreement_with_gnubgs_2ply_cube_decisions() {
     let step: usize = std::env::var("GAMMON_NPLY_STEP").ok().and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
     let met = Met::kazaross_xg2();
-    let search = Search::new(NetEvaluator::shipped().unwrap());
+    // GAMMON_NPLY_WEIGHTS=PATH measures another net (a candidate to ship).
+    let net = match std::env::var("GAMMON_NPLY_WEIGHTS") {
+        Ok(path) => NetEvaluator::new(gammon_eval::NetWeights::load(std::path::Path::new(&path)).unwrap()),
+        Err(_) => NetEvaluator::shipped().unwrap(),
+    };
+    let search = Search::new(net);
     let all = cases();
     // Group the settings of each position: one cubeful search decides them all.
     let mut by_pos: BTreeMap<String, Vec<usize>> = BTreeMap::new();
