@@ -10,7 +10,7 @@
 use crate::args::{threads_help, threads_parser};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
-use gammon_eval::{NetEvaluator, NetWeights};
+use gammon_eval::{NetEvaluator, NetKind, NetWeights};
 use gammon_train::dataset::Dataset;
 use gammon_train::distill::{sample_afterstates_within, sample_positions};
 use gammon_train::labels::{label_shard, positions_text, read_positions, shard_len, LabelSettings, Shard};
@@ -61,6 +61,10 @@ struct SampleArgs {
     /// (the close decisions; the best result is always kept).
     #[arg(long)]
     window: Option<f32>,
+    /// Keep only the positions one net answers: `contact`, `crashed` or
+    /// `race` (the games are sampled further until there are --count).
+    #[arg(long, value_parser = ["contact", "crashed", "race"])]
+    only: Option<String>,
     /// Probability of a random move in the sampling games.
     #[arg(long, default_value_t = 0.1)]
     explore: f32,
@@ -161,17 +165,36 @@ fn sample(args: &SampleArgs) -> Result<()> {
     }
     let w = weights(&args.weights)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
-    let positions = pool.install(|| {
-        if args.afterstates > 0 {
-            sample_afterstates_within(&w, args.count, args.seed, args.explore, args.afterstates, window)
-        } else {
-            sample_positions(&w, args.count, args.seed, args.explore)
+    let only = args.only.as_deref().and_then(|name| NetKind::ALL.into_iter().find(|k| k.name() == name));
+    let draw = |count: usize| {
+        pool.install(|| {
+            if args.afterstates > 0 {
+                sample_afterstates_within(&w, count, args.seed, args.explore, args.afterstates, window)
+            } else {
+                sample_positions(&w, count, args.seed, args.explore)
+            }
+        })
+    };
+    // Sampling is a deterministic stream: a larger count extends a smaller
+    // one, so drawing more until enough are kept changes no position.
+    let mut count = args.count;
+    let positions = loop {
+        let mut drawn = draw(count);
+        if let Some(kind) = only {
+            drawn.retain(|p| NetKind::of_position(p) == Some(kind));
         }
-    });
+        if drawn.len() >= args.count || count >= gammon_train::distill::MAX_POSITIONS {
+            drawn.truncate(args.count);
+            break drawn;
+        }
+        let kept = drawn.len().max(1);
+        count = (count * args.count / kept + 1000).min(gammon_train::distill::MAX_POSITIONS);
+    };
     let header = format!(
-        "gammon label sample: {} positions, net {:?}, afterstates {}, window {}, explore {}, seed {}",
+        "gammon label sample: {} positions, net {:?}, only {}, afterstates {}, window {}, explore {}, seed {}",
         positions.len(),
         w.meta.notes,
+        args.only.as_deref().unwrap_or("all"),
         args.afterstates,
         args.window.map_or("none".to_string(), |x| x.to_string()),
         args.explore,

@@ -111,7 +111,7 @@ impl FitSettings {
 /// `validation` is.
 pub fn is_validation(id: &str, validation: f64) -> bool {
     // The top 53 bits of the hash, as a fraction in [0, 1).
-    let u = (position_seed(0x5EED_0F_7A11, id) >> 11) as f64 / (1u64 << 53) as f64;
+    let u = (position_seed(0x005E_ED0F_7A11, id) >> 11) as f64 / (1u64 << 53) as f64;
     u < validation
 }
 

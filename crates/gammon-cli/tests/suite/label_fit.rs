@@ -103,6 +103,20 @@ fn sample_label_in_shards_resume_and_fit() {
 }
 
 #[test]
+fn sample_can_keep_one_class() {
+    let dir = temp("label-only");
+    let out = dir.join("race.txt");
+    let o = gammon(&["label", "sample", "--count", "30", "--only", "race", "--seed", "2", "--out", out.to_str().unwrap()]);
+    assert!(o.success(), "{}", o.stderr);
+    let positions = gammon_train::labels::read_positions(&out).unwrap();
+    assert_eq!(positions.len(), 30);
+    assert!(positions.iter().all(|p| gammon_eval::PositionClass::of(p) == gammon_eval::PositionClass::Race));
+    let bad = gammon(&["label", "sample", "--only", "bearoff", "--out", out.to_str().unwrap()]);
+    assert!(!bad.success() && bad.stderr.contains("bearoff"), "{}", bad.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_bad_positions_file_names_the_line() {
     let dir = temp("label-bad");
     let p = dir.join("pos.txt");
