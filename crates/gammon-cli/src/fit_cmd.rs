@@ -32,6 +32,9 @@ pub struct FitArgs {
     /// (the new units start silent).
     #[arg(long)]
     hidden: Option<usize>,
+    /// Grow the race net to this many hidden units first.
+    #[arg(long)]
+    race_hidden: Option<usize>,
     /// Start the crashed net from the contact net (for a net trained
     /// before it had a crashed net of its own).
     #[arg(long)]
@@ -77,6 +80,12 @@ pub fn run(args: &FitArgs) -> Result<()> {
         }
         weights.contact = weights.contact.grown(h, 0.1, args.seed);
         weights.crashed = weights.crashed.grown(h, 0.1, args.seed ^ 2);
+    }
+    if let Some(h) = args.race_hidden {
+        if h == 0 || h > 4096 {
+            anyhow::bail!("fit: --race-hidden must be 1 to 4096 (got {h})");
+        }
+        weights.race = weights.race.grown(h, 0.1, args.seed ^ 1);
     }
     if args.crashed_from_contact {
         weights.crashed = weights.contact.clone();
