@@ -50,8 +50,13 @@ pub struct CubeAnalysis {
     pub state: CubeState,
     /// The cubeless probabilities used.
     pub probabilities: Probabilities,
-    /// The cube efficiency used.
+    /// The cube efficiency used (by the take point only where
+    /// `exact_bearoff`).
     pub efficiency: f64,
+    /// The three equities are the exact ones of the two-sided bearoff
+    /// database (money play, each side at most 6 checkers, all home), not
+    /// Janowski's.
+    pub exact_bearoff: bool,
     /// The gammon prices of the current cube (the no-double branch).
     pub gammon_prices: GammonPrices,
     /// Cubeless equity: money equity in money play (gammons 2, backgammons
@@ -374,6 +379,7 @@ pub fn analyse_for(
     let d = decide_for(pos, p, x, state, met)?;
     let mut a = assemble(p, x, state, met, &d);
     if exact_money(pos, state).is_some() {
+        a.exact_bearoff = true;
         a.drop_inconsistent_take_point();
     }
     Ok(a)
@@ -393,6 +399,7 @@ pub(super) fn assemble(p: &Probabilities, x: f64, state: &CubeState, met: &Met, 
         state: *state,
         probabilities: *p,
         efficiency: x,
+        exact_bearoff: false,
         gammon_prices,
         cubeless_equity,
         no_double,

@@ -291,7 +291,8 @@ pub fn analyse_states_nply<E: Evaluator>(
             }
         };
         let mut a = assemble(&p, x, state, met, &CubeDecision::new(&v, &q, state));
-        if plies > 0 || (state.is_money() && bearoff2::holds(pos)) {
+        a.exact_bearoff = state.is_money() && bearoff2::holds(pos);
+        if plies > 0 || a.exact_bearoff {
             a.drop_inconsistent_take_point();
         }
         out.push(a);
