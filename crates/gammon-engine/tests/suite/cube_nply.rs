@@ -496,6 +496,10 @@ fn exact_bearoffs_are_leaves_in_money_play() {
     }
     let a = analyse_position(&net, &pos, &money, met).unwrap();
     assert!((a.no_double - 32.0 / 36.0).abs() < 1e-6, "{a:?}");
+    assert!(a.exact_bearoff && a.facts().contains(&gammon_engine::cube::Fact::ExactBearoff));
+    // Match play keeps the model.
+    let m = analyse_position(&net, &pos, &GameContext::new_match(7), met).unwrap();
+    assert!(!m.exact_bearoff && !m.facts().contains(&gammon_engine::cube::Fact::ExactBearoff));
     // Janowski with x = 0.6 would say otherwise: the exact values were used.
     let janowski = gammon_engine::cube::analyse(&a.probabilities, a.efficiency, &a.state, met).unwrap();
     assert!((janowski.no_double - a.no_double).abs() > 1e-3, "{janowski:?}");
