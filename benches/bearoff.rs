@@ -1,14 +1,18 @@
-//! One-sided bearoff database: the time to build it, and race evaluations
-//! per second.
+//! Bearoff databases: the time to build the one-sided one, race
+//! evaluations per second, and the two-sided one's build time and its load
+//! time from a warm cache (the file exists) and a cold one (built and
+//! written).
 //!
 //! Before timing, the evaluations are checked against gnubg's own bearoff
-//! database values (the oracle's `bearoff1` records, P(win) within 1e-4).
+//! database values (the oracle's `bearoff1` and `bearoff2` records, P(win)
+//! within 1e-4); the two-sided sizes are printed.
 //!
 //! `cargo bench -p gammon-benches --bench bearoff`
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gammon_eval::bearoff::{bearoff_db, layout, BearoffDb, LAYOUTS};
+use gammon_eval::bearoff2::{bearoff2_db, CacheOutcome, TwoSidedDb, CACHE_FILE, MAX_CHECKERS};
 use gammon_eval::{Evaluator, Probabilities};
 use gammon_rules::Position;
 use gammon_testkit::{oracle_dir, read_text};
@@ -64,5 +68,52 @@ fn evaluate(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, build, evaluate);
+fn check_two_sided_against_gnubg(db: &TwoSidedDb) {
+    let mut checked = 0;
+    for line in read_text(oracle_dir().join("eval.jsonl")).lines().filter(|l| l.contains("\"bearoff2\"")) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let pos = Position::from_position_id(v["pos"].as_str().unwrap()).unwrap();
+        let gnubg = v["ply0"][0].as_f64().unwrap();
+        let ours = db.evaluate(&pos).unwrap();
+        assert!((f64::from(ours.win) - gnubg).abs() < 1e-4, "{}: {} vs {gnubg}", v["pos"], ours.win);
+        checked += 1;
+    }
+    assert!(checked > 0, "no bearoff2 records in the oracle");
+}
+
+fn two_sided(c: &mut Criterion) {
+    check_two_sided_against_gnubg(bearoff2_db());
+    let dir = std::env::temp_dir().join(format!("gammon-bench-bearoff2-{}", std::process::id()));
+    let (db, how) = TwoSidedDb::load_or_build(Some(&dir));
+    assert_eq!(how, CacheOutcome::Built);
+    let path = dir.join(CACHE_FILE);
+    let file = std::fs::metadata(&path).unwrap().len();
+    eprintln!(
+        "two-sided bearoff database: {} layouts per side, {} bytes in memory, {file} bytes on disk",
+        db.layouts(),
+        db.memory_bytes()
+    );
+    let mut group = c.benchmark_group("bearoff2");
+    group.sample_size(10);
+    group.bench_function("build two-sided database", |b| b.iter(|| TwoSidedDb::build(MAX_CHECKERS).unwrap()));
+    group.bench_function("load two-sided database, warm cache", |b| {
+        b.iter(|| {
+            let (db, how) = TwoSidedDb::load_or_build(Some(&dir));
+            assert_eq!(how, CacheOutcome::Read);
+            db
+        });
+    });
+    group.bench_function("load two-sided database, cold cache (build and write)", |b| {
+        b.iter(|| {
+            std::fs::remove_file(&path).unwrap();
+            let (db, how) = TwoSidedDb::load_or_build(Some(&dir));
+            assert_eq!(how, CacheOutcome::Built);
+            db
+        });
+    });
+    group.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, build, evaluate, two_sided);
 criterion_main!(benches);

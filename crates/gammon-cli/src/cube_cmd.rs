@@ -8,8 +8,9 @@
 //! evaluation fed to Janowski's model. The n-ply search plays the moves
 //! inside the lookahead by the net's cubeless static evaluation where gnubg
 //! plays them by its cubeful 0-ply evaluation (and may pre-select them with
-//! its pruning nets), and it has no exact cubeful bearoff database; so it
-//! follows gnubg's method, not its numbers.
+//! its pruning nets); so it follows gnubg's method, not its numbers, except
+//! in money bearoffs with at most 6 checkers a side, where both read exact
+//! cubeful equities from a two-sided bearoff database.
 //!
 //! [`analyse_state_nply`]: gammon_engine::cube::analyse_state_nply
 

@@ -48,16 +48,20 @@ pub enum FileKind {
     Checkpoint,
     /// Labelled training positions (`GAMMONDS`).
     Dataset,
+    /// The cached two-sided bearoff database (`GAMMONB2`), rebuilt when it
+    /// cannot be read.
+    Bearoff2,
 }
 
 impl FileKind {
-    const ALL: [FileKind; 3] = [FileKind::Weights, FileKind::Checkpoint, FileKind::Dataset];
+    const ALL: [FileKind; 4] = [FileKind::Weights, FileKind::Checkpoint, FileKind::Dataset, FileKind::Bearoff2];
 
     const fn tag(self) -> [u8; 2] {
         match self {
             FileKind::Weights => *b"NN",
             FileKind::Checkpoint => *b"CK",
             FileKind::Dataset => *b"DS",
+            FileKind::Bearoff2 => *b"B2",
         }
     }
 
@@ -66,6 +70,7 @@ impl FileKind {
             FileKind::Weights => "a gammon weights file",
             FileKind::Checkpoint => "a gammon training checkpoint",
             FileKind::Dataset => "a gammon training dataset",
+            FileKind::Bearoff2 => "a gammon two-sided bearoff database",
         }
     }
 }

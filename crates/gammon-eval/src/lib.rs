@@ -1,9 +1,10 @@
 //! Position evaluation for gammon: the [`Evaluator`] trait, multilayer
 //! perceptrons with their input features and weights files, Tesauro's
-//! pubeval, and exact one-sided bearoff databases.
+//! pubeval, and exact one-sided and two-sided bearoff databases.
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod bearoff;
+pub mod bearoff2;
 mod evaluator;
 pub mod file_format;
 pub mod inputs;
@@ -17,7 +18,7 @@ pub mod weights;
 
 pub use evaluator::Evaluator;
 pub use gammon_rules::PositionClass;
-pub use net::{evaluated_by, NetEvaluator};
+pub use net::{evaluated_by, evaluated_by_position, NetEvaluator};
 pub use player::{choose_move, EvaluatorPlayer};
 pub use probabilities::Probabilities;
 pub use weights::{NetKind, NetWeights, TrainingMeta};

@@ -2,7 +2,7 @@
 //! net for positions without contact, a crashed net for crashed contact
 //! positions, a contact net for the rest.
 
-use crate::bearoff::bearoff_db;
+use crate::bearoff2::bearoff_value;
 use crate::evaluator::Evaluator;
 use crate::file_format::FileError;
 use crate::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
@@ -15,7 +15,9 @@ use gammon_rules::{Position, PositionClass};
 pub const SHIPPED_WEIGHTS: &[u8] = include_bytes!("../../../weights/gammon.net");
 
 /// What answers for a position of each phase in [`NetEvaluator`], as
-/// `gammon eval` and `gammon analyse` print it.
+/// `gammon eval` and `gammon analyse` print it. Bearoffs are answered by the
+/// two-sided database where each side has at most 6 checkers, else by the
+/// one-sided one: [`evaluated_by_position`] tells which.
 pub const fn evaluated_by(class: PositionClass) -> &'static str {
     match class {
         PositionClass::Finished => "game over (exact)",
@@ -23,6 +25,16 @@ pub const fn evaluated_by(class: PositionClass) -> &'static str {
         PositionClass::Race => "race net",
         PositionClass::Crashed => "crashed net",
         PositionClass::Contact => "contact net",
+    }
+}
+
+/// [`evaluated_by`] for a position, naming the bearoff database that
+/// answers it.
+pub fn evaluated_by_position(pos: &Position) -> &'static str {
+    match PositionClass::of(pos) {
+        PositionClass::Bearoff if crate::bearoff2::holds(pos) => "bearoff database (two-sided, exact)",
+        PositionClass::Bearoff => "bearoff database (one-sided)",
+        class => evaluated_by(class),
     }
 }
 
@@ -130,7 +142,9 @@ pub fn evaluate_position(
     let class = PositionClass::of(pos);
     let p = match class {
         PositionClass::Finished => Probabilities::of_finished(pos).unwrap_or_default(),
-        PositionClass::Bearoff => match bearoff_db().evaluate(pos) {
+        // Exact two-sided values where each side has at most 6 checkers left
+        // (win exact, no gammons possible), the one-sided race formula beyond.
+        PositionClass::Bearoff => match bearoff_value(pos) {
             Some(p) => p,
             None => net_value::<RaceEncoding>(&weights.race, pos, scratch),
         },

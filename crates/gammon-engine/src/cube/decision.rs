@@ -1,7 +1,7 @@
 //! The cube decision: the three cubeful equities (no double, double/take,
 //! double/pass), gnubg's verdict, and the opponent's take point.
 
-use super::janowski::{check_inputs, cube_efficiency, cubeful_match, cubeful_money, MatchScore, P};
+use super::janowski::{check_inputs, cube_efficiency, exact_money, position_cubeful, MatchScore, P};
 use super::state::{CubeError, CubeState, NoDouble, Stakes};
 use super::verdict::{Choice, CubeAction, Response};
 use crate::met::{GammonPrices, Met};
@@ -50,8 +50,13 @@ pub struct CubeAnalysis {
     pub state: CubeState,
     /// The cubeless probabilities used.
     pub probabilities: Probabilities,
-    /// The cube efficiency used.
+    /// The cube efficiency used (by the take point only where
+    /// `exact_bearoff`).
     pub efficiency: f64,
+    /// The three equities are the exact ones of the two-sided bearoff
+    /// database (money play, each side at most 6 checkers, all home), not
+    /// Janowski's.
+    pub exact_bearoff: bool,
     /// The gammon prices of the current cube (the no-double branch).
     pub gammon_prices: GammonPrices,
     /// Cubeless equity: money equity in money play (gammons 2, backgammons
@@ -165,19 +170,21 @@ impl Values {
     }
 }
 
-fn values(p: &P, x: f64, state: &CubeState, met: &Met) -> Values {
+/// The three values of a decision; from the exact two-sided bearoff
+/// database where `pos` is given and held ([`position_cubeful`]).
+fn values(pos: Option<&Position>, p: &P, x: f64, state: &CubeState, met: &Met) -> Values {
     match state.stakes {
-        Stakes::Money { jacoby, .. } => Values {
-            nd: cubeful_money(p, x, state.owner, jacoby),
-            dt: 2.0 * cubeful_money(p, x, CubeOwner::Opponent, jacoby),
+        Stakes::Money { .. } => Values {
+            nd: position_cubeful(pos, p, x, state, met),
+            dt: 2.0 * position_cubeful(pos, p, x, &state.doubled(), met),
             dp: 1.0,
             mwc: None,
         },
         Stakes::Match { away, crawford, .. } => {
             let score = MatchScore { met, away, crawford };
             let cube = state.cube;
-            let nd = cubeful_match(p, x, cube, state.owner, &score);
-            let dt = cubeful_match(p, x, cube.saturating_mul(2), CubeOwner::Opponent, &score);
+            let nd = position_cubeful(pos, p, x, state, met);
+            let dt = position_cubeful(pos, p, x, &state.doubled(), met);
             let dp = score.me(0, cube, true);
             let cubeless = met.eq2mwc(p.utility(&met.gammon_prices(away, cube)), cube, away, crawford);
             Values::from_match([nd, dt, dp], cubeless, cube, away, crawford, met)
@@ -274,7 +281,7 @@ fn crossing(f: impl Fn(f64) -> f64) -> Option<f64> {
 fn take_point(p: &P, x: f64, state: &CubeState, met: &Met) -> Option<TakePoint> {
     let taker = |q: &P, x: f64| {
         crossing(|w| {
-            let v = values(&q.with_win(w), x, state, met);
+            let v = values(None, &q.with_win(w), x, state, met);
             v.dt - v.dp
         })
         .map(|w| 1.0 - w)
@@ -333,7 +340,49 @@ pub fn analyse(p: &Probabilities, x: f64, state: &CubeState, met: &Met) -> Resul
 pub fn decide(p: &Probabilities, x: f64, state: &CubeState, met: &Met) -> Result<CubeDecision, CubeError> {
     check_inputs(p, x)?;
     let q = P::of(p);
-    Ok(CubeDecision::new(&values(&q, x, state, met), &q, state))
+    Ok(CubeDecision::new(&values(None, &q, x, state, met), &q, state))
+}
+
+/// [`decide`] for the position `pos` whose probabilities `p` are: in money
+/// play, where the two-sided bearoff database holds `pos` (each side at most
+/// 6 checkers, all home), the three equities are its exact cubeful ones and
+/// `p` and `x` are not used for them; otherwise (and always in match play)
+/// Janowski's, as [`decide`].
+///
+/// # Errors
+/// As [`decide`].
+pub fn decide_for(
+    pos: &Position,
+    p: &Probabilities,
+    x: f64,
+    state: &CubeState,
+    met: &Met,
+) -> Result<CubeDecision, CubeError> {
+    check_inputs(p, x)?;
+    let q = P::of(p);
+    Ok(CubeDecision::new(&values(Some(pos), &q, x, state, met), &q, state))
+}
+
+/// [`analyse`] for the position `pos`, exact where [`decide_for`] is. The
+/// take point stays the model's (Janowski's at `p` and `x`); it is left out
+/// where its verdict differs from the exact one.
+///
+/// # Errors
+/// As [`analyse`].
+pub fn analyse_for(
+    pos: &Position,
+    p: &Probabilities,
+    x: f64,
+    state: &CubeState,
+    met: &Met,
+) -> Result<CubeAnalysis, CubeError> {
+    let d = decide_for(pos, p, x, state, met)?;
+    let mut a = assemble(p, x, state, met, &d);
+    if exact_money(pos, state).is_some() {
+        a.exact_bearoff = true;
+        a.drop_inconsistent_take_point();
+    }
+    Ok(a)
 }
 
 /// The analysis of a decision: prices, cubeless equity, take point.
@@ -350,6 +399,7 @@ pub(super) fn assemble(p: &Probabilities, x: f64, state: &CubeState, met: &Met, 
         state: *state,
         probabilities: *p,
         efficiency: x,
+        exact_bearoff: false,
         gammon_prices,
         cubeless_equity,
         no_double,
@@ -377,10 +427,21 @@ pub fn analyse_position<E: Evaluator + ?Sized>(
 ) -> Result<CubeAnalysis, CubeError> {
     let state = CubeState::of_position_in_play(pos, ctx, met)?;
     let p = evaluator.evaluate(pos).sanitized();
-    analyse(&p, cube_efficiency(pos), &state, met)
+    analyse_for(pos, &p, cube_efficiency(pos), &state, met)
 }
 
 impl CubeAnalysis {
+    /// Leaves out the take point where its verdict (take when the taker's
+    /// chances reach it) differs from the one decided, which came from
+    /// other values (a search, the exact bearoff database).
+    pub(super) fn drop_inconsistent_take_point(&mut self) {
+        if let (Some(tp), Some(r)) = (self.take_point, self.response()) {
+            if (tp.taker_chances >= tp.model) != (r != Response::Pass) {
+                self.take_point = None;
+            }
+        }
+    }
+
     /// True if the player on roll may double (usefully) now.
     pub fn can_double(&self) -> bool {
         self.no_double_reason.is_none()

@@ -65,6 +65,8 @@ pub enum Fact {
         /// 0 is a dead cube, 1 a fully live one.
         x: f64,
     },
+    /// The equities are exact: the two-sided bearoff database's.
+    ExactBearoff,
     /// Money play, Jacoby rule, cube centred: gammons count single until a
     /// double.
     JacobyGammons,
@@ -245,7 +247,7 @@ impl CubeAnalysis {
             o_gammons: p.lg,
             o_backgammons: p.lbg,
         });
-        facts.push(Fact::CubeEfficiency { x: self.efficiency });
+        facts.push(if self.exact_bearoff { Fact::ExactBearoff } else { Fact::CubeEfficiency { x: self.efficiency } });
         facts.push(match st.stakes {
             Stakes::Money { jacoby: true, .. } if st.owner == CubeOwner::Centered => Fact::JacobyGammons,
             Stakes::Money { .. } => Fact::MoneyGammons,
@@ -372,6 +374,9 @@ impl fmt::Display for Fact {
             Fact::CubeEfficiency { x } => write!(
                 f,
                 "Cube efficiency x = {x:.3}: the cubeful equities blend the dead cube (x = 0, cubeless) and Janowski's fully live cube (x = 1); gnubg uses 0.68 with contact, 0.6 in bearoffs and 0.55 + 0.00125 x pips (0.6 to 0.7) in races."
+            ),
+            Fact::ExactBearoff => f.write_str(
+                "Exact bearoff: each side has at most 6 checkers left, all home, so the cubeful equities are the two-sided bearoff database's exact ones (optimal checker play and cube action by both sides), not a model's.",
             ),
             Fact::JacobyGammons => f.write_str(
                 "Jacoby rule: while the cube is centred gammons count single, so playing on without doubling cannot win a gammon; after a double they count double again.",

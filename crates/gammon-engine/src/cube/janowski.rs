@@ -4,6 +4,7 @@
 
 use super::state::{CubeError, CubeState, Stakes};
 use crate::met::{GammonPrices, Met};
+use gammon_eval::bearoff2::{self, bearoff2_db};
 use gammon_eval::{PositionClass, Probabilities};
 use gammon_rules::{CubeOwner, Position};
 
@@ -292,20 +293,68 @@ pub(super) fn cubeful_match(p: &P, x: f64, cube: u32, owner: CubeOwner, score: &
 /// The cubeful equity of the player on roll for a cube state: in money play
 /// normalised to the cube, in match play as match winning chances. This is
 /// gnubg's `Cl2CfMoney` / `Cl2CfMatch`, the static (leaf) cubeful value an
-/// n-ply cubeful search builds on.
+/// n-ply cubeful search builds on. Without a position it is always
+/// Janowski's: see [`cubeful_equity_of`] for the exact bearoff values.
 ///
 /// # Errors
 /// [`CubeError::Probabilities`] / [`CubeError::Efficiency`] for values that
 /// are not probabilities.
 pub fn cubeful_equity(p: &Probabilities, x: f64, state: &CubeState, met: &Met) -> Result<f64, CubeError> {
     check_inputs(p, x)?;
-    let q = P::of(p);
-    Ok(match state.stakes {
-        Stakes::Money { jacoby, .. } => cubeful_money(&q, x, state.owner, jacoby),
+    Ok(position_cubeful(None, &P::of(p), x, state, met))
+}
+
+/// The exact money equity of the player on roll in `pos` with no cube
+/// action by him now, per unit cube, where the two-sided bearoff database
+/// holds `pos` ([`gammon_eval::bearoff2`]); `None` otherwise and in match
+/// play. A cube that may not be turned again (the maximum cube) is dead:
+/// the game is then played for the cube, `2W - 1`. The database's own
+/// recursion has no maximum cube and no beavers.
+pub(super) fn exact_money(pos: &Position, state: &CubeState) -> Option<f64> {
+    if !state.is_money() || !bearoff2::holds(pos) {
+        return None;
+    }
+    let v = bearoff2_db().evaluate(pos)?;
+    if state.cube.checked_mul(2).is_none_or(|c| c > state.max_cube) {
+        return Some(2.0 * f64::from(v.win) - 1.0);
+    }
+    Some(v.no_double(state.owner))
+}
+
+/// **The** cubeful value of a position for a cube state, with no cube
+/// action by the player on roll now: the exact money equity of the
+/// two-sided bearoff database where it holds `pos` ([`exact_money`]), else
+/// Janowski's formula on the cubeless probabilities `p` with efficiency `x`
+/// (money normalised to the state's cube, match winning chances in a
+/// match). Every cube decision and the n-ply cube search get their
+/// cubeful values here.
+pub(super) fn position_cubeful(pos: Option<&Position>, p: &P, x: f64, s: &CubeState, met: &Met) -> f64 {
+    if let Some(e) = pos.and_then(|pos| exact_money(pos, s)) {
+        return e;
+    }
+    match s.stakes {
+        Stakes::Money { jacoby, .. } => cubeful_money(p, x, s.owner, jacoby),
         Stakes::Match { away, crawford, .. } => {
-            cubeful_match(&q, x, state.cube, state.owner, &MatchScore { met, away, crawford })
+            cubeful_match(p, x, s.cube, s.owner, &MatchScore { met, away, crawford })
         }
-    })
+    }
+}
+
+/// [`cubeful_equity`] of a position: exact in money play where the
+/// two-sided bearoff database holds `pos` (each side at most 6 checkers, all
+/// home), else Janowski's formula on `p` with efficiency `x`.
+///
+/// # Errors
+/// As [`cubeful_equity`].
+pub fn cubeful_equity_of(
+    pos: &Position,
+    p: &Probabilities,
+    x: f64,
+    state: &CubeState,
+    met: &Met,
+) -> Result<f64, CubeError> {
+    check_inputs(p, x)?;
+    Ok(position_cubeful(Some(pos), &P::of(p), x, state, met))
 }
 
 pub(super) fn check_inputs(p: &Probabilities, x: f64) -> Result<(), CubeError> {

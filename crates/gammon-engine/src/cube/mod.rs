@@ -109,10 +109,21 @@
 //! comparison; `tests/suite/cube_nply.rs` reports how both agree with gnubg's
 //! 2-ply decisions.
 //!
-//! Positions gnubg answers from its exact two-sided bearoff database (each
-//! side at most 6 checkers, all home) get the Janowski treatment here with
-//! `x = 0.6`; gnubg uses exact cubeful bearoff equities there, so the two
-//! can differ by a few hundredths.
+//! # Exact bearoff equities (money play)
+//!
+//! Where each side has at most 6 checkers, all home, the two-sided bearoff
+//! database ([`gammon_eval::bearoff2`]) holds the exact cubeful money
+//! equities of the three cube positions, as gnubg's does. In money play
+//! every cubeful value of such a position comes from it instead of
+//! Janowski's formula: one function maps (position, probabilities, cube
+//! state) to the cubeful value, `janowski::position_cubeful`, public as
+//! [`cubeful_equity_of`]; [`decide_for`], [`analyse_for`],
+//! [`analyse_position`], the n-ply search (where such positions are
+//! leaves at any depth), the cubeful move ranking and the rollouts' cube
+//! use it. [`decide`], [`analyse`] and [`cubeful_equity`] take no position
+//! and stay Janowski's. Match play keeps Janowski's match formulas with the
+//! exact cubeless chances (the database is money-only, as gnubg's is); a
+//! cube at its maximum value makes the exact equity the cubeless `2W - 1`.
 //!
 //! # Layout
 //!
@@ -132,12 +143,13 @@ mod state;
 mod verdict;
 
 pub use decision::{
-    analyse, analyse_position, decide, CubeAnalysis, CubeDecision, MatchChances, TakePoint, OPTIONAL_EPSILON,
+    analyse, analyse_for, analyse_position, decide, decide_for, CubeAnalysis, CubeDecision, MatchChances, TakePoint,
+    OPTIONAL_EPSILON,
 };
 pub use explain::{Fact, MatchPhase, VerdictReason};
 pub use janowski::{
-    cube_efficiency, cubeful_equity, BEAROFF_X, CONTACT_X, CRASHED_X, RACE_COEFFICIENT_X, RACE_FACTOR_X, RACE_MAX_X,
-    RACE_MIN_X,
+    cube_efficiency, cubeful_equity, cubeful_equity_of, BEAROFF_X, CONTACT_X, CRASHED_X, RACE_COEFFICIENT_X,
+    RACE_FACTOR_X, RACE_MAX_X, RACE_MIN_X,
 };
 pub use moves::{rank_results_cubeful, CubefulResult};
 pub use nply::{

@@ -2,11 +2,11 @@
 //! cubeful values carried through the plies of a [`Search`].
 
 use super::decision::{analyse, assemble, CubeAnalysis, CubeDecision, Values};
-use super::janowski::{cube_efficiency, cubeful_match, cubeful_money, MatchScore, P};
+use super::janowski::{cube_efficiency, position_cubeful, MatchScore, P};
 use super::state::{CubeError, CubeState, Stakes};
-use super::verdict::Response;
 use crate::met::Met;
 use crate::search::Search;
+use gammon_eval::bearoff2;
 use gammon_eval::{Evaluator, PositionClass, Probabilities};
 use gammon_rules::{Dice, GameContext, Position, ALL_ROLLS};
 use rayon::prelude::*;
@@ -27,15 +27,11 @@ pub struct NplyCubeful {
 /// A cube state in the search; `None` where a double is not possible.
 type Slot = Option<CubeState>;
 
-/// The cubeful value of a state from cubeless probabilities (Janowski):
-/// money normalised to the state's cube, match winning chances in a match.
-fn raw_cubeful(p: &P, x: f64, s: &CubeState, met: &Met) -> f64 {
-    match s.stakes {
-        Stakes::Money { jacoby, .. } => cubeful_money(p, x, s.owner, jacoby),
-        Stakes::Match { away, crawford, .. } => {
-            cubeful_match(p, x, s.cube, s.owner, &MatchScore { met, away, crawford })
-        }
-    }
+/// The cubeful value of a state of `pos` (exact in a money bearoff the
+/// two-sided database holds, else Janowski's): money normalised to the
+/// state's cube, match winning chances in a match.
+fn raw_cubeful(pos: &Position, p: &P, x: f64, s: &CubeState, met: &Met) -> f64 {
+    position_cubeful(Some(pos), p, x, s, met)
 }
 
 /// What a pass of a double by the player on roll gives him, in the units of
@@ -82,7 +78,8 @@ impl<E: Evaluator> Nply<'_, E> {
         let slots = Self::opponent_slots(mover);
         let p = p.sanitized();
         let (q, x) = (P::of(&p), cube_efficiency(result));
-        let v: Vec<f64> = slots.iter().map(|s| s.as_ref().map_or(0.0, |s| raw_cubeful(&q, x, s, self.met))).collect();
+        let v: Vec<f64> =
+            slots.iter().map(|s| s.as_ref().map_or(0.0, |s| raw_cubeful(result, &q, x, s, self.met))).collect();
         raw_inverted(mover, self.decide(&v, &slots).first().copied().unwrap_or(0.0))
     }
 
@@ -96,11 +93,14 @@ impl<E: Evaluator> Nply<'_, E> {
     /// The values of `slots` (cube states of the side on roll in `pos`) with
     /// no cube action by him now, and the cubeless probabilities.
     fn node(&self, pos: &Position, slots: &[Slot], plies: u8, top: bool) -> (Vec<f64>, Probabilities) {
-        if plies == 0 || PositionClass::of(pos) == PositionClass::Finished {
+        // Exact money bearoffs are leaves at any depth, as in gnubg.
+        let exact = || slots.iter().flatten().all(CubeState::is_money) && bearoff2::holds(pos);
+        if plies == 0 || PositionClass::of(pos) == PositionClass::Finished || exact() {
             let p = self.search.value(pos, 0).sanitized();
             let q = P::of(&p);
             let x = cube_efficiency(pos);
-            let values = slots.iter().map(|s| s.as_ref().map_or(0.0, |s| raw_cubeful(&q, x, s, self.met))).collect();
+            let values =
+                slots.iter().map(|s| s.as_ref().map_or(0.0, |s| raw_cubeful(pos, &q, x, s, self.met))).collect();
             return (values, p);
         }
         // After the roll the opponent is on roll: each state seen by him,
@@ -177,10 +177,10 @@ pub(super) fn check_covered(state: &CubeState, met: &Met) -> Result<(), CubeErro
 /// Cubeful values of `pos` (player on roll, before rolling) for each of
 /// `states`, searched `plies` deep as gnubg does (`EvaluatePositionCubeful`):
 ///
-/// - a leaf (0 plies left, or a finished game) gets the Janowski cubeful
-///   value of its static probabilities
-///   ([`cubeful_equity`](super::cubeful_equity)) with its own cube
-///   efficiency ([`cube_efficiency`]);
+/// - a leaf (0 plies left, a finished game, or a money bearoff the
+///   two-sided database holds) gets the Janowski cubeful value of its static
+///   probabilities with its own cube efficiency ([`cube_efficiency`]), or
+///   the exact one ([`cubeful_equity_of`](super::cubeful_equity_of));
 /// - an inner node averages, over the 21 rolls, the value of the position
 ///   after the move [`Search::value`] would play there ([`Search::play`]:
 ///   the best by static evaluation with the default filter), seen from the
@@ -193,11 +193,13 @@ pub(super) fn check_covered(state: &CubeState, met: &Met) -> Result<(), CubeErro
 ///   [`doubled`](CubeState::doubled) state to compare no double with
 ///   double/take.
 ///
-/// Unlike [`Search::value`], pure bearoff positions are searched too (gnubg
-/// searches every position that its exact two-sided cubeful bearoff
-/// database does not hold; there is no such database here). At 0 plies the
-/// values are [`cubeful_equity`](super::cubeful_equity) of the static evaluation. From 2 plies on
-/// the 21 rolls of the root are searched in parallel.
+/// Unlike [`Search::value`], pure bearoff positions are searched too, except
+/// in money play those the exact two-sided cubeful bearoff database holds
+/// (each side at most 6 checkers): they are leaves with their exact values
+/// at any depth, as in gnubg ([`cubeful_equity_of`](super::cubeful_equity_of)).
+/// At 0 plies the values are [`cubeful_equity_of`](super::cubeful_equity_of)
+/// of the static evaluation. From 2 plies on the 21 rolls of the root are
+/// searched in parallel.
 ///
 /// # Errors
 /// [`CubeError::MatchTooLong`] if a state needs more points than `met`
@@ -289,12 +291,9 @@ pub fn analyse_states_nply<E: Evaluator>(
             }
         };
         let mut a = assemble(&p, x, state, met, &CubeDecision::new(&v, &q, state));
-        if plies > 0 {
-            if let (Some(tp), Some(r)) = (a.take_point, a.response()) {
-                if (tp.taker_chances >= tp.model) != (r != Response::Pass) {
-                    a.take_point = None;
-                }
-            }
+        a.exact_bearoff = state.is_money() && bearoff2::holds(pos);
+        if plies > 0 || a.exact_bearoff {
+            a.drop_inconsistent_take_point();
         }
         out.push(a);
     }

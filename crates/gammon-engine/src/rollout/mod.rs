@@ -18,8 +18,10 @@
 //!
 //! - when the game is over: the exact result;
 //! - with [`RolloutSettings::bearoff_exact`], when both sides are in the
-//!   one-sided bearoff database (every checker home, no contact): the
-//!   database's probabilities, exact up to its move policy;
+//!   bearoff databases (every checker home, no contact): their
+//!   probabilities, exact where each side has at most 6 checkers (two-sided
+//!   database), else exact up to the one-sided database's move policy (in a
+//!   cubeful trial the cube value there is exact too in the first case);
 //! - with [`RolloutSettings::truncate`]` = Some(d)`, before the roll of the
 //!   `d`-th half-move (`d = 0`: the start position itself): the evaluator's
 //!   five probabilities there;
@@ -157,8 +159,8 @@ pub struct RolloutSettings {
     pub target_se: Option<f64>,
     /// Chequer play lookahead: 0 or 1 ply.
     pub ply: u8,
-    /// Stop a trial when both sides are in the one-sided bearoff database and
-    /// take its probabilities.
+    /// Stop a trial when both sides are in the bearoff databases and take
+    /// their probabilities.
     pub bearoff_exact: bool,
     /// [`rollout_moves`] only: roll out the best this many moves by the
     /// evaluator's 0-ply judgement (`None`: every legal move).

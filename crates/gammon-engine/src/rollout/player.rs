@@ -4,10 +4,10 @@
 use super::dice::{roll_index, TrialDice};
 use super::stats::{equity_of, five, invert, invert_difference, Sample};
 use super::{RolloutError, RolloutSettings, MAX_TURNS};
-use crate::cube::{cube_efficiency, decide, CubeError, CubeState, Response};
+use crate::cube::{cube_efficiency, decide_for, CubeError, CubeState, Response};
 use crate::met::Met;
 use crate::search::Search;
-use gammon_eval::bearoff::bearoff_db;
+use gammon_eval::bearoff2::bearoff_value;
 use gammon_eval::{Evaluator, Probabilities};
 use gammon_rules::{
     play_game, Abandoned, CubeOwner, Decision, Dice, DiceSource, Flow, GameStart, MatchRules, MatchState, MoveList,
@@ -43,7 +43,7 @@ fn cubeful_value(pos: &Position, p: &Probabilities, state: &CubeState, met: &Met
     if pos.game_result().is_some() {
         return Ok(equity_of(&five(p)));
     }
-    Ok(decide(p, cube_efficiency(pos), state, met)?.best())
+    Ok(decide_for(pos, p, cube_efficiency(pos), state, met)?.best())
 }
 
 /// Buffers of one worker.
@@ -88,13 +88,7 @@ impl<'a> Player<'a> {
     /// The exact value of a finished game or (with `bearoff_exact`) a
     /// bearoff, for the side on roll.
     fn exact(&self, pos: &Position) -> Option<Probabilities> {
-        Probabilities::of_finished(pos).or_else(|| {
-            if self.settings.bearoff_exact {
-                bearoff_db().evaluate(pos)
-            } else {
-                None
-            }
-        })
+        Probabilities::of_finished(pos).or_else(|| if self.settings.bearoff_exact { bearoff_value(pos) } else { None })
     }
 
     /// 0-ply values for their sides on roll: exact where [`Self::exact`]
@@ -251,7 +245,7 @@ impl Trial<'_, '_> {
             return Ok(());
         }
         let p = self.player.evaluator.evaluate(pos).sanitized();
-        let d = decide(&p, cube_efficiency(pos), &state, self.player.met)?;
+        let d = decide_for(pos, &p, cube_efficiency(pos), &state, self.player.met)?;
         if d.action.doubles() {
             if d.response() == Some(Response::Take) {
                 self.cube.value = self.cube.value.saturating_mul(2);

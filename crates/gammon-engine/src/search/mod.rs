@@ -22,8 +22,9 @@
 //!   valued at n-1 plies, and the best of them is played ([`Search::play`]).
 //!   With no legal move the opponent is on roll in the same position.
 //!
-//! Finished games (exact result) and pure bearoff races (the one-sided
-//! bearoff database) are exact: they have the same value at every ply and
+//! Finished games (exact result) and pure bearoff races (the bearoff
+//! databases: two-sided where each side has at most 6 checkers, else
+//! one-sided) are exact: they have the same value at every ply and
 //! nothing is searched below them. The static evaluation of a search is
 //! therefore: the exact result for finished games, the bearoff database for
 //! pure bearoff races, the evaluator for the rest. For the shipped
@@ -68,7 +69,7 @@
 //! result; the same holds for the number of threads (rolls and candidates
 //! are evaluated in parallel with rayon and always combined in roll order).
 
-use gammon_eval::bearoff::bearoff_db;
+use gammon_eval::bearoff2::bearoff_value;
 use gammon_eval::pubeval::PubEval;
 use gammon_eval::{Evaluator, PositionClass, Probabilities};
 use gammon_rules::{Dice, Move, MoveList, Position, ALL_ROLLS};
@@ -176,7 +177,7 @@ enum Node {
 fn node(pos: &Position) -> Node {
     match PositionClass::of(pos) {
         PositionClass::Finished => Probabilities::of_finished(pos).map_or(Node::Leaf, Node::Exact),
-        PositionClass::Bearoff => bearoff_db().evaluate(pos).map_or(Node::Leaf, Node::Exact),
+        PositionClass::Bearoff => bearoff_value(pos).map_or(Node::Leaf, Node::Exact),
         PositionClass::Race | PositionClass::Crashed | PositionClass::Contact => Node::Search,
     }
 }

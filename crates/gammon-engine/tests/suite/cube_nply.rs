@@ -479,3 +479,34 @@ fn states_decided_together_or_apart_agree() {
         assert_eq!(&alone[0], a);
     }
 }
+
+/// In money play a bearoff the two-sided database holds gets its exact
+/// cubeful equities at every depth; in a match it is searched (Janowski at
+/// the leaves). One checker on the 4-point against one on the ace point:
+/// 34/36 to win, no double worth 32/36, double/pass.
+#[test]
+fn exact_bearoffs_are_leaves_in_money_play() {
+    let net = NetEvaluator::shipped().unwrap();
+    let search = Search::new(net.clone());
+    let met = Met::kazaross_xg2();
+    let (mut me, mut him) = ([0u8; 25], [0u8; 25]);
+    me[3] = 1;
+    him[0] = 1;
+    let pos = Position::from_boards(&me, &him).unwrap();
+    let money = GameContext::money();
+    for plies in 0..=2 {
+        let a = analyse_position_nply(&search, &pos, &money, met, plies).unwrap();
+        assert!((a.no_double - 32.0 / 36.0).abs() < 1e-6, "{plies}: {a:?}");
+        assert!((a.double_take - 64.0 / 36.0).abs() < 1e-6, "{plies}: {a:?}");
+        assert_eq!((a.action.as_str(), a.best()), ("Double, pass", 1.0), "{plies}");
+    }
+    let a = analyse_position(&net, &pos, &money, met).unwrap();
+    assert!((a.no_double - 32.0 / 36.0).abs() < 1e-6, "{a:?}");
+    assert!(a.exact_bearoff && a.facts().contains(&gammon_engine::cube::Fact::ExactBearoff));
+    // Match play keeps the model.
+    let m = analyse_position(&net, &pos, &GameContext::new_match(7), met).unwrap();
+    assert!(!m.exact_bearoff && !m.facts().contains(&gammon_engine::cube::Fact::ExactBearoff));
+    // Janowski with x = 0.6 would say otherwise: the exact values were used.
+    let janowski = gammon_engine::cube::analyse(&a.probabilities, a.efficiency, &a.state, met).unwrap();
+    assert!((janowski.no_double - a.no_double).abs() > 1e-3, "{janowski:?}");
+}

@@ -10,7 +10,7 @@ use gammon_engine::met::Met;
 use gammon_engine::rollout::{
     rollout_moves, rollout_position, RolloutError, RolloutProgress, RolloutResult, RolloutSettings, BATCH,
 };
-use gammon_eval::bearoff::bearoff_db;
+use gammon_eval::bearoff2::bearoff_value;
 use gammon_eval::{Evaluator, NetEvaluator, Probabilities};
 use gammon_rules::{CubeOwner, Dice, Position};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -98,7 +98,7 @@ fn bearoff_rollouts_agree_with_the_database() {
         position(&[(6, 3)], &[(1, 3), (2, 1)]),
     ];
     for pos in cases {
-        let exact = bearoff_db().evaluate(&pos).unwrap();
+        let exact = bearoff_value(&pos).unwrap();
         for vr in [false, true] {
             let s =
                 RolloutSettings { trials: 1296, bearoff_exact: false, variance_reduction: vr, ..Default::default() };
