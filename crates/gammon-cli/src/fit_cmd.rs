@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use gammon_eval::{NetKind, NetWeights};
 use gammon_train::dataset::Dataset;
-use gammon_train::supervised::{fit_supervised, FitSettings};
+use gammon_train::supervised::{fit_supervised, FitSettings, Loss};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -39,6 +39,10 @@ pub struct FitArgs {
     /// before it had a crashed net of its own).
     #[arg(long)]
     crashed_from_contact: bool,
+    /// The loss: `squared` (squared error through the output sigmoids) or
+    /// `cross-entropy` (keeps learning where an output is near 0 or 1).
+    #[arg(long, default_value = "squared", value_parser = ["squared", "cross-entropy"])]
+    loss: String,
     /// The most passes over the training positions.
     #[arg(long, default_value_t = 40)]
     max_epochs: u32,
@@ -64,7 +68,9 @@ pub struct FitArgs {
 
 /// Runs `gammon fit`.
 pub fn run(args: &FitArgs) -> Result<()> {
+    let loss = if args.loss == "cross-entropy" { Loss::CrossEntropy } else { Loss::SquaredError };
     let settings = FitSettings {
+        loss,
         max_epochs: args.max_epochs,
         batch: args.batch,
         rate: args.rate,

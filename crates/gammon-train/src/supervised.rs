@@ -11,8 +11,9 @@
 //!   on the same side, whatever the files, their order or duplicates, so no
 //!   position is both trained on and validated.
 //! - An epoch is one pass over the training positions in an order shuffled
-//!   by the seed; a mini-batch's gradient (squared error of the five output
-//!   sigmoids, as TD and distillation train) is the mean over its positions,
+//!   by the seed; a mini-batch's gradient (of the squared error of the five
+//!   output sigmoids, as TD and distillation train, or of their
+//!   cross-entropy: [`Loss`]) is the mean over its positions,
 //!   summed in a fixed order of fixed sub-batches, so the result is the same
 //!   at any thread count.
 //! - After each epoch the validation error decides: lower than the best so
@@ -40,9 +41,23 @@ pub const MAX_BATCH: usize = 65_536;
 /// sums do not depend on the thread count.
 const SUB_BATCHES: usize = 4;
 
+/// What a fit minimises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Loss {
+    /// Squared error through the output sigmoids (as TD and distillation
+    /// train): its gradient fades where an output nears 0 or 1.
+    SquaredError,
+    /// Cross-entropy of each output as a probability: the gradient is the
+    /// plain difference, so nearly decided outputs (races, sure gammons)
+    /// still learn.
+    CrossEntropy,
+}
+
 /// How to fit.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct FitSettings {
+    /// The loss minimised (validation is always reported as squared error).
+    pub loss: Loss,
     /// The most passes over the training positions: 1 to [`MAX_FIT_EPOCHS`].
     pub max_epochs: u32,
     /// Positions per mini-batch: 1 to [`MAX_BATCH`].
@@ -59,7 +74,15 @@ pub struct FitSettings {
 
 impl Default for FitSettings {
     fn default() -> Self {
-        FitSettings { max_epochs: 40, batch: 32, rate: 1.0, patience: 3, validation: 0.05, seed: 1 }
+        FitSettings {
+            loss: Loss::SquaredError,
+            max_epochs: 40,
+            batch: 32,
+            rate: 1.0,
+            patience: 3,
+            validation: 0.05,
+            seed: 1,
+        }
     }
 }
 
@@ -248,9 +271,16 @@ fn errors(net: &Mlp, ex: &Examples) -> (f64, f64) {
     (se / (ex.len() * OUTPUTS) as f64, ee / ex.len() as f64)
 }
 
-/// Adds the squared-error gradient of example `x` (target `t`) to `grad`
-/// and returns its squared error.
-fn add_gradient(net: &Mlp, x: &SparseInputs, t: &[f32; OUTPUTS], hidden: &mut [f32], grad: &mut Mlp) -> f64 {
+/// Adds the gradient of `loss` for example `x` (target `t`) to `grad` and
+/// returns its squared error.
+fn add_gradient(
+    net: &Mlp,
+    loss: Loss,
+    x: &SparseInputs,
+    t: &[f32; OUTPUTS],
+    hidden: &mut [f32],
+    grad: &mut Mlp,
+) -> f64 {
     let h = net.hidden();
     let y = net.forward(x, hidden);
     let mut delta_out = [0.0f32; OUTPUTS];
@@ -258,7 +288,10 @@ fn add_gradient(net: &Mlp, x: &SparseInputs, t: &[f32; OUTPUTS], hidden: &mut [f
     for k in 0..OUTPUTS {
         let d = y[k] - t[k];
         error += f64::from(d * d);
-        delta_out[k] = d * y[k] * (1.0 - y[k]);
+        delta_out[k] = match loss {
+            Loss::SquaredError => d * y[k] * (1.0 - y[k]),
+            Loss::CrossEntropy => d,
+        };
     }
     let w2 = net.w2.as_slice().unwrap_or_default();
     let (gw2, gb2) = (grad.w2.as_slice_mut().unwrap_or_default(), grad.b2.as_slice_mut().unwrap_or_default());
@@ -297,7 +330,7 @@ fn add_gradient(net: &Mlp, x: &SparseInputs, t: &[f32; OUTPUTS], hidden: &mut [f
 
 /// One epoch over `train` in `order`; returns the mean squared error per
 /// output seen during it.
-fn epoch(net: &mut Mlp, train: &Examples, order: &[usize], batch: usize, rate: f32) -> f64 {
+fn epoch(net: &mut Mlp, loss: Loss, train: &Examples, order: &[usize], batch: usize, rate: f32) -> f64 {
     let mut total = 0.0;
     let sub = batch.div_ceil(SUB_BATCHES).max(1);
     let mut grads: Vec<Mlp> = (0..SUB_BATCHES).map(|_| net.zeros_like()).collect();
@@ -313,7 +346,7 @@ fn epoch(net: &mut Mlp, train: &Examples, order: &[usize], batch: usize, rate: f
                 let mut error = 0.0;
                 for &i in items.iter().skip(s * sub).take(sub) {
                     train.load(i, &mut x);
-                    error += add_gradient(frozen, &x, &train.labels[i], &mut hidden, grad);
+                    error += add_gradient(frozen, loss, &x, &train.labels[i], &mut hidden, grad);
                 }
                 error
             })
@@ -370,7 +403,7 @@ pub fn fit_supervised(
                 let j = rng.random_range(0..=i);
                 order.swap(i, j);
             }
-            let train_mse = epoch(net, train, &order, settings.batch, rate);
+            let train_mse = epoch(net, settings.loss, train, &order, settings.batch, rate);
             let (mse, equity_error) = errors(net, val);
             let improved = mse < summary.validation_mse_best && net.is_finite();
             let row = EpochRow {
