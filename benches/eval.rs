@@ -7,6 +7,10 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gammon_benches::{positions_from_lines, read_shared};
+use gammon_eval::inputs::{ContactEncoding, Encoding, SparseInputs};
+use gammon_eval::mlp::Mlp;
+use gammon_eval::net::{evaluate_position, Scratch};
+use gammon_eval::quant::{QuantNet, QuantScratch};
 use gammon_eval::{NetEvaluator, PositionClass};
 use gammon_rules::{MoveList, Position, ALL_ROLLS};
 
@@ -47,9 +51,96 @@ fn eval(c: &mut Criterion) {
                 sum
             });
         });
+        // The same nets in float, as the trainer evaluates them.
+        let mut float_scratch = Scratch::new(net.weights());
+        group.bench_function(format!("{name} float"), |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for p in &positions {
+                    sum += evaluate_position(net.weights(), black_box(p), &mut float_scratch).0.win;
+                }
+                sum
+            });
+        });
     }
     group.finish();
 }
 
-criterion_group!(benches, eval);
+/// The shipped contact net grown to `hidden` units, the new units with
+/// random input and output weights of the shipped net's scale, so that they
+/// count in the output.
+fn wide(net: &Mlp, hidden: usize) -> Mlp {
+    let mut big = net.grown(hidden, 0.1, 7);
+    let out = Mlp::random(1, hidden, 0.5, 8);
+    for k in 0..big.w2.nrows() {
+        for j in net.hidden()..hidden {
+            big.w2[(k, j)] = out.w2[(k, j)];
+        }
+    }
+    big
+}
+
+/// The net alone (no input encoding): the contact net's forward pass on the
+/// encoded inputs of every contact result of every roll.
+fn forward(c: &mut Criterion) {
+    let shipped = NetEvaluator::shipped().unwrap();
+    let mut positions =
+        candidates(&positions_from_lines(&read_shared("bench/contact-1000.txt")), PositionClass::Contact);
+    // 4,000 evaluations, stored tight: the inputs stay in the cache, as they
+    // are when the net reads them just after encoding.
+    positions.truncate(4_000);
+    let inputs: Vec<SparseInputs> = positions
+        .iter()
+        .map(|p| {
+            let mut s = SparseInputs::with_capacity(ContactEncoding::LEN);
+            ContactEncoding::encode(p, &mut s);
+            s.clone()
+        })
+        .collect();
+    let mut group = c.benchmark_group("forward");
+    group.throughput(Throughput::Elements(inputs.len() as u64));
+    group.sample_size(20);
+    for hidden in [128, 256] {
+        let net = wide(&shipped.weights().contact, hidden);
+        let mut scratch = vec![0.0f32; hidden];
+        group.bench_function(format!("float {hidden}"), |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for x in &inputs {
+                    sum += net.forward(black_box(x), &mut scratch)[0];
+                }
+                sum
+            });
+        });
+        // In the order of the results of each roll: a net of 256 units or
+        // more updates its first layer from the previous evaluation where
+        // that is cheaper.
+        let quant = QuantNet::new(&net).unwrap();
+        let mut qs = QuantScratch::new();
+        group.bench_function(format!("quant {hidden}"), |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for x in &inputs {
+                    sum += quant.forward(black_box(x), &mut qs, &mut scratch).unwrap()[0];
+                }
+                sum
+            });
+        });
+        // Two copies taking turns: every evaluation starts its sums over.
+        let other = QuantNet::new(&net).unwrap();
+        group.bench_function(format!("quant fresh {hidden}"), |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for (k, x) in inputs.iter().enumerate() {
+                    let q = if k % 2 == 0 { &quant } else { &other };
+                    sum += q.forward(black_box(x), &mut qs, &mut scratch).unwrap()[0];
+                }
+                sum
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, eval, forward);
 criterion_main!(benches);

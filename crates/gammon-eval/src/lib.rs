@@ -12,6 +12,7 @@ pub mod net;
 mod player;
 mod probabilities;
 pub mod pubeval;
+pub mod quant;
 mod simd;
 pub mod weights;
 

@@ -7,8 +7,10 @@ use crate::file_format::FileError;
 use crate::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
 use crate::mlp::Mlp;
 use crate::probabilities::Probabilities;
+use crate::quant::{QuantNet, QuantScratch};
 use crate::weights::NetWeights;
 use gammon_rules::{Position, PositionClass};
+use std::sync::Arc;
 
 /// The weights shipped in `weights/gammon.net`, embedded in the program.
 pub const SHIPPED_WEIGHTS: &[u8] = include_bytes!("../../../weights/gammon.net");
@@ -25,18 +27,27 @@ pub const fn evaluated_by(class: PositionClass) -> &'static str {
 }
 
 /// Scratch space for one evaluation at a time.
+///
+/// One made by [`NetEvaluator::scratch`] also carries that evaluator's
+/// quantised nets: [`evaluate_position`] then evaluates those of its nets
+/// with their quantised copies. One made by [`Scratch::new`] evaluates
+/// exactly with the float nets it is given (the trainer's path).
 #[derive(Debug)]
 pub struct Scratch {
     inputs: SparseInputs,
     hidden: Vec<f32>,
+    fast: Option<Arc<FastNets>>,
+    quant: QuantScratch,
 }
 
 impl Scratch {
-    /// Room for any of the nets of `weights`.
+    /// Room for any of the nets of `weights`, evaluated in float.
     pub fn new(weights: &NetWeights) -> Self {
         Scratch {
             inputs: SparseInputs::with_capacity(ContactEncoding::LEN.max(RaceEncoding::LEN)),
             hidden: vec![0.0; weights.contact.hidden().max(weights.race.hidden())],
+            fast: None,
+            quant: QuantScratch::new(),
         }
     }
 
@@ -47,10 +58,38 @@ impl Scratch {
 }
 
 /// Evaluator built from a contact net, a race net and the bearoff database.
+/// It evaluates with quantised copies of its nets ([`QuantNet`], built once
+/// here), each net that does not quantise in float.
 #[derive(Clone, Debug)]
 pub struct NetEvaluator {
-    weights: NetWeights,
+    nets: Arc<FastNets>,
     name: String,
+}
+
+/// An evaluator's weights and the quantised copy of each of its nets.
+#[derive(Debug)]
+struct FastNets {
+    weights: NetWeights,
+    /// The address of a float net's first-layer weights (inside `weights`,
+    /// which nothing changes while this lives) and its quantised copy.
+    quantised: Vec<(usize, QuantNet)>,
+}
+
+impl FastNets {
+    fn new(weights: NetWeights) -> Self {
+        // Every net of `weights`; one left out here is evaluated in float.
+        let nets = [&weights.contact, &weights.race];
+        let quantised = nets.iter().filter_map(|net| Some((net.w1.as_ptr().addr(), QuantNet::new(net)?))).collect();
+        FastNets { weights, quantised }
+    }
+
+    /// The quantised copy of `net`, if `net` is one of these weights' nets
+    /// and quantises.
+    #[inline]
+    fn quantised(&self, net: &Mlp) -> Option<&QuantNet> {
+        let at = net.w1.as_ptr().addr();
+        self.quantised.iter().find(|(a, _)| *a == at).map(|(_, q)| q)
+    }
 }
 
 /// Applies what the rules make certain to a net's outputs: no gammon against a
@@ -91,7 +130,7 @@ impl NetEvaluator {
         } else {
             weights.meta.notes.clone()
         };
-        NetEvaluator { weights, name }
+        NetEvaluator { nets: Arc::new(FastNets::new(weights)), name }
     }
 
     /// The shipped weights.
@@ -104,17 +143,23 @@ impl NetEvaluator {
 
     /// The weights.
     pub fn weights(&self) -> &NetWeights {
-        &self.weights
+        &self.nets.weights
     }
 
-    /// Scratch space suited to this evaluator.
+    /// Whether the net whose input weights are `net`'s is evaluated with a
+    /// quantised copy (false for a net that is not this evaluator's).
+    pub fn is_quantised(&self, net: &Mlp) -> bool {
+        self.nets.quantised(net).is_some()
+    }
+
+    /// Scratch space suited to this evaluator, carrying its quantised nets.
     pub fn scratch(&self) -> Scratch {
-        Scratch::new(&self.weights)
+        Scratch { fast: Some(Arc::clone(&self.nets)), ..Scratch::new(&self.nets.weights) }
     }
 
     /// Evaluates one position and says which part answered.
     pub fn evaluate_with(&self, pos: &Position, scratch: &mut Scratch) -> (Probabilities, PositionClass) {
-        evaluate_position(&self.weights, pos, scratch)
+        evaluate_position(&self.nets.weights, pos, scratch)
     }
 }
 
@@ -138,9 +183,13 @@ pub fn evaluate_position(
     (p, class)
 }
 
+/// `net`'s value of `pos`: with its quantised copy where the scratch has one
+/// and it takes these inputs, otherwise in float.
 fn net_value<E: Encoding>(net: &Mlp, pos: &Position, scratch: &mut Scratch) -> Probabilities {
-    E::encode(pos, &mut scratch.inputs);
-    let out = net.forward(&scratch.inputs, &mut scratch.hidden);
+    let Scratch { inputs, hidden, fast, quant } = scratch;
+    E::encode(pos, inputs);
+    let quick = fast.as_deref().and_then(|f| f.quantised(net)).and_then(|q| q.forward(inputs, quant, hidden));
+    let out = quick.unwrap_or_else(|| net.forward(inputs, hidden));
     apply_certainties(pos, Probabilities::from_array(out))
 }
 
