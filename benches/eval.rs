@@ -1,15 +1,17 @@
 //! Evaluation speed: positions per second for the shipped contact and race
 //! nets, on the results of every roll of the wildbg benchmark positions (the
-//! hot path of play: evaluating all candidate moves of a roll).
+//! hot path of play: evaluating all candidate moves of a roll), and for the
+//! contact net at 128 and 256 hidden units in float and quantised: whole
+//! evaluations (`eval/`: inputs + net) and the net alone (`forward/`).
 //!
-//! `cargo bench -p gammon-benches --bench eval`
+//! `cargo bench -p gammon-benches --bench eval` (or `-- forward` for one group)
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gammon_benches::{positions_from_lines, read_shared};
 use gammon_eval::inputs::{ContactEncoding, Encoding, SparseInputs};
 use gammon_eval::mlp::Mlp;
-use gammon_eval::net::{evaluate_position, Scratch};
+use gammon_eval::net::Quantise;
 use gammon_eval::quant::{QuantNet, QuantScratch};
 use gammon_eval::{NetEvaluator, PositionClass};
 use gammon_rules::{MoveList, Position, ALL_ROLLS};
@@ -28,40 +30,47 @@ fn candidates(positions: &[Position], class: PositionClass) -> Vec<Position> {
 }
 
 fn eval(c: &mut Criterion) {
-    let net = NetEvaluator::shipped().unwrap();
-    let mut scratch = net.scratch();
+    let shipped = NetEvaluator::shipped().unwrap();
+    let mut wide_weights = shipped.weights().clone();
+    wide_weights.contact = wide(&wide_weights.contact, 256);
     let mut group = c.benchmark_group("eval");
+    group.sample_size(20);
     for (file, class, name) in [
-        ("bench/contact-1000.txt", PositionClass::Contact, "contact net"),
-        ("bench/race-1000.txt", PositionClass::Race, "race net"),
+        ("bench/contact-1000.txt", PositionClass::Contact, "contact"),
+        ("bench/race-1000.txt", PositionClass::Race, "race"),
     ] {
         let mut positions = candidates(&positions_from_lines(&read_shared(file)), class);
         positions.truncate(50_000);
         assert!(positions.len() > 10_000, "{name}: {} positions", positions.len());
         group.throughput(Throughput::Elements(positions.len() as u64));
-        group.sample_size(20);
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                let mut sum = 0.0f32;
-                for p in &positions {
-                    let (v, c) = net.evaluate_with(black_box(p), &mut scratch);
-                    debug_assert_eq!(c, class);
-                    sum += v.win;
+        // "contact net" and "race net": the shipped nets as `NetEvaluator::new`
+        // evaluates them; then each width in float (as the trainer evaluates)
+        // and quantised.
+        let mut runs = vec![(format!("{name} net"), NetEvaluator::new(shipped.weights().clone()))];
+        if class == PositionClass::Contact {
+            for (hidden, weights) in [(128, shipped.weights()), (256, &wide_weights)] {
+                for (mode, which) in [("float", Quantise::None), ("quant", Quantise::All)] {
+                    runs.push((
+                        format!("{name} {hidden} {mode}"),
+                        NetEvaluator::with_quantisation(weights.clone(), which),
+                    ));
                 }
-                sum
+            }
+        }
+        for (label, net) in &runs {
+            let mut scratch = net.scratch();
+            group.bench_function(label.as_str(), |b| {
+                b.iter(|| {
+                    let mut sum = 0.0f32;
+                    for p in &positions {
+                        let (v, c) = net.evaluate_with(black_box(p), &mut scratch);
+                        debug_assert_eq!(c, class);
+                        sum += v.win;
+                    }
+                    sum
+                });
             });
-        });
-        // The same nets in float, as the trainer evaluates them.
-        let mut float_scratch = Scratch::new(net.weights());
-        group.bench_function(format!("{name} float"), |b| {
-            b.iter(|| {
-                let mut sum = 0.0f32;
-                for p in &positions {
-                    sum += evaluate_position(net.weights(), black_box(p), &mut float_scratch).0.win;
-                }
-                sum
-            });
-        });
+        }
     }
     group.finish();
 }

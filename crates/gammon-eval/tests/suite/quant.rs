@@ -8,7 +8,7 @@
 #![allow(clippy::unwrap_used)]
 
 use gammon_eval::mlp::Mlp;
-use gammon_eval::net::{evaluate_position, Scratch};
+use gammon_eval::net::{evaluate_position, Quantise, Scratch};
 use gammon_eval::{NetEvaluator, NetWeights, PositionClass};
 use gammon_rules::{MoveList, Position, ALL_ROLLS};
 use gammon_testkit::read_shared;
@@ -55,7 +55,7 @@ struct Agreement {
 /// The quantised evaluator against the same weights in float, on every
 /// result of every roll of `positions`.
 fn agreement(weights: NetWeights, positions: &[Position]) -> Agreement {
-    let fast = NetEvaluator::new(weights);
+    let fast = NetEvaluator::with_quantisation(weights, Quantise::All);
     assert!(fast.is_quantised(&fast.weights().contact) && fast.is_quantised(&fast.weights().race));
     let (mut quick, mut exact) = (fast.scratch(), Scratch::new(fast.weights()));
     let mut list = MoveList::new();
@@ -134,6 +134,19 @@ fn quantised_nets_choose_the_float_nets_moves() {
         assert!(mean < 1e-3 && a.max_diff < 0.02, "{hidden}: {a:?}");
         assert!(a.max_loss < 0.01, "a different choice is a near tie: {a:?}");
     }
+}
+
+#[test]
+fn the_evaluator_quantises_the_wide_nets_only() {
+    let e = NetEvaluator::new(nets(256));
+    assert!(e.is_quantised(&e.weights().contact) && !e.is_quantised(&e.weights().race));
+    // Another evaluator's net, even with equal weights, is not this one's.
+    let other = NetEvaluator::new(nets(256));
+    assert!(!e.is_quantised(&other.weights().contact));
+    let e = NetEvaluator::with_quantisation(nets(256), Quantise::None);
+    assert!(!e.is_quantised(&e.weights().contact));
+    let e = NetEvaluator::new(nets(128));
+    assert!(!e.is_quantised(&e.weights().contact), "128 units: float is as fast");
 }
 
 #[test]
