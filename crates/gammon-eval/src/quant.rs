@@ -10,12 +10,14 @@
 //! so [`QuantNet::forward`] updates nets of 256 hidden units or more when
 //! that is cheaper than starting over, with the same result either way.
 //!
-//! No overflow is possible: [`QuantNet::new`] chooses the weights' scale so
-//! that, for every hidden unit, bias plus the sum over all inputs of |weight|
-//! times the largest input value taken ([`MAX_INPUT`]) fits in `i32`, and
-//! declines a net for which that scale would be too coarse. An evaluation
-//! with an input beyond [`MAX_INPUT`] is declined too; the caller then uses
-//! the float net.
+//! No overflow is possible: a hidden unit's sum is at most the largest
+//! |bias| plus the largest |weight| times the sum of the |inputs|, all in
+//! integer units. [`QuantNet::new`] chooses the finest weight scale at which
+//! that fits in `i32` for inputs summing to [`INPUT_BUDGET`] or more (it
+//! declines a net for which that scale would be too coarse), and keeps the
+//! exact integer limit; [`QuantNet::forward`] declines an evaluation whose
+//! inputs sum to more, or with an input beyond [`MAX_INPUT`]. The caller then
+//! uses the float net. (Contact inputs sum to about 20-30.)
 
 use crate::inputs::SparseInputs;
 use crate::mlp::{sigmoid, Mlp, OUTPUTS};
@@ -28,6 +30,8 @@ pub const MAX_INPUT: f32 = 8.0;
 /// Inputs are stored in units of 2^-10: 8 is 8192, and the difference of two
 /// inputs (an incremental update) still fits in `i16`.
 const INPUT_SHIFT: i32 = 10;
+/// The sum of |inputs| every quantised net takes at least.
+pub const INPUT_BUDGET: f32 = 64.0;
 /// The coarsest weight scale accepted, 2^-8: a coarser one would move the
 /// evaluations visibly.
 const MIN_WEIGHT_SHIFT: i32 = 8;
@@ -48,14 +52,16 @@ pub struct QuantNet {
     id: usize,
     inputs: usize,
     hidden: usize,
-    /// `inputs x hidden` in [`simd::quant_add_rows`]'s block layout, in units
-    /// of 2^-`weight_shift`.
+    /// `inputs x hidden` row-major, in units of 2^-`weight_shift`.
     w1: Vec<i16>,
     /// Hidden biases in units of 2^-(`weight_shift` + `INPUT_SHIFT`).
     b1: Vec<i32>,
     w2: Vec<f32>,
     b2: Vec<f32>,
     weight_shift: i32,
+    /// The largest sum of |inputs| (in units of 2^-`INPUT_SHIFT`) for which
+    /// no sum can overflow.
+    input_limit: u64,
 }
 
 /// Scratch space for [`QuantNet::forward`]: the first-layer sums of the last
@@ -92,29 +98,28 @@ impl QuantNet {
             return None;
         }
         let w1 = net.w1.as_slice()?;
-        let max_input = f64::from(MAX_INPUT) * f64::from(1 << INPUT_SHIFT);
-        // The worst case of unit j's sum, in units of the weights' scale.
-        let worst = (0..hidden)
-            .map(|j| {
-                let rows: f64 = (0..inputs).map(|i| f64::from(w1[i * hidden + j]).abs()).sum();
-                f64::from(net.b1[j]).abs() * max_input + rows * max_input
-            })
-            .fold(0.0, f64::max);
         let largest = w1.iter().fold(0.0f64, |m, &w| m.max(f64::from(w).abs()));
-        // The finest scale at which every weight fits in i16 and every sum in
-        // i32 (rounding adds at most half a unit per term: one unit of slack).
-        let fits = |shift: i32| {
-            let s = f64::from(shift).exp2();
-            largest * s + 0.5 <= f64::from(i16::MAX)
-                && worst * s + (inputs as f64 + 1.0) * max_input <= f64::from(i32::MAX)
+        let largest_bias = net.b1.iter().fold(0.0f64, |m, &b| m.max(f64::from(b).abs()));
+        // Rounding is monotonic: the largest quantised values are these.
+        let limits = |shift: i32| {
+            let w_max = (largest * f64::from(shift).exp2()).round();
+            let b_max = (largest_bias * f64::from(shift + INPUT_SHIFT).exp2()).round();
+            if w_max > f64::from(i16::MAX) || b_max > f64::from(i32::MAX) {
+                return None;
+            }
+            let (w_max, b_max) = (w_max as u64, b_max as u64);
+            Some((i32::MAX as u64 - b_max).checked_div(w_max).unwrap_or(u64::MAX))
         };
-        let weight_shift = (MIN_WEIGHT_SHIFT..=MAX_WEIGHT_SHIFT).rev().find(|&s| fits(s))?;
+        let budget = (f64::from(INPUT_BUDGET) * f64::from(1 << INPUT_SHIFT)) as u64;
+        let (weight_shift, input_limit) = (MIN_WEIGHT_SHIFT..=MAX_WEIGHT_SHIFT)
+            .rev()
+            .find_map(|shift| limits(shift).filter(|&l| l >= budget).map(|l| (shift, l)))?;
         let scale = f64::from(weight_shift).exp2();
         let mut q1 = vec![0i16; inputs * hidden];
         for i in 0..inputs {
             for j in 0..hidden {
                 let w = (f64::from(w1[i * hidden + j]) * scale).round() as i16;
-                q1[i * hidden + block_position(j)] = w;
+                q1[i * hidden + j] = w;
             }
         }
         let bias_scale = f64::from(weight_shift + INPUT_SHIFT).exp2();
@@ -128,6 +133,7 @@ impl QuantNet {
             w2: net.w2.iter().copied().collect(),
             b2: net.b2.to_vec(),
             weight_shift,
+            input_limit,
         })
     }
 
@@ -143,7 +149,8 @@ impl QuantNet {
 
     /// The five outputs for `x` (as [`Mlp::forward`] gives them, within the
     /// quantisation's error), or `None` if an input is beyond [`MAX_INPUT`]
-    /// or outside the net, or the inputs are not in increasing order. `hidden`
+    /// or outside the net, the inputs sum to more than the net's limit (at
+    /// least [`INPUT_BUDGET`]), or they are not in increasing order. `hidden`
     /// is scratch space of `self.hidden()` values.
     pub fn forward(&self, x: &SparseInputs, s: &mut QuantScratch, hidden: &mut [f32]) -> Option<[f32; OUTPUTS]> {
         if x.index.len() != x.value.len() || hidden.len() < self.hidden || !self.quantise_inputs(x, s) {
@@ -172,6 +179,7 @@ impl QuantNet {
         const ROUND: f32 = 12_582_912.0;
         s.new_value.resize(x.value.len(), 0);
         let mut ok = x.index.last().is_none_or(|&i| usize::from(i) < self.inputs);
+        let mut total = 0u64;
         let mut next = 0u32; // the smallest index allowed next
         for ((&i, &v), q) in x.index.iter().zip(&x.value).zip(s.new_value.iter_mut()) {
             let in_range = v.abs() <= MAX_INPUT; // false for NaN too
@@ -179,8 +187,9 @@ impl QuantNet {
             next = u32::from(i) + 1;
             let x = if in_range { v * (1 << INPUT_SHIFT) as f32 } else { 0.0 };
             *q = ((x + ROUND) - ROUND) as i16;
+            total += u64::from(q.unsigned_abs());
         }
-        ok
+        ok && total <= self.input_limit
     }
 }
 
@@ -214,13 +223,6 @@ impl QuantScratch {
         self.diff_value.truncate(n);
         n < index.len()
     }
-}
-
-/// Where unit `j`'s weight sits in a row: see [`simd::quant_add_rows`].
-fn block_position(j: usize) -> usize {
-    let (block, m) = (j / QUANT_BLOCK, j % QUANT_BLOCK);
-    let half = QUANT_BLOCK / 2;
-    block * QUANT_BLOCK + if m < half { 2 * m } else { 2 * (m - half) + 1 }
 }
 
 #[cfg(test)]
@@ -309,23 +311,24 @@ mod tests {
     }
 
     #[test]
-    fn the_worst_case_sum_does_not_overflow() {
-        // Every weight at the largest magnitude and every input at the
-        // largest value: the sum the scale was chosen for.
-        let mut net = Mlp::random(260, 16, 0.5, 4);
+    fn the_largest_sum_allowed_does_not_overflow() {
+        // Every weight 1.5, bias -3: at 2^-14 (the finest) the weights are
+        // 24,576 units, and inputs summing to 85 (in units of 2^-10) keep a
+        // sum within i32; so 80 is taken and computed exactly, 88 declined.
+        let mut net = Mlp::random(20, 16, 0.5, 4);
         net.w1.fill(1.5);
         net.b1.fill(-3.0);
         let q = QuantNet::new(&net).unwrap();
-        // The bound, (3 + 260 x 1.5) x 8 = 3,144, is 1.6e9 in units of 2^-19
-        // and beyond i32 in units of 2^-20.
-        assert_eq!(q.weight_shift() + INPUT_SHIFT, 19);
-        let x = SparseInputs { index: (0..260).collect(), value: vec![MAX_INPUT; 260] };
+        assert_eq!(q.weight_shift(), MAX_WEIGHT_SHIFT);
         let mut s = QuantScratch::new();
-        q.forward(&x, &mut s, &mut [0.0; 16]).unwrap();
-        let want = 260.0 * 1.5 * f64::from(MAX_INPUT) - 3.0;
+        let ten = SparseInputs { index: (0..10).collect(), value: vec![MAX_INPUT; 10] };
+        q.forward(&ten, &mut s, &mut [0.0; 16]).unwrap();
+        let want = 10.0 * 1.5 * f64::from(MAX_INPUT) - 3.0;
         let got = f64::from(s.acc[0]) * f64::from(-(q.weight_shift() + INPUT_SHIFT)).exp2();
-        assert!((got - want).abs() < 1e-6 * want, "{got} vs {want}");
+        assert!(got == want && want * f64::from(q.weight_shift() + INPUT_SHIFT).exp2() > 1.9e9, "{got} vs {want}");
         assert!(s.acc.iter().all(|&a| a == s.acc[0]));
+        let eleven = SparseInputs { index: (0..11).collect(), value: vec![MAX_INPUT; 11] };
+        assert!(q.forward(&eleven, &mut s, &mut [0.0; 16]).is_none());
     }
 
     #[test]
