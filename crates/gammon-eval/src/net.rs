@@ -67,9 +67,10 @@ pub struct NetEvaluator {
     name: String,
 }
 
-/// The smallest hidden layer [`NetEvaluator::new`] quantises. Below it the
-/// float forward pass is as fast (measured at 128 units: float 1.3-2.0 M/s,
-/// quantised 1.1-1.7 M/s; at 256: float 0.6-0.9 M/s, quantised 0.8-1.3 M/s).
+/// The smallest hidden layer [`NetEvaluator::new`] quantises: below it the
+/// float forward pass is faster (`cargo bench -p gammon-benches --bench eval
+/// -- forward`, medians of three alternated runs: 128 units float 1.33 M/s,
+/// quantised 1.09 M/s; 256 units float 0.59 M/s, quantised 0.87 M/s).
 pub const QUANTISE_FROM: usize = 256;
 
 /// Which nets an evaluator evaluates with quantised copies.
@@ -88,7 +89,9 @@ pub enum Quantise {
 struct FastNets {
     weights: NetWeights,
     /// The address of a float net's first-layer weights (inside `weights`,
-    /// which nothing changes while this lives) and its quantised copy.
+    /// which nothing changes while this lives) and its quantised copy. A
+    /// scratch holding this keeps it alive, so no other net can be at an
+    /// address it looks up.
     quantised: Vec<(usize, QuantNet)>,
 }
 
