@@ -1,12 +1,18 @@
 //! Evaluation speed: positions per second for the shipped contact and race
 //! nets, on the results of every roll of the wildbg benchmark positions (the
-//! hot path of play: evaluating all candidate moves of a roll).
+//! hot path of play: evaluating all candidate moves of a roll), and for the
+//! contact net at 128 and 256 hidden units in float and quantised: whole
+//! evaluations (`eval/`: inputs + net) and the net alone (`forward/`).
 //!
-//! `cargo bench -p gammon-benches --bench eval`
+//! `cargo bench -p gammon-benches --bench eval` (or `-- forward` for one group)
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gammon_benches::{positions_from_lines, read_shared};
+use gammon_eval::inputs::{ContactEncoding, Encoding, SparseInputs};
+use gammon_eval::mlp::Mlp;
+use gammon_eval::net::Quantise;
+use gammon_eval::quant::{QuantNet, QuantScratch};
 use gammon_eval::{NetEvaluator, PositionClass};
 use gammon_rules::{MoveList, Position, ALL_ROLLS};
 
@@ -24,25 +30,119 @@ fn candidates(positions: &[Position], class: PositionClass) -> Vec<Position> {
 }
 
 fn eval(c: &mut Criterion) {
-    let net = NetEvaluator::shipped().unwrap();
-    let mut scratch = net.scratch();
+    let shipped = NetEvaluator::shipped().unwrap();
+    let mut wide_weights = shipped.weights().clone();
+    wide_weights.contact = wide(&wide_weights.contact, 256);
     let mut group = c.benchmark_group("eval");
+    group.sample_size(20);
     for (file, class, name) in [
-        ("bench/contact-1000.txt", PositionClass::Contact, "contact net"),
-        ("bench/race-1000.txt", PositionClass::Race, "race net"),
+        ("bench/contact-1000.txt", PositionClass::Contact, "contact"),
+        ("bench/race-1000.txt", PositionClass::Race, "race"),
     ] {
         let mut positions = candidates(&positions_from_lines(&read_shared(file)), class);
         positions.truncate(50_000);
         assert!(positions.len() > 10_000, "{name}: {} positions", positions.len());
         group.throughput(Throughput::Elements(positions.len() as u64));
-        group.sample_size(20);
-        group.bench_function(name, |b| {
+        // "contact net" and "race net": the shipped nets as `NetEvaluator::new`
+        // evaluates them; then each width in float (as the trainer evaluates)
+        // and quantised.
+        let mut runs = vec![(format!("{name} net"), NetEvaluator::new(shipped.weights().clone()))];
+        if class == PositionClass::Contact {
+            for (hidden, weights) in [(128, shipped.weights()), (256, &wide_weights)] {
+                for (mode, which) in [("float", Quantise::None), ("quant", Quantise::All)] {
+                    runs.push((
+                        format!("{name} {hidden} {mode}"),
+                        NetEvaluator::with_quantisation(weights.clone(), which),
+                    ));
+                }
+            }
+        }
+        for (label, net) in &runs {
+            let mut scratch = net.scratch();
+            group.bench_function(label.as_str(), |b| {
+                b.iter(|| {
+                    let mut sum = 0.0f32;
+                    for p in &positions {
+                        let (v, c) = net.evaluate_with(black_box(p), &mut scratch);
+                        debug_assert_eq!(c, class);
+                        sum += v.win;
+                    }
+                    sum
+                });
+            });
+        }
+    }
+    group.finish();
+}
+
+/// The shipped contact net grown to `hidden` units, the new units with
+/// random input and output weights of the shipped net's scale, so that they
+/// count in the output.
+fn wide(net: &Mlp, hidden: usize) -> Mlp {
+    let mut big = net.grown(hidden, 0.1, 7);
+    let out = Mlp::random(1, hidden, 0.5, 8);
+    for k in 0..big.w2.nrows() {
+        for j in net.hidden()..hidden {
+            big.w2[(k, j)] = out.w2[(k, j)];
+        }
+    }
+    big
+}
+
+/// The net alone (no input encoding): the contact net's forward pass on the
+/// encoded inputs of every contact result of every roll.
+fn forward(c: &mut Criterion) {
+    let shipped = NetEvaluator::shipped().unwrap();
+    let mut positions =
+        candidates(&positions_from_lines(&read_shared("bench/contact-1000.txt")), PositionClass::Contact);
+    // 4,000 evaluations, stored tight: the inputs stay in the cache, as they
+    // are when the net reads them just after encoding.
+    positions.truncate(4_000);
+    let inputs: Vec<SparseInputs> = positions
+        .iter()
+        .map(|p| {
+            let mut s = SparseInputs::with_capacity(ContactEncoding::LEN);
+            ContactEncoding::encode(p, &mut s);
+            s.clone()
+        })
+        .collect();
+    let mut group = c.benchmark_group("forward");
+    group.throughput(Throughput::Elements(inputs.len() as u64));
+    group.sample_size(20);
+    for hidden in [128, 256] {
+        let net = wide(&shipped.weights().contact, hidden);
+        let mut scratch = vec![0.0f32; hidden];
+        group.bench_function(format!("float {hidden}"), |b| {
             b.iter(|| {
                 let mut sum = 0.0f32;
-                for p in &positions {
-                    let (v, c) = net.evaluate_with(black_box(p), &mut scratch);
-                    debug_assert_eq!(c, class);
-                    sum += v.win;
+                for x in &inputs {
+                    sum += net.forward(black_box(x), &mut scratch)[0];
+                }
+                sum
+            });
+        });
+        // In the order of the results of each roll: a net of 256 units or
+        // more updates its first layer from the previous evaluation where
+        // that is cheaper.
+        let quant = QuantNet::new(&net).unwrap();
+        let mut qs = QuantScratch::new();
+        group.bench_function(format!("quant {hidden}"), |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for x in &inputs {
+                    sum += quant.forward(black_box(x), &mut qs, &mut scratch).unwrap()[0];
+                }
+                sum
+            });
+        });
+        // Two copies taking turns: every evaluation starts its sums over.
+        let other = QuantNet::new(&net).unwrap();
+        group.bench_function(format!("quant fresh {hidden}"), |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for (k, x) in inputs.iter().enumerate() {
+                    let q = if k % 2 == 0 { &quant } else { &other };
+                    sum += q.forward(black_box(x), &mut qs, &mut scratch).unwrap()[0];
                 }
                 sum
             });
@@ -51,5 +151,5 @@ fn eval(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, eval);
+criterion_group!(benches, eval, forward);
 criterion_main!(benches);

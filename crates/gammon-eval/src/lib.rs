@@ -13,6 +13,7 @@ pub mod net;
 mod player;
 mod probabilities;
 pub mod pubeval;
+pub mod quant;
 mod simd;
 pub mod weights;
 

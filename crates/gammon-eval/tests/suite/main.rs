@@ -9,3 +9,4 @@
 mod bearoff;
 mod evaluator;
 mod pubeval;
+mod quant;
