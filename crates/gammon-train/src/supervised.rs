@@ -505,6 +505,17 @@ mod tests {
     }
 
     #[test]
+    fn cross_entropy_learns_too() {
+        let mut w = NetWeights::random(16, 8, 4);
+        let d = labelled(&w, 3000);
+        let settings =
+            FitSettings { loss: Loss::CrossEntropy, max_epochs: 6, batch: 16, rate: 0.5, ..FitSettings::default() };
+        let report = fit_supervised(&mut w, &[&d], &settings, |_| {}).unwrap();
+        let contact = &report.nets[NetKind::Contact.index()];
+        assert!(contact.validation_mse_best < 0.5 * contact.validation_mse_before, "{contact:?}");
+    }
+
+    #[test]
     fn a_fit_is_the_same_at_any_thread_count() {
         let w0 = NetWeights::random(16, 8, 4);
         let d = labelled(&w0, 600);
