@@ -106,7 +106,8 @@ fn sample_label_in_shards_resume_and_fit() {
 fn sample_can_keep_one_class() {
     let dir = temp("label-only");
     let out = dir.join("race.txt");
-    let o = gammon(&["label", "sample", "--count", "30", "--only", "race", "--seed", "2", "--out", out.to_str().unwrap()]);
+    let o =
+        gammon(&["label", "sample", "--count", "30", "--only", "race", "--seed", "2", "--out", out.to_str().unwrap()]);
     assert!(o.success(), "{}", o.stderr);
     let positions = gammon_train::labels::read_positions(&out).unwrap();
     assert_eq!(positions.len(), 30);

@@ -887,6 +887,7 @@ fn readme_says_which_commands_take_which_weights_options() {
         ("duel", &["--a", "--b"]),
         ("train", &["--init"]),
         ("distill", &["--from"]),
+        ("fit", &["--from"]),
     ] {
         let text = help(command);
         for option in options {
