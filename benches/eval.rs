@@ -4,7 +4,10 @@
 //! contact net at 128 and 256 hidden units in float and quantised: whole
 //! evaluations (`eval/`: inputs + net) and the net alone (`forward/`).
 //!
-//! `cargo bench -p gammon-benches --bench eval` (or `-- forward` for one group)
+//! `cargo bench -p gammon-benches --bench eval` (or `-- forward` for one group).
+//! Every CPU-specific kernel gives the same bits; the fastest the CPU has is
+//! used (its name is printed first), and `GAMMON_SIMD=avx2` (or `portable`,
+//! `avx512`, `avx512-vnni`) measures a slower one.
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
@@ -12,7 +15,7 @@ use gammon_benches::{positions_from_lines, read_shared};
 use gammon_eval::inputs::{ContactEncoding, Encoding, SparseInputs};
 use gammon_eval::mlp::Mlp;
 use gammon_eval::net::Quantise;
-use gammon_eval::quant::{QuantNet, QuantScratch};
+use gammon_eval::quant::{Kernel, QuantNet, QuantScratch};
 use gammon_eval::{NetEvaluator, PositionClass};
 use gammon_rules::{MoveList, Position, ALL_ROLLS};
 
@@ -30,6 +33,11 @@ fn candidates(positions: &[Position], class: PositionClass) -> Vec<Position> {
 }
 
 fn eval(c: &mut Criterion) {
+    eprintln!(
+        "SIMD kernel: {} (of {:?})",
+        Kernel::best().name(),
+        Kernel::available().iter().map(|k| k.name()).collect::<Vec<_>>()
+    );
     let shipped = NetEvaluator::shipped().unwrap();
     let mut wide_weights = shipped.weights().clone();
     wide_weights.contact = wide(&wide_weights.contact, 256);

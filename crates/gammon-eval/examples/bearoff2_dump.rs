@@ -41,7 +41,7 @@ fn dump(path: &str, stride: usize) -> std::io::Result<()> {
     for us in &layouts {
         for them in &layouts {
             k += 1;
-            if (k - 1) % stride != 0 {
+            if !(k - 1).is_multiple_of(stride) {
                 continue;
             }
             let Some(v) = db.values(us, them) else { continue };

@@ -241,7 +241,7 @@ struct Bytes(u64);
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const MIB: u64 = 1 << 20;
-        if self.0 >= MIB && self.0 % MIB == 0 {
+        if self.0 >= MIB && self.0.is_multiple_of(MIB) {
             write!(f, "{} MiB", self.0 / MIB)
         } else {
             write!(f, "{} bytes", self.0)

@@ -3,8 +3,8 @@
 //! the hidden sigmoids and the output layer in float.
 //!
 //! Exact integer sums make two things possible. The result does not depend
-//! on the order of the rows or on the CPU (AVX2 or portable: same bits). And
-//! the sums can be updated from the previous evaluation's (subtract the rows
+//! on the order of the rows or on the CPU (AVX-512, AVX2 or portable: same
+//! bits). And the sums can be updated from the previous evaluation's (subtract the rows
 //! of inputs that went away, add the new ones): the candidate moves of a roll
 //! differ from each other in about half of their 54 active contact inputs,
 //! so [`QuantNet::forward`] updates nets of 256 hidden units or more when
@@ -21,6 +21,7 @@
 
 use crate::inputs::SparseInputs;
 use crate::mlp::{sigmoid, Mlp, OUTPUTS};
+pub use crate::simd::Kernel;
 use crate::simd::{self, QUANT_BLOCK};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -94,7 +95,7 @@ impl QuantNet {
     /// scale (then the float net is the one to use).
     pub fn new(net: &Mlp) -> Option<QuantNet> {
         let (inputs, hidden) = (net.inputs(), net.hidden());
-        if hidden == 0 || hidden % QUANT_BLOCK != 0 || !net.is_finite() {
+        if hidden == 0 || !hidden.is_multiple_of(QUANT_BLOCK) || !net.is_finite() {
             return None;
         }
         let w1 = net.w1.as_slice()?;
@@ -153,22 +154,33 @@ impl QuantNet {
     /// least [`INPUT_BUDGET`]), or they are not in increasing order. `hidden`
     /// is scratch space of `self.hidden()` values.
     pub fn forward(&self, x: &SparseInputs, s: &mut QuantScratch, hidden: &mut [f32]) -> Option<[f32; OUTPUTS]> {
+        self.forward_with(Kernel::best(), x, s, hidden)
+    }
+
+    /// [`QuantNet::forward`] with the kernel `k` (the same bits with any).
+    pub fn forward_with(
+        &self,
+        k: Kernel,
+        x: &SparseInputs,
+        s: &mut QuantScratch,
+        hidden: &mut [f32],
+    ) -> Option<[f32; OUTPUTS]> {
         if x.index.len() != x.value.len() || hidden.len() < self.hidden || !self.quantise_inputs(x, s) {
             return None;
         }
         if s.owner != self.id || self.hidden < INCREMENTAL_FROM || !s.diff(&x.index, self.inputs) {
             s.acc.clear();
             s.acc.extend_from_slice(&self.b1);
-            simd::quant_add_rows(&self.w1, &x.index, &s.new_value, &mut s.acc);
+            simd::quant_add_rows_with(k, &self.w1, &x.index, &s.new_value, &mut s.acc);
         } else {
-            simd::quant_add_rows(&self.w1, &s.diff_index, &s.diff_value, &mut s.acc);
+            simd::quant_add_rows_with(k, &self.w1, &s.diff_index, &s.diff_value, &mut s.acc);
         }
         s.owner = self.id;
         s.index.clear();
         s.index.extend_from_slice(&x.index);
         std::mem::swap(&mut s.value, &mut s.new_value);
         let scale = (-(self.weight_shift + INPUT_SHIFT) as f32).exp2();
-        Some(simd::dequantised_output(&s.acc, scale, &self.w2, &self.b2, hidden).map(sigmoid))
+        Some(simd::dequantised_output_with(k, &s.acc, scale, &self.w2, &self.b2).map(sigmoid))
     }
 
     /// Fills `s.new_value` with `x`'s values in fixed point; false if one is

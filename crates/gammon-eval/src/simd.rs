@@ -1,13 +1,107 @@
-//! The only place with CPU-specific code: the forward pass of a net,
-//! compiled twice, once plain and once for AVX2 + FMA, and chosen at run time.
+//! The only place with CPU-specific code: the forward pass of a net and the
+//! quantised first layer, each in versions for AVX-512 (with and without
+//! VNNI), AVX2 and any CPU, the best one the CPU has chosen at run time
+//! ([`Kernel::best`]).
 //!
-//! Both versions are the same Rust code ([`forward_body`], inlined into each);
-//! the compiler vectorizes it for the instruction set of the function it is
-//! inlined into. Results may differ in the last bits between the two (FMA
-//! rounds once), never more.
+//! The float versions are the same Rust code ([`forward_body`],
+//! [`dequantised_output_body`]) inlined into functions compiled for each
+//! instruction set; the compiler vectorizes it for that set. The quantised
+//! first layer is written with intrinsics. Every version gives the same bits:
+//! the integer sums are exact, and the float code does the same operations in
+//! the same order in each (Rust never fuses a multiply and an add on its own).
 #![allow(unsafe_code)]
 
 use crate::mlp::OUTPUTS;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// An instruction set the kernels here are compiled for. Only those the CPU
+/// has can be made ([`Kernel::best`], [`Kernel::available`]), so using one
+/// is always safe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kernel(Path);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Path {
+    Portable,
+    /// AVX2 and FMA.
+    Avx2,
+    /// AVX-512 F and BW.
+    Avx512,
+    /// AVX-512 F, BW and VNNI (`vpdpwssd`: multiply, add pairs, accumulate).
+    Avx512Vnni,
+}
+
+/// The kernel [`Kernel::best`] found, as `Path as u8 + 1`; 0 before the first call.
+static BEST: AtomicU8 = AtomicU8::new(0);
+
+const PATHS: [Path; 4] = [Path::Portable, Path::Avx2, Path::Avx512, Path::Avx512Vnni];
+
+impl Kernel {
+    /// The fastest kernel this CPU runs, or, where the environment variable
+    /// `GAMMON_SIMD` names one (`portable`, `avx2`, `avx512`, `avx512-vnni`),
+    /// the fastest up to that one, to measure or rule out a kernel. Every
+    /// kernel gives the same results.
+    #[inline]
+    pub fn best() -> Kernel {
+        match BEST.load(Ordering::Relaxed) {
+            0 => {
+                let k = Kernel::choose();
+                BEST.store(k.0 as u8 + 1, Ordering::Relaxed);
+                k
+            }
+            n => Kernel(PATHS[usize::from(n - 1)]),
+        }
+    }
+
+    #[cold]
+    fn choose() -> Kernel {
+        let cap = std::env::var("GAMMON_SIMD").ok().and_then(|v| PATHS.into_iter().find(|&p| Kernel(p).name() == v));
+        let best = Kernel::detect();
+        Kernel(cap.map_or(best, |c| c.min(best)))
+    }
+
+    fn detect() -> Path {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx512f") && has!("avx512bw") {
+                return if has!("avx512vnni") { Path::Avx512Vnni } else { Path::Avx512 };
+            }
+            if Kernel::has_avx2() {
+                return Path::Avx2;
+            }
+        }
+        Path::Portable
+    }
+
+    /// Every kernel this CPU runs, the portable one first and the best last.
+    /// Every kernel this CPU runs (whatever `GAMMON_SIMD` says), the
+    /// portable one first.
+    pub fn available() -> Vec<Kernel> {
+        // Each kernel's features include those of the ones before it.
+        let best = Kernel::detect();
+        PATHS.into_iter().filter(|&p| p <= best).map(Kernel).collect()
+    }
+
+    fn has_avx2() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    }
+
+    /// A short name: `portable`, `avx2`, `avx512` or `avx512-vnni`.
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            Path::Portable => "portable",
+            Path::Avx2 => "avx2",
+            Path::Avx512 => "avx512",
+            Path::Avx512Vnni => "avx512-vnni",
+        }
+    }
+}
 
 /// The weights of a net as flat slices: `w1` is `inputs x hidden` row-major,
 /// `w2` is `OUTPUTS x hidden`.
@@ -27,14 +121,21 @@ pub struct NetSlices<'a> {
 /// (before the output sigmoid) for the sparse input (`index`, `value`).
 #[inline]
 pub fn forward(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU has AVX2 and FMA, checked on the line above.
-            return unsafe { forward_avx2(net, index, value, hidden) };
-        }
+    forward_with(Kernel::best(), net, index, value, hidden)
+}
+
+/// [`forward`] with the kernel `k`.
+#[inline]
+pub fn forward_with(k: Kernel, net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
+    match k.0 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Kernel` is only made for a CPU that has its features.
+        Path::Avx512 | Path::Avx512Vnni => unsafe { forward_avx512(net, index, value, hidden) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Path::Avx2 => unsafe { forward_avx2(net, index, value, hidden) },
+        _ => forward_body(net, index, value, hidden),
     }
-    forward_body(net, index, value, hidden)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -43,11 +144,17 @@ fn forward_avx2(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [
     forward_body(net, index, value, hidden)
 }
 
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn forward_avx512(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
+    forward_body(net, index, value, hidden)
+}
+
 #[inline(always)]
 fn forward_body(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
     let h = net.b1.len();
     let hidden = &mut hidden[..h];
-    if h % CHUNK == 0 {
+    if h.is_multiple_of(CHUNK) {
         first_layer_chunked(net, index, value, hidden);
     } else {
         first_layer(net, index, value, hidden);
@@ -154,32 +261,33 @@ pub const QUANT_BLOCK: usize = 16;
 
 /// Adds `value[k]` times row `index[k]` of the quantised first layer `w`
 /// (one row of `acc.len()` `i16` weights per input) to the accumulator
-/// `acc`, in wrapping `i32` arithmetic.
+/// `acc`, in wrapping `i32` arithmetic, with the kernel `k`.
 ///
-/// The AVX2 version takes the rows two at a time, interleaved, so that each
-/// multiply-add does 16 useful products. Integer arithmetic is exact, so
-/// both versions (and any order of rows) give the same bits; wrapping makes
-/// a sum whose final value fits in `i32` right even where a partial sum does
-/// not (an incremental update subtracts and adds).
+/// The vector versions take the rows two at a time, interleaved, so that
+/// each multiply-add does a product per 16-bit lane. Integer arithmetic is
+/// exact, so every version (and any order of rows) gives the same bits;
+/// wrapping makes a sum whose final value fits in `i32` right even where a
+/// partial sum does not (an incremental update subtracts and adds).
 ///
 /// # Panics
 /// If `acc.len()` is not a multiple of [`QUANT_BLOCK`], `index` and `value`
 /// differ in length, or a row lies outside `w`.
 #[inline]
-pub fn quant_add_rows(w: &[i16], index: &[u16], value: &[i16], acc: &mut [i32]) {
+pub fn quant_add_rows_with(k: Kernel, w: &[i16], index: &[u16], value: &[i16], acc: &mut [i32]) {
     let h = acc.len();
-    assert!(h % QUANT_BLOCK == 0 && index.len() == value.len(), "quantised layer shape");
+    assert!(h.is_multiple_of(QUANT_BLOCK) && index.len() == value.len(), "quantised layer shape");
     assert!(index.iter().all(|&i| (usize::from(i) + 1) * h <= w.len()), "row outside the layer");
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked on the line above; the shapes
-            // and rows were checked above.
-            unsafe { quant_add_rows_avx2(w, index, value, acc) };
-            return;
-        }
+    match k.0 {
+        // SAFETY (all three): a `Kernel` is only made for a CPU that has its
+        // features; the shapes and rows were checked above.
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512Vnni => unsafe { quant_add_rows_avx512_vnni(w, index, value, acc) },
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512 => unsafe { quant_add_rows_avx512(w, index, value, acc) },
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2 => unsafe { quant_add_rows_avx2(w, index, value, acc) },
+        _ => quant_add_rows_portable(w, index, value, acc),
     }
-    quant_add_rows_portable(w, index, value, acc);
 }
 
 fn quant_add_rows_portable(w: &[i16], index: &[u16], value: &[i16], acc: &mut [i32]) {
@@ -212,7 +320,7 @@ fn quant_add_rows_avx2(w: &[i16], index: &[u16], value: &[i16], acc: &mut [i32])
     }
 }
 
-/// Units `start .. start + K * QUANT_BLOCK` of [`quant_add_rows`].
+/// Units `start .. start + K * QUANT_BLOCK` of [`quant_add_rows_with`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -264,37 +372,166 @@ fn quant_pass_avx2<const K: usize>(w: &[i16], index: &[u16], value: &[i16], acc:
     }
 }
 
-/// The rest of a forward pass from the first layer's sums: dequantises
-/// `acc` (times `scale`) into `hidden`, applies the hidden sigmoid and the
-/// output layer (`w2`: `OUTPUTS x hidden`). Returns the output
-/// pre-activations.
-#[inline]
-pub fn dequantised_output(acc: &[i32], scale: f32, w2: &[f32], b2: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU has AVX2 and FMA, checked on the line above.
-            return unsafe { dequantised_output_avx2(acc, scale, w2, b2, hidden) };
+/// Units per AVX-512 block: one register of `i16` weights.
+const WIDE_BLOCK: usize = 32;
+/// Blocks per AVX-512 pass: 256 units, 16 of the 32 registers of sums.
+const WIDE_PASS: usize = 8;
+
+/// The AVX-512 versions of [`quant_add_rows_with`]: the AVX2 version's method on
+/// registers twice as wide, with or without VNNI's fused multiply-add-pairs-
+/// and-accumulate (`vpdpwssd`).
+macro_rules! quant_avx512 {
+    ($rows:ident, $pass:ident, $features:literal, $mac:expr) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        fn $rows(w: &[i16], index: &[u16], value: &[i16], acc: &mut [i32]) {
+            let h = acc.len();
+            let mut start = 0;
+            while start + WIDE_PASS * WIDE_BLOCK <= h {
+                $pass::<WIDE_PASS>(w, index, value, acc, start);
+                start += WIDE_PASS * WIDE_BLOCK;
+            }
+            while start + WIDE_BLOCK <= h {
+                $pass::<1>(w, index, value, acc, start);
+                start += WIDE_BLOCK;
+            }
+            if start < h {
+                quant_pass_avx2::<1>(w, index, value, acc, start);
+            }
         }
+
+        /// Units `start .. start + K * WIDE_BLOCK` of [`quant_add_rows_with`].
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn $pass<const K: usize>(w: &[i16], index: &[u16], value: &[i16], acc: &mut [i32], start: usize) {
+            use std::arch::x86_64::{
+                __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_permutex2var_epi32, _mm512_set1_epi32,
+                _mm512_setr_epi32, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_unpackhi_epi16,
+                _mm512_unpacklo_epi16,
+            };
+            let h = acc.len();
+            let width = K * WIDE_BLOCK;
+            // Per block, units 0-3, 8-11, 16-19, 24-27 in `low`, the others
+            // in `high` (the 128-bit lanes of the interleaving unpacks).
+            let mut low = [_mm512_setzero_si512(); K];
+            let mut high = [_mm512_setzero_si512(); K];
+            let mut k = 0;
+            while k < index.len() {
+                let (i0, v0) = (index[k], value[k]);
+                // An odd row out pairs with itself, times zero.
+                let (i1, v1) = if k + 1 < index.len() { (index[k + 1], value[k + 1]) } else { (i0, 0) };
+                let r0 = &w[usize::from(i0) * h + start..][..width];
+                let r1 = &w[usize::from(i1) * h + start..][..width];
+                let both = _mm512_set1_epi32(i32::from(v0 as u16) | (i32::from(v1 as u16) << 16));
+                for b in 0..K {
+                    // SAFETY: both rows hold `width` values, so 32 from `b * 32` are in them.
+                    let (x0, x1) = unsafe {
+                        (
+                            _mm512_loadu_si512(r0[b * WIDE_BLOCK..].as_ptr().cast::<__m512i>()),
+                            _mm512_loadu_si512(r1[b * WIDE_BLOCK..].as_ptr().cast::<__m512i>()),
+                        )
+                    };
+                    let mac = $mac;
+                    low[b] = mac(low[b], _mm512_unpacklo_epi16(x0, x1), both);
+                    high[b] = mac(high[b], _mm512_unpackhi_epi16(x0, x1), both);
+                }
+                k += 2;
+            }
+            // Back in unit order: lane j of `low` and of `high` hold units
+            // 8j..8j+3 and 8j+4..8j+7.
+            let first = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+            let second = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+            let out = &mut acc[start..start + width];
+            for b in 0..K {
+                let a = &mut out[b * WIDE_BLOCK..(b + 1) * WIDE_BLOCK];
+                let units = [
+                    _mm512_permutex2var_epi32(low[b], first, high[b]),
+                    _mm512_permutex2var_epi32(low[b], second, high[b]),
+                ];
+                for (half, u) in units.into_iter().enumerate() {
+                    // SAFETY: `a` holds 32 i32, two registers' worth, read and written in place.
+                    unsafe {
+                        let p = a.as_mut_ptr().add(16 * half).cast::<__m512i>();
+                        _mm512_storeu_si512(p, _mm512_add_epi32(_mm512_loadu_si512(p), u));
+                    }
+                }
+            }
+        }
+    };
+}
+
+quant_avx512!(quant_add_rows_avx512, quant_pass_avx512, "avx512f,avx512bw", |sum, x, v| {
+    std::arch::x86_64::_mm512_add_epi32(sum, std::arch::x86_64::_mm512_madd_epi16(x, v))
+});
+quant_avx512!(quant_add_rows_avx512_vnni, quant_pass_avx512_vnni, "avx512f,avx512bw,avx512vnni", |sum, x, v| {
+    std::arch::x86_64::_mm512_dpwssd_epi32(sum, x, v)
+});
+
+/// The rest of a forward pass from the first layer's sums, with the kernel
+/// `k`: dequantises `acc` (times `scale`), applies the hidden sigmoid and
+/// the output layer (`w2`: `OUTPUTS x acc.len()`). Returns the output
+/// pre-activations.
+///
+/// # Panics
+/// If `acc.len()` is not a multiple of [`QUANT_BLOCK`] or `w2` and `b2` do
+/// not fit it.
+#[inline]
+pub fn dequantised_output_with(k: Kernel, acc: &[i32], scale: f32, w2: &[f32], b2: &[f32]) -> [f32; OUTPUTS] {
+    assert!(
+        acc.len().is_multiple_of(QUANT_BLOCK) && w2.len() == OUTPUTS * acc.len() && b2.len() == OUTPUTS,
+        "quantised output layer shape"
+    );
+    match k.0 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Kernel` is only made for a CPU that has its features.
+        Path::Avx512 | Path::Avx512Vnni => unsafe { dequantised_output_avx512(acc, scale, w2, b2) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Path::Avx2 => unsafe { dequantised_output_avx2(acc, scale, w2, b2) },
+        _ => dequantised_output_body(acc, scale, w2, b2),
     }
-    dequantised_output_body(acc, scale, w2, b2, hidden)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn dequantised_output_avx2(acc: &[i32], scale: f32, w2: &[f32], b2: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
-    dequantised_output_body(acc, scale, w2, b2, hidden)
+fn dequantised_output_avx2(acc: &[i32], scale: f32, w2: &[f32], b2: &[f32]) -> [f32; OUTPUTS] {
+    dequantised_output_body(acc, scale, w2, b2)
 }
 
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn dequantised_output_avx512(acc: &[i32], scale: f32, w2: &[f32], b2: &[f32]) -> [f32; OUTPUTS] {
+    dequantised_output_body(acc, scale, w2, b2)
+}
+
+/// One pass over the hidden units, [`QUANT_BLOCK`] at a time: dequantise,
+/// sigmoid, and add into each output's sixteen partial sums, so that the
+/// activations never go through memory. The same operations in the same
+/// order as [`output_layer`] on the dequantised sums.
 #[inline(always)]
-fn dequantised_output_body(acc: &[i32], scale: f32, w2: &[f32], b2: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
-    let hidden = &mut hidden[..acc.len()];
-    for (x, &a) in hidden.iter_mut().zip(acc) {
-        *x = a as f32 * scale;
+fn dequantised_output_body(acc: &[i32], scale: f32, w2: &[f32], b2: &[f32]) -> [f32; OUTPUTS] {
+    const B: usize = QUANT_BLOCK;
+    let h = acc.len();
+    let mut sums = [[0.0f32; B]; OUTPUTS];
+    for (c, a) in acc.chunks_exact(B).enumerate() {
+        let mut s = [0.0f32; B];
+        for (s, &a) in s.iter_mut().zip(a) {
+            *s = sigmoid_approx(a as f32 * scale);
+        }
+        for (k, sum) in sums.iter_mut().enumerate() {
+            let w = &w2[k * h + c * B..][..B];
+            for j in 0..B {
+                sum[j] += w[j] * s[j];
+            }
+        }
     }
-    output_layer(NetSlices { w1: &[], b1: &[], w2, b2 }, hidden)
+    let mut out = [0.0f32; OUTPUTS];
+    for ((o, sum), &b) in out.iter_mut().zip(&sums).zip(b2) {
+        *o = sum.iter().sum::<f32>() + b;
+    }
+    out
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,9 +539,21 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     #[test]
+    fn the_kernels_listed_start_portable_and_end_with_the_best() {
+        let all = Kernel::available();
+        assert_eq!(all[0].name(), "portable");
+        assert!(all.contains(&Kernel::best()));
+        let names: Vec<_> = all.iter().map(|k| k.name()).collect();
+        let mut unique = names.clone();
+        unique.dedup();
+        assert_eq!(names, unique);
+    }
+
+    #[test]
     fn every_quantised_version_gives_the_same_bits() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
-        for (h, rows) in [(16, 0), (16, 1), (48, 20), (64, 21), (128, 20), (144, 21), (256, 21)] {
+        let shapes = [(16, 0), (16, 1), (48, 20), (64, 21), (128, 20), (144, 21), (256, 21), (272, 5), (528, 22)];
+        for (h, rows) in shapes {
             let inputs = 30;
             let w: Vec<i16> = (0..inputs * h).map(|_| rng.random_range(-32767..=32767)).collect();
             let index: Vec<u16> = (0..rows).map(|_| rng.random_range(0..inputs as u16)).collect();
@@ -313,14 +562,57 @@ mod tests {
             let mut want = start.clone();
             quant_add_rows_portable(&w, &index, &value, &mut want);
             let mut got = start.clone();
-            quant_add_rows(&w, &index, &value, &mut got);
+            quant_add_rows_with(Kernel::best(), &w, &index, &value, &mut got);
             assert_eq!(got, want, "{h} units, {rows} rows, best version");
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
+            for k in Kernel::available() {
                 let mut got = start.clone();
-                // SAFETY: the CPU has AVX2; the shapes are quant_add_rows's.
-                unsafe { quant_add_rows_avx2(&w, &index, &value, &mut got) };
-                assert_eq!(got, want, "{h} units, {rows} rows, AVX2");
+                quant_add_rows_with(k, &w, &index, &value, &mut got);
+                assert_eq!(got, want, "{h} units, {rows} rows, {}", k.name());
+            }
+        }
+    }
+
+    #[test]
+    fn every_output_version_gives_the_same_bits() {
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        for h in [16, 48, 128, 256, 272] {
+            // Sums spanning the sigmoid's range and beyond, at a scale of 2^-24.
+            let acc: Vec<i32> = (0..h).map(|_| rng.random_range(-400_000_000..=400_000_000)).collect();
+            let scale = (-24.0f32).exp2();
+            let w2: Vec<f32> = (0..OUTPUTS * h).map(|_| rng.random_range(-1.0..1.0)).collect();
+            let b2: Vec<f32> = (0..OUTPUTS).map(|_| rng.random_range(-1.0..1.0)).collect();
+            // The float net's output layer on the dequantised sums.
+            let mut hidden: Vec<f32> = acc.iter().map(|&a| a as f32 * scale).collect();
+            let want = output_layer(NetSlices { w1: &[], b1: &[], w2: &w2, b2: &b2 }, &mut hidden);
+            for k in Kernel::available() {
+                let got = dequantised_output_with(k, &acc, scale, &w2, &b2);
+                assert_eq!(got.map(f32::to_bits), want.map(f32::to_bits), "{h} units, {}", k.name());
+            }
+        }
+    }
+
+    #[test]
+    fn every_float_version_gives_the_same_bits() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for h in [16, 64, 100, 128, 256] {
+            let inputs = 40;
+            let w1: Vec<f32> = (0..inputs * h).map(|_| rng.random_range(-0.5..0.5)).collect();
+            let b1: Vec<f32> = (0..h).map(|_| rng.random_range(-0.5..0.5)).collect();
+            let w2: Vec<f32> = (0..OUTPUTS * h).map(|_| rng.random_range(-0.5..0.5)).collect();
+            let b2: Vec<f32> = (0..OUTPUTS).map(|_| rng.random_range(-0.5..0.5)).collect();
+            let net = NetSlices { w1: &w1, b1: &b1, w2: &w2, b2: &b2 };
+            let index: Vec<u16> = (0..inputs as u16).filter(|_| rng.random_range(0..2) == 0).collect();
+            let value: Vec<f32> = index
+                .iter()
+                .map(|_| if rng.random_range(0..2) == 0 { 1.0 } else { rng.random_range(0.0..2.0) })
+                .collect();
+            let mut hidden = vec![0.0; h];
+            let want = forward_body(net, &index, &value, &mut hidden);
+            let want_hidden = hidden.clone();
+            for k in Kernel::available() {
+                let got = forward_with(k, net, &index, &value, &mut hidden);
+                assert_eq!(got.map(f32::to_bits), want.map(f32::to_bits), "{h} units, {}", k.name());
+                assert_eq!(hidden, want_hidden, "{h} units, {}", k.name());
             }
         }
     }

@@ -514,7 +514,7 @@ mod tests {
             let GameEnd::Finished { winner, result, points } = r.end else { panic!("{r:?}") };
             assert_eq!(points, result.points());
             // The final position is seen by the seat on roll after the last move.
-            let on_roll = if r.turns % 2 == 0 { Seat::Zero } else { Seat::One };
+            let on_roll = if r.turns.is_multiple_of(2) { Seat::Zero } else { Seat::One };
             let (on_roll_won, _) = r.position.game_result().unwrap();
             assert_eq!(winner == on_roll, on_roll_won);
         }

@@ -421,7 +421,7 @@ fn tokens_distance(tokens: &[Token]) -> u32 {
 fn hops_for(dist: u8, dice: Dice, off: bool) -> Option<u8> {
     let (h, l) = (dice.high(), dice.low());
     if dice.is_double() {
-        if dist % h == 0 {
+        if dist.is_multiple_of(h) {
             return Some(dist / h);
         }
         return off.then_some(dist.div_ceil(h));

@@ -61,7 +61,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
                 // (the parity of a roll's sum) for who holds the higher one.
                 let d = self.dice.opening();
                 let coin = self.dice.roll();
-                if (coin.high() + coin.low()) % 2 == 0 {
+                if (coin.high() + coin.low()).is_multiple_of(2) {
                     (d.high(), d.low())
                 } else {
                     (d.low(), d.high())
@@ -73,7 +73,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
                     (d.high(), d.low())
                 } else {
                     let coin = self.dice.roll();
-                    if (coin.high() + coin.low()) % 2 == 0 {
+                    if (coin.high() + coin.low()).is_multiple_of(2) {
                         (d.high(), d.low())
                     } else {
                         (d.low(), d.high())

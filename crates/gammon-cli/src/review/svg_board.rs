@@ -113,7 +113,7 @@ fn frame(s: &mut String) {
 fn triangle(s: &mut String, p: usize) {
     let x = column_x(p);
     let (base, tip) = if is_top(p) { (TOP, TOP + DEPTH) } else { (TOP + HEIGHT, TOP + HEIGHT - DEPTH) };
-    let fill = if p % 2 == 0 { "#c9b07a" } else { "#9c3b2e" };
+    let fill = if p.is_multiple_of(2) { "#c9b07a" } else { "#9c3b2e" };
     let _ = write!(
         s,
         "<polygon points=\"{x},{base} {x2},{base} {mid},{tip}\" fill=\"{fill}\"/>",

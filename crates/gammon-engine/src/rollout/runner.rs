@@ -94,7 +94,7 @@ pub(super) fn run(
             break;
         }
         if let Some(target) = s.target_se {
-            if done % BATCH == 0 && done < s.trials {
+            if done.is_multiple_of(BATCH) && done < s.trials {
                 let worst = accs.iter().map(|a| a.headline(cubeful).estimate().standard_error).fold(0.0, f64::max);
                 if worst <= target {
                     target_reached = true;

@@ -145,7 +145,7 @@ fn roll(value: &str, col: usize) -> Result<RawKind, String> {
     }
     let dice = (b[0] - b'0', b[1] - b'0');
     let rest = &b[2..];
-    if rest.len() % 2 != 0 || rest.len() > 8 {
+    if !rest.len().is_multiple_of(2) || rest.len() > 8 {
         return Err(bad());
     }
     let steps = rest
