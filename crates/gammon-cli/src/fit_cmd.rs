@@ -64,6 +64,11 @@ pub struct FitArgs {
     seed: u64,
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = threads_parser(), help = threads_help("Worker threads (the result does not depend on them)."))]
     threads: usize,
+    /// The net's name, stored in the weights file (what `gammon eval`
+    /// calls the evaluator); default: the starting net's, plus what this fit
+    /// learned from.
+    #[arg(long)]
+    name: Option<String>,
 }
 
 /// Runs `gammon fit`.
@@ -129,7 +134,10 @@ pub fn run(args: &FitArgs) -> Result<()> {
         );
     }
     let sources: Vec<String> = datasets.iter().map(|d| format!("{} positions: {}", d.len(), d.labeller)).collect();
-    weights.meta.notes = format!("{} + supervised fit ({})", weights.meta.notes, sources.join("; "));
+    weights.meta.notes = match &args.name {
+        Some(name) => name.clone(),
+        None => format!("{} + supervised fit ({})", weights.meta.notes, sources.join("; ")),
+    };
     weights.meta.date = gammon_train::trainer::utc_now();
     weights.meta.learning_rate = settings.rate;
     let out = args.out.join("weights.gnn");
