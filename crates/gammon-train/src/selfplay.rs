@@ -16,7 +16,7 @@
 
 use gammon_eval::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
 use gammon_eval::mlp::{Activations, Mlp, OUTPUTS};
-use gammon_eval::net::{evaluate_position, Scratch};
+use gammon_eval::net::{evaluate_position_by, CrashedBy, Scratch};
 use gammon_eval::{NetKind, NetWeights, Probabilities};
 use gammon_rules::{
     play_game, Decision, Dice, GameStart, MatchRules, MatchState, MoveList, Position, RandomDice, Seat, Table, Turn,
@@ -110,7 +110,7 @@ impl Table for Learner<'_> {
         let mut best = (0, Probabilities::default());
         let mut best_equity = f32::INFINITY;
         for (i, candidate) in moves.positions().iter().enumerate() {
-            let (v, _) = evaluate_position(self.weights, candidate, &mut self.ws.scratch);
+            let v = td_value(self.weights, candidate, &mut self.ws.scratch);
             let e = v.equity();
             if e < best_equity {
                 best_equity = e;
@@ -126,7 +126,7 @@ impl Table for Learner<'_> {
     fn after_turn(&mut self, turn: &Turn<'_>) -> Decision<()> {
         let next_value = match (self.chosen.take(), turn.played) {
             (Some((i, v)), Some(p)) if i == p => v,
-            _ => evaluate_position(self.weights, &turn.after, &mut self.ws.scratch).0,
+            _ => td_value(self.weights, &turn.after, &mut self.ws.scratch),
         };
         self.update(&turn.before, next_value, turn.seat.index());
         Ok(())
@@ -137,7 +137,7 @@ impl Learner<'_> {
     fn update(&mut self, pos: &Position, next_value: Probabilities, player: usize) {
         let (weights, ws, rate, lambda) = (&mut *self.weights, &mut *self.ws, self.rate, self.lambda);
         let use_traces = lambda > 0.0;
-        if let Some(kind) = NetKind::of_position(pos) {
+        if let Some(kind) = td_net(pos) {
             kind.encode(pos, &mut ws.inputs);
             let net = weights.net_mut(kind);
             let act = net.activations(&ws.inputs);
@@ -151,11 +151,23 @@ impl Learner<'_> {
         } else if use_traces {
             // A database or final position: no gradient, but earlier
             // positions still learn from the difference.
-            let current = evaluate_position(weights, pos, &mut ws.scratch).0;
+            let current = td_value(weights, pos, &mut ws.scratch);
             let delta = fixed_delta(to_fixed_view(next_value.inverted(), player), to_fixed_view(current, player));
             apply_traces(weights, &delta, rate, lambda, ws.traces.as_mut());
         }
     }
+}
+
+/// The net TD trains on `pos`: one net for every contact position, crashed
+/// ones included (the trainer keeps the crashed net a copy of it); a crashed
+/// net of its own comes from supervised fitting (`supervised.rs`).
+fn td_net(pos: &Position) -> Option<NetKind> {
+    NetKind::of_position(pos).map(|kind| if kind == NetKind::Crashed { NetKind::Contact } else { kind })
+}
+
+/// The value of `pos` by the nets TD trains ([`td_net`]).
+fn td_value(weights: &NetWeights, pos: &Position, scratch: &mut Scratch) -> Probabilities {
+    evaluate_position_by(weights, pos, scratch, CrashedBy::ContactNet).0
 }
 
 fn fixed_delta(target: [f32; OUTPUTS], current: [f32; OUTPUTS]) -> [f32; OUTPUTS] {

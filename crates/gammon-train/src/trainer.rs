@@ -131,6 +131,9 @@ pub fn train_round(weights: &mut NetWeights, config: &TrainConfig, first: u64, g
             weights.net_mut(kind).add_difference(local.net(kind), snapshot.net(kind));
         }
     }
+    // Self-play TD trains the contact net on crashed positions too
+    // (`selfplay.rs`); the crashed net evaluates them as its copy.
+    weights.crashed = weights.contact.clone();
 }
 
 /// Today's date and time, UTC, RFC 3339.
