@@ -17,6 +17,7 @@ mod position_arg;
 mod request;
 mod review;
 mod rollout_cmd;
+mod serve_cmd;
 mod text;
 mod train_cmd;
 mod ubgi;
@@ -62,6 +63,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Run as a UBGI engine on standard input and output.
     Ubgi(ubgi::UbgiArgs),
+    /// Serve the HTTP JSON API and the web page on a local port.
+    Serve(serve_cmd::ServeArgs),
 }
 
 /// A reader that goes away (`gammon … | head`) ends the program quietly, as
@@ -96,6 +99,7 @@ fn main() -> ExitCode {
         Command::Label(args) => label_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Fit(args) => fit_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Rollout(args) => rollout_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Serve(args) => serve_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Review(args) => review::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Ubgi(args) => ubgi::run(&args).map(|()| ExitCode::SUCCESS),

@@ -62,6 +62,7 @@ mod perft;
 mod phase;
 mod position;
 mod position_id;
+mod position_text;
 mod sgf;
 mod xgid;
 
@@ -76,7 +77,7 @@ pub use game::{
 };
 pub use game_result::GameResult;
 pub use mat::{
-    parse_mat, parse_mat_until_error, read_match_file, read_match_file_until_error, GameText, MatAction, MatEntry,
+    parse_mat, parse_mat_until_error, parse_match_text, read_match_file, read_match_file_until_error, GameText, MatAction, MatEntry,
     MatError, MatPlace, MatchRecord, ReadMatchError, WinHow, MAX_MATCH_FILE_BYTES,
 };
 pub use match_id::{GameState, MatchId, MatchIdError, Resignation, Seat};
@@ -86,5 +87,6 @@ pub use notation::{parse_move, parse_move_in, MoveError};
 pub use perft::perft;
 pub use phase::PositionClass;
 pub use position::{Position, SideBoard, BAR, CHECKERS_PER_SIDE, OFF};
+pub use position_text::{parse_position_text, PositionText, PositionTextError};
 pub use sgf::{parse_sgf, parse_sgf_until_error};
 pub use xgid::{Xgid, XgidError};

@@ -7,7 +7,7 @@ use crate::cube::TakePoint;
 use crate::met::GammonPrices;
 use crate::rollout::{Estimate, RolloutResult};
 use gammon_eval::{evaluated_by, Probabilities};
-use gammon_rules::{CubeOwner, GameContext};
+use gammon_rules::{CubeOwner, DiceState, GameContext, Position, Xgid};
 use serde::{Serialize, Serializer};
 
 /// The five cumulative probabilities of one side, with the losing chance
@@ -244,7 +244,7 @@ impl Serialize for CubefulRollAnalysis {
 
 // ----------------------------------------------------------- cube decision
 
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 struct CubeSettingsJson {
     match_length: u32,
     score: [u32; 2],
@@ -512,5 +512,120 @@ impl Serialize for RolloutReport {
             },
         }
         .serialize(serializer)
+    }
+}
+
+// ------------------------------------------------------------ command frames
+
+/// `gammon eval --json`: the position, which part of the evaluator
+/// answered, the probabilities and the equity.
+#[derive(Debug, Serialize)]
+pub struct EvalJson {
+    position: String,
+    evaluator: String,
+    #[serde(flatten)]
+    evaluation: EvaluationJson,
+}
+
+impl From<&Evaluation> for EvalJson {
+    fn from(e: &Evaluation) -> Self {
+        EvalJson {
+            position: e.position.to_position_id(),
+            evaluator: evaluated_by(e.class).to_string(),
+            evaluation: e.probabilities.into(),
+        }
+    }
+}
+
+/// `gammon analyse --json` without dice: the evaluation and the cube
+/// decision at the same depth, or why there is none.
+#[derive(Debug, Serialize)]
+pub struct PositionAnalysisJson<'a> {
+    #[serde(flatten)]
+    evaluation: &'a Evaluation,
+    /// The cube decision of the player on roll at the same depth (`null`
+    /// when there is none, see `cube_error`).
+    cube: Option<&'a CubeReport>,
+    /// Why there is no cube decision (a finished game, a score the match
+    /// equity table does not cover).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cube_error: Option<&'a str>,
+}
+
+impl<'a> PositionAnalysisJson<'a> {
+    /// The evaluation with its cube decision or the reason it has none.
+    pub fn new(evaluation: &'a Evaluation, cube: &'a Result<CubeReport, String>) -> Self {
+        let (cube, cube_error) = match cube {
+            Ok(d) => (Some(d), None),
+            Err(e) => (None, Some(e.as_str())),
+        };
+        PositionAnalysisJson { evaluation, cube, cube_error }
+    }
+}
+
+/// `gammon analyse --json` with dice: the cubeful analysis and the notes on
+/// its context (what of the position the options kept), when there are any.
+#[derive(Debug, Serialize)]
+pub struct CubefulAnalysisJson<'a> {
+    #[serde(flatten)]
+    analysis: &'a CubefulRollAnalysis,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
+}
+
+impl<'a> CubefulAnalysisJson<'a> {
+    /// The analysis with its notes.
+    pub fn new(analysis: &'a CubefulRollAnalysis, notes: &'a [String]) -> Self {
+        CubefulAnalysisJson { analysis, notes }
+    }
+}
+
+/// A position as a board program draws it (the HTTP API's `/api/position`):
+/// its IDs, each side's checkers, the pip counts and the game context.
+#[derive(Debug, Serialize)]
+pub struct PositionJson {
+    position_id: String,
+    /// The XGID of the position in its context.
+    xgid: String,
+    board: BoardJson,
+    /// Pip counts: the player on roll's, then the opponent's.
+    pips: [u32; 2],
+    context: CubeSettingsJson,
+    /// The rolled dice (as `31`), if the context has them.
+    dice: Option<String>,
+}
+
+/// Each side's checkers in its own numbering: index 0 = borne off, 1–24 the
+/// points, 25 = the bar.
+#[derive(Debug, Serialize)]
+struct BoardJson {
+    on_roll: [u8; 26],
+    opponent: [u8; 26],
+}
+
+impl PositionJson {
+    /// The view of `position` (player on roll) in `context`.
+    pub fn new(position: &Position, context: &GameContext) -> Self {
+        let (mine, theirs) = position.to_boards();
+        let (off_mine, off_theirs) = position.borne_off();
+        let side = |board: &gammon_rules::SideBoard, off: u8| {
+            let mut out = [0u8; 26];
+            out[0] = off;
+            out[1..].copy_from_slice(board);
+            out
+        };
+        let pips = position.pip_count();
+        let dice = match context.dice {
+            DiceState::Rolled(d) => Some(d.to_string()),
+            _ => None,
+        };
+        PositionJson {
+            position_id: position.to_position_id(),
+            xgid: Xgid { position: *position, context: *context }.to_string(),
+            board: BoardJson { on_roll: side(&mine, off_mine), opponent: side(&theirs, off_theirs) },
+            pips: [pips.0, pips.1],
+            context: context.into(),
+            dice,
+        }
     }
 }

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use thiserror::Error;
 
-pub use read::{read_match_file, read_match_file_until_error, ReadMatchError, MAX_MATCH_FILE_BYTES};
+pub use read::{parse_match_text, read_match_file, read_match_file_until_error, ReadMatchError, MAX_MATCH_FILE_BYTES};
 
 /// A whole match (or money session) as written in a `.mat` file.
 #[derive(Debug, Clone, PartialEq)]

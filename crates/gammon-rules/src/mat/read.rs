@@ -60,8 +60,20 @@ pub enum ReadMatchError {
 pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchError> {
     let path = path.as_ref();
     let text = read_text(path)?;
-    let parsed = if is_sgf(&text) { parse_sgf(&text) } else { parse_mat(&text) };
-    parsed.map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
+    parse_match_text(&text).map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
+}
+
+/// Replays the text of a match file already read (an upload): gnubg SGF when
+/// its first non-blank character is `(`, `.mat` text otherwise.
+///
+/// # Errors
+/// What [`parse_sgf`] or [`parse_mat`] refuses.
+pub fn parse_match_text(text: &str) -> Result<MatchRecord, MatError> {
+    if is_sgf(text) {
+        parse_sgf(text)
+    } else {
+        parse_mat(text)
+    }
 }
 
 /// [`read_match_file`] that keeps the games before the first one that does

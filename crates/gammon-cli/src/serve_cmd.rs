@@ -1,0 +1,78 @@
+//! `gammon serve`: the HTTP JSON API and the web page ([`gammon_server`]) on
+//! a local port until Ctrl-C or SIGTERM.
+
+use crate::args::{ThreadsArg, WeightsArg};
+use anyhow::{Context, Result};
+use clap::Args;
+use gammon_server::JobLimits;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+
+/// Arguments of `gammon serve`.
+#[derive(Debug, Args)]
+#[command(after_help = "Binds 127.0.0.1 unless --bind names another address: the API has no authentication, \
+so expose it to a network only behind something that has. The endpoints are described at /api/openapi.json \
+and in docs/server.md. Searches, rollouts and reviews run on --threads worker threads; at most 2 rollouts or \
+reviews run at once and 32 wait, more are refused (429). Ctrl-C or SIGTERM stops the server: the running jobs \
+stop and the open requests are answered first.")]
+pub struct ServeArgs {
+    /// The TCP port (0: any free port; the URL printed says which).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on.
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    bind: IpAddr,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    weights: WeightsArg,
+}
+
+/// Runs `gammon serve`.
+pub fn run(args: &ServeArgs) -> Result<()> {
+    let evaluator = args.weights.net()?;
+    let pool = Arc::new(args.threads.pool()?);
+    let state = gammon_server::state(evaluator, pool, JobLimits::default());
+    // The async threads only read and write sockets: two are plenty.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the server's threads")?;
+    runtime.block_on(async {
+        let address = SocketAddr::new(args.bind, args.port);
+        let listener =
+            tokio::net::TcpListener::bind(address).await.with_context(|| format!("cannot listen on {address}"))?;
+        let bound = listener.local_addr().context("cannot read the bound address")?;
+        let host = match bound.ip() {
+            IpAddr::V6(ip) => format!("[{ip}]"),
+            ip => ip.to_string(),
+        };
+        println!("gammon serve: http://{host}:{}/ (Ctrl-C stops)", bound.port());
+        gammon_server::serve(listener, state, stop_signal()).await.context("the server failed")?;
+        eprintln!("gammon serve: stopped");
+        Ok(())
+    })
+}
+
+/// Completes on the first Ctrl-C or SIGTERM.
+async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}

@@ -1,0 +1,84 @@
+//! `gammon serve`: gammon's HTTP JSON API and its web page.
+//!
+//! The server translates HTTP to calls of the engine API
+//! ([`gammon_engine::api::Engine`]) and back, and holds no game logic. Every
+//! search runs on a rayon pool, never on the async threads; long work
+//! (rollouts, match reviews) runs as jobs ([`jobs`]). The endpoints are
+//! documented in `docs/openapi.json` (served at `/api/openapi.json`) and
+//! `docs/server.md`.
+
+pub mod api;
+pub mod error;
+pub mod jobs;
+pub mod params;
+mod work;
+
+pub use api::AppState;
+pub use error::ApiError;
+pub use jobs::{JobLimits, Jobs};
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, StatusCode};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::Router;
+use gammon_engine::api::Engine;
+use gammon_eval::NetEvaluator;
+use std::future::Future;
+use std::sync::Arc;
+
+/// The OpenAPI description of every endpoint.
+pub const OPENAPI: &str = include_str!("../../../docs/openapi.json");
+
+/// The shared state of a server evaluating with `evaluator` on `pool`.
+pub fn state(evaluator: NetEvaluator, pool: Arc<rayon::ThreadPool>, limits: JobLimits) -> AppState {
+    AppState { engine: Arc::new(Engine::new(evaluator)), jobs: Jobs::new(Arc::clone(&pool), limits), pool }
+}
+
+/// Every route of the API (and, once built in, the page).
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/api/openapi.json", get(openapi))
+        .route("/api/position", get(api::position))
+        .route("/api/moves", get(api::moves))
+        .route("/api/eval", get(api::eval))
+        .route("/api/analyse", get(api::analyse))
+        .route("/api/cube", get(api::cube))
+        .route("/api/rollouts", axum::routing::post(api::start_rollout))
+        .route("/api/rollouts/{id}", get(api::rollout_job).delete(api::cancel_rollout))
+        .route("/api/reviews", axum::routing::post(api::start_review))
+        .route("/api/reviews/{id}", get(api::review_job).delete(api::cancel_review))
+        .fallback(not_found)
+        // The bodies are read with their own limit and a JSON error
+        // (`params::json_body`).
+        .layer(DefaultBodyLimit::disable())
+        .with_state(state)
+}
+
+async fn openapi() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI)
+}
+
+async fn not_found(uri: axum::http::Uri) -> ApiError {
+    ApiError::request(StatusCode::NOT_FOUND, format!("no such endpoint: {} (see /api/openapi.json)", uri.path()))
+}
+
+/// Serves `router` on `listener` until `shutdown` completes, then asks the
+/// running jobs to stop and returns once the open requests are answered.
+///
+/// # Errors
+/// What the listener's accept loop reports.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let jobs = state.jobs.clone();
+    let app = router(state);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            jobs.stop_all();
+        })
+        .await
+}

@@ -1,0 +1,144 @@
+//! Query parameters and JSON bodies read into typed requests, every refusal
+//! naming its field. Each endpoint lists the parameters it takes; any other
+//! is refused, so a misspelt `dice` is not silently ignored.
+
+use crate::error::{chain, ApiError};
+use axum::body::{to_bytes, Body};
+use axum::http::StatusCode;
+use gammon_rules::{parse_position_text, Dice, GameContext, Position};
+use serde::de::DeserializeOwned;
+
+/// The deepest search a request may ask for, as the CLI's `--ply`.
+pub const MAX_PLY: u8 = 3;
+
+/// The largest request body: a match file of a long session is well under
+/// this (a 25-point match is about 20 KB).
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// The parameters of one query string, checked against what an endpoint
+/// takes.
+#[derive(Debug)]
+pub struct Query {
+    pairs: Vec<(String, String)>,
+}
+
+impl Query {
+    /// Reads `raw` (the text after `?`), refusing parameters not in
+    /// `allowed` and parameters given twice.
+    pub fn parse(raw: Option<&str>, allowed: &[&str]) -> Result<Self, ApiError> {
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
+            .map_err(|e| ApiError::request(StatusCode::BAD_REQUEST, format!("malformed query string: {e}")))?;
+        for (i, (key, _)) in pairs.iter().enumerate() {
+            if !allowed.contains(&key.as_str()) {
+                return Err(ApiError::bad(key, format!("unknown parameter (this endpoint takes {})", allowed.join(", "))));
+            }
+            if pairs[..i].iter().any(|(k, _)| k == key) {
+                return Err(ApiError::bad(key, "given more than once"));
+            }
+        }
+        Ok(Query { pairs })
+    }
+
+    /// The value of `key`, if given.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// The value of `key`, which must be given.
+    pub fn required(&self, key: &str) -> Result<&str, ApiError> {
+        self.get(key).ok_or_else(|| ApiError::bad(key, "missing"))
+    }
+
+    /// `ply`: 0 to [`MAX_PLY`], `default` when absent.
+    pub fn ply(&self, default: u8) -> Result<u8, ApiError> {
+        self.get("ply").map_or(Ok(default), parse_ply)
+    }
+
+    /// A boolean flag: `true`, `false`, `1` or `0`; false when absent.
+    pub fn flag(&self, key: &str) -> Result<bool, ApiError> {
+        match self.get(key) {
+            None | Some("false" | "0") => Ok(false),
+            Some("true" | "1" | "") => Ok(true),
+            Some(other) => Err(ApiError::bad(key, format!("{other:?} is not true or false"))),
+        }
+    }
+
+    /// The position of `position` (and `match_id`) with the dice of `dice`.
+    pub fn ask(&self) -> Result<Ask, ApiError> {
+        Ask::read(self.required("position")?, self.get("match_id"), self.get("dice"))
+    }
+}
+
+/// `ply` text: 0 to [`MAX_PLY`].
+pub fn parse_ply(text: &str) -> Result<u8, ApiError> {
+    match text.parse::<u8>() {
+        Ok(p) if p <= MAX_PLY => Ok(p),
+        _ => Err(ApiError::bad("ply", format!("{text:?} is not a depth from 0 to {MAX_PLY}"))),
+    }
+}
+
+/// What a request asks about, read once: the position, its game context and
+/// the dice.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ask {
+    /// The position, player on roll.
+    pub position: Position,
+    /// The context an XGID or Match ID carries; money play with a centred
+    /// cube for the other forms.
+    pub context: GameContext,
+    /// The `dice` parameter, else the dice an XGID or Match ID carries.
+    pub dice: Option<Dice>,
+}
+
+impl Ask {
+    /// Reads `position` (`start`, Position ID, `PositionID:MatchID` or XGID),
+    /// the optional `match_id` beside a Position ID, and the optional dice.
+    pub fn read(position: &str, match_id: Option<&str>, dice: Option<&str>) -> Result<Self, ApiError> {
+        let text = match match_id {
+            Some(_) if position.contains(':') || position.trim().eq_ignore_ascii_case("start") => {
+                return Err(ApiError::bad(
+                    "match_id",
+                    "given with a position that is not a bare Position ID (an XGID carries its own context)",
+                ));
+            }
+            Some(m) => format!("{}:{}", position.trim(), m.trim()),
+            None => position.to_string(),
+        };
+        let read = parse_position_text(&text).map_err(|e| {
+            let field = match e {
+                gammon_rules::PositionTextError::MatchId { .. } => "match_id",
+                _ => "position",
+            };
+            ApiError::bad(field, chain(&e))
+        })?;
+        let dice = match dice {
+            Some(d) => Some(parse_dice(d)?),
+            None => read.dice(),
+        };
+        Ok(Ask { position: read.position, context: read.context_or_money(), dice })
+    }
+
+    /// The dice, which the endpoint needs.
+    pub fn dice_required(&self) -> Result<Dice, ApiError> {
+        self.dice.ok_or_else(|| ApiError::bad("dice", "missing (write them like 31)"))
+    }
+}
+
+/// `dice` text like `31`.
+pub fn parse_dice(text: &str) -> Result<Dice, ApiError> {
+    text.parse::<Dice>().map_err(|e| ApiError::bad("dice", format!("cannot read {text:?} (write them like 31): {e}")))
+}
+
+/// A JSON body of at most [`MAX_BODY_BYTES`], read into `T` (whose fields
+/// refuse unknown names); a refusal names the field where serde does.
+pub async fn json_body<T: DeserializeOwned>(body: Body) -> Result<T, ApiError> {
+    let bytes = to_bytes(body, MAX_BODY_BYTES).await.map_err(|_| {
+        ApiError::request(StatusCode::PAYLOAD_TOO_LARGE, format!("the body is larger than {MAX_BODY_BYTES} bytes"))
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        let text = e.to_string();
+        // serde names the field between backquotes: "unknown field `x`".
+        let field = text.split('`').nth(1).filter(|_| text.contains("field")).map(str::to_string);
+        ApiError { status: StatusCode::BAD_REQUEST, field, reason: format!("bad JSON body: {text}") }
+    })
+}
