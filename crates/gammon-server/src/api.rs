@@ -17,7 +17,6 @@ use gammon_engine::rollout::{RolloutError, RolloutSettings, BATCH};
 use gammon_eval::NetEvaluator;
 use gammon_rules::{parse_match_text, CubeOwner, DiceState};
 use serde::Deserialize;
-use serde_json::Value;
 use std::sync::Arc;
 
 /// What every handler shares.
@@ -31,10 +30,24 @@ pub struct AppState {
     pub jobs: Jobs,
 }
 
-type Answer = Result<Json<Value>, ApiError>;
+type Answer = Result<RawJson, ApiError>;
 
-fn to_value(value: &impl serde::Serialize) -> Result<Value, ApiError> {
-    serde_json::to_value(value).map_err(|e| ApiError::internal(format!("cannot write the answer as JSON: {e}")))
+/// JSON already written: the engine's answers keep the exact text of their
+/// `f32` numbers, as the CLI prints them (a `serde_json::Value` would widen
+/// them to `f64` digits).
+#[derive(Debug)]
+pub struct RawJson(pub String);
+
+impl axum::response::IntoResponse for RawJson {
+    fn into_response(self) -> axum::response::Response {
+        ([(axum::http::header::CONTENT_TYPE, "application/json")], self.0).into_response()
+    }
+}
+
+fn to_value(value: &impl serde::Serialize) -> Result<RawJson, ApiError> {
+    serde_json::to_string(value)
+        .map(RawJson)
+        .map_err(|e| ApiError::internal(format!("cannot write the answer as JSON: {e}")))
 }
 
 /// The answer to asking for moves of a finished game.
@@ -52,14 +65,14 @@ pub async fn position(RawQuery(raw): RawQuery) -> Answer {
     if let Some(d) = ask.dice {
         context.dice = DiceState::Rolled(d);
     }
-    Ok(Json(to_value(&PositionJson::new(&ask.position, &context))?))
+    to_value(&PositionJson::new(&ask.position, &context))
 }
 
 /// `GET /api/moves`: the legal moves of a roll (`gammon moves --json`).
 pub async fn moves(RawQuery(raw): RawQuery) -> Answer {
     let ask = Query::parse(raw.as_deref(), &["position", "match_id", "dice"])?.ask()?;
     let moves = legal_moves(&ask.position, ask.dice_required()?).map_err(game_over)?;
-    Ok(Json(to_value(&moves)?))
+    to_value(&moves)
 }
 
 /// `GET /api/eval`: the position's value before the roll (`gammon eval
@@ -68,7 +81,7 @@ pub async fn eval(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Ans
     let query = Query::parse(raw.as_deref(), &["position", "match_id", "ply"])?;
     let (ask, plies) = (query.ask()?, query.ply(0)?);
     let engine = Arc::clone(&state.engine);
-    on_pool(&state.pool, move || to_value(&EvalJson::from(&engine.evaluate(&ask.position, plies)))).await?.map(Json)
+    on_pool(&state.pool, move || to_value(&EvalJson::from(&engine.evaluate(&ask.position, plies)))).await?
 }
 
 /// `GET /api/analyse`: with dice the ranked moves (cubeful in the position's
@@ -78,10 +91,10 @@ pub async fn analyse(State(state): State<AppState>, RawQuery(raw): RawQuery) -> 
     let query = Query::parse(raw.as_deref(), &["position", "match_id", "dice", "ply", "cubeless"])?;
     let (ask, plies, cubeless) = (query.ask()?, query.ply(2)?, query.flag("cubeless")?);
     let engine = Arc::clone(&state.engine);
-    on_pool(&state.pool, move || analyse_ask(&engine, &ask, plies, cubeless)).await?.map(Json)
+    on_pool(&state.pool, move || analyse_ask(&engine, &ask, plies, cubeless)).await?
 }
 
-fn analyse_ask(engine: &Engine<NetEvaluator>, ask: &Ask, plies: u8, cubeless: bool) -> Result<Value, ApiError> {
+fn analyse_ask(engine: &Engine<NetEvaluator>, ask: &Ask, plies: u8, cubeless: bool) -> Answer {
     match (ask.dice, cubeless) {
         (Some(dice), true) => to_value(&engine.analyse_roll(&ask.position, dice, plies).map_err(game_over)?),
         (Some(dice), false) => {
@@ -126,7 +139,9 @@ pub async fn cube(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Ans
         ));
     }
     let question = CubeQuestion::new(ask.position, ask.context, state.engine.met()).map_err(|e| match e {
-        EngineError::GameOver => ApiError::bad("position", "the game is over in this position: there is no cube decision"),
+        EngineError::GameOver => {
+            ApiError::bad("position", "the game is over in this position: there is no cube decision")
+        }
         e => ApiError::bad("position", format!("cannot analyse the cube at this score and cube: {}", chain(&e))),
     })?;
     let engine = Arc::clone(&state.engine);
@@ -135,7 +150,6 @@ pub async fn cube(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Ans
         to_value(&report)
     })
     .await?
-    .map(Json)
 }
 
 // ------------------------------------------------------------------- jobs
@@ -239,7 +253,7 @@ pub async fn start_rollout(State(state): State<AppState>, body: Body) -> Result<
             job.stop_flag(),
         );
         match report {
-            Ok(r) => serde_json::to_value(&r).map_err(|e| e.to_string()),
+            Ok(r) => serde_json::value::to_raw_value(&r).map_err(|e| e.to_string()),
             Err(EngineError::Rollout(RolloutError::Interrupted)) => {
                 Err("cancelled before any game finished".to_string())
             }
@@ -290,7 +304,7 @@ pub async fn start_review(State(state): State<AppState>, body: Body) -> Result<(
             job.stop_flag(),
         );
         match review {
-            Ok(r) => serde_json::to_value(&r).map_err(|e| e.to_string()),
+            Ok(r) => serde_json::value::to_raw_value(&r).map_err(|e| e.to_string()),
             Err(ReviewError::Interrupted) => Err("cancelled".to_string()),
             Err(e) => Err(chain(&e)),
         }

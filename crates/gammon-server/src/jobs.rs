@@ -77,7 +77,7 @@ pub struct JobHandle {
 struct Status {
     state: JobState,
     progress: Progress,
-    result: Option<Arc<serde_json::Value>>,
+    result: Option<Arc<serde_json::value::RawValue>>,
     error: Option<String>,
 }
 
@@ -98,7 +98,7 @@ impl JobHandle {
 }
 
 /// The work of a job: its JSON result or the reason it failed.
-pub type Work = Box<dyn FnOnce(&JobHandle) -> Result<serde_json::Value, String> + Send>;
+pub type Work = Box<dyn FnOnce(&JobHandle) -> Result<Box<serde_json::value::RawValue>, String> + Send>;
 
 struct Entry {
     kind: JobKind,
@@ -144,7 +144,7 @@ pub struct JobView {
     pub limits: JobLimits,
     /// The result: the CLI's `--json` of the same work (for a cancelled
     /// rollout, of the games it finished), else `null`.
-    pub result: Option<Arc<serde_json::Value>>,
+    pub result: Option<Arc<serde_json::value::RawValue>>,
     /// Why it failed, else `null`.
     pub error: Option<String>,
 }
@@ -283,7 +283,7 @@ impl Jobs {
                 match outcome {
                     Ok(value) => {
                         status.state = if stopped { JobState::Cancelled } else { JobState::Done };
-                        status.result = Some(Arc::new(value));
+                        status.result = Some(Arc::from(value));
                     }
                     Err(reason) => {
                         status.state = if stopped { JobState::Cancelled } else { JobState::Failed };

@@ -30,7 +30,10 @@ impl Query {
             .map_err(|e| ApiError::request(StatusCode::BAD_REQUEST, format!("malformed query string: {e}")))?;
         for (i, (key, _)) in pairs.iter().enumerate() {
             if !allowed.contains(&key.as_str()) {
-                return Err(ApiError::bad(key, format!("unknown parameter (this endpoint takes {})", allowed.join(", "))));
+                return Err(ApiError::bad(
+                    key,
+                    format!("unknown parameter (this endpoint takes {})", allowed.join(", ")),
+                ));
             }
             if pairs[..i].iter().any(|(k, _)| k == key) {
                 return Err(ApiError::bad(key, "given more than once"));

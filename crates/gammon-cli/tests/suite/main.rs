@@ -16,4 +16,5 @@ mod long_work;
 mod play;
 mod review;
 mod rollout;
+mod serve;
 mod ubgi;

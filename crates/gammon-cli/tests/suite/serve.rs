@@ -1,0 +1,285 @@
+//! `gammon serve` end to end: a real server on a free local port, asked over
+//! HTTP, its answers compared with the CLI's `--json` for the same input.
+#![allow(clippy::unwrap_used)]
+
+use gammon_testkit::Output;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn gammon(args: &[&str]) -> Output {
+    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
+}
+
+/// The CLI's `--json` answer.
+fn cli_json(args: &[&str]) -> Value {
+    let out = gammon(&[args, &["--json"]].concat());
+    assert!(out.success(), "{args:?}: {}", out.stderr);
+    serde_json::from_str(&out.stdout).unwrap()
+}
+
+/// A running `gammon serve --port 0`, killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+    agent: ureq::Agent,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
+            .args(["serve", "--port", "0", "--threads", "2"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        // "gammon serve: http://127.0.0.1:PORT/ (Ctrl-C stops)"
+        let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_string();
+        assert!(url.starts_with("http://127.0.0.1:"), "binds the loopback by default: {line}");
+        let config = ureq::Agent::config_builder().http_status_as_error(false).build();
+        Server { child, url, agent: config.into() }
+    }
+
+    fn get(&self, path: &str) -> (u16, Value) {
+        let mut response = self.agent.get(&format!("{}{path}", self.url)).call().unwrap();
+        let status = response.status().as_u16();
+        (status, response.body_mut().read_json().unwrap())
+    }
+
+    fn ok(&self, path: &str) -> Value {
+        let (status, body) = self.get(path);
+        assert_eq!(status, 200, "{path}: {body}");
+        body
+    }
+
+    fn post(&self, path: &str, body: &str) -> (u16, Value) {
+        let mut response = self
+            .agent
+            .post(&format!("{}{path}", self.url))
+            .header("content-type", "application/json")
+            .send(body)
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.body_mut().read_json().unwrap())
+    }
+
+    fn delete(&self, path: &str) -> (u16, Value) {
+        let mut response = self.agent.delete(&format!("{}{path}", self.url)).call().unwrap();
+        let status = response.status().as_u16();
+        (status, response.body_mut().read_json().unwrap())
+    }
+
+    /// Polls job `path` until it leaves the queue and the pool.
+    fn finished(&self, path: &str) -> Value {
+        let began = Instant::now();
+        loop {
+            let job = self.ok(path);
+            if !matches!(job["state"].as_str(), Some("queued" | "running")) {
+                return job;
+            }
+            assert!(began.elapsed() < Duration::from_secs(120), "{path} never finished: {job}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `value` without the fields that measure time.
+fn timeless(mut value: Value) -> Value {
+    if let Value::Object(map) = &mut value {
+        for key in ["seconds", "elapsed_seconds", "games_per_second", "elapsed", "stats"] {
+            map.remove(key);
+        }
+        for v in map.values_mut() {
+            *v = timeless(v.take());
+        }
+    }
+    value
+}
+
+const XGID: &str = "XGID=-b----E-C---eE---c-e----B-:1:1:1:31:3:1:0:5:10";
+
+#[test]
+fn every_endpoint_answers_what_the_cli_prints() {
+    let server = Server::start();
+    let pos = "4HPwATDgc/ABMA";
+    assert_eq!(server.ok(&format!("/api/moves?position={pos}&dice=31")), cli_json(&["moves", pos, "31"]));
+    assert_eq!(server.ok("/api/eval?position=start"), cli_json(&["eval", "start"]));
+    for ply in ["0", "1"] {
+        let served = server.ok(&format!("/api/analyse?position={pos}&dice=31&ply={ply}"));
+        assert_eq!(timeless(served), timeless(cli_json(&["analyse", pos, "--dice", "31", "--ply", ply])));
+        let served = server.ok(&format!("/api/analyse?position={pos}&dice=64&ply={ply}&cubeless=true"));
+        assert_eq!(timeless(served), timeless(cli_json(&["analyse", pos, "--dice", "64", "--ply", ply, "--cubeless"])));
+    }
+    // A match context travels in the XGID (its own dice are overridden).
+    let encoded = XGID.replace(':', "%3A").replace('=', "%3D");
+    let served = server.ok(&format!("/api/analyse?position={encoded}&dice=52&ply=0"));
+    assert_eq!(served["context"]["match_length"], 5);
+    assert_eq!(timeless(served), timeless(cli_json(&["analyse", XGID, "--dice", "52", "--ply", "0"])));
+    let without_dice = XGID.replace(":31:", ":00:");
+    let served = server.ok(&format!("/api/analyse?position={}&ply=1", without_dice.replace(':', "%3A")));
+    assert!(served["cube"].is_object(), "{served}");
+    assert_eq!(timeless(served), timeless(cli_json(&["analyse", &without_dice, "--ply", "1"])));
+    let served = server.ok(&format!("/api/cube?position={}&ply=1", without_dice.replace(':', "%3A")));
+    assert_eq!(timeless(served), timeless(cli_json(&["cube", &without_dice, "--ply", "1"])));
+    // A Position ID with a separate Match ID is the same as gnubg's pair.
+    let pair = server.ok("/api/eval?position=4HPwATDgc/ABMA&match_id=cAkAAAAAAAAA");
+    assert_eq!(pair["position"], pos);
+    let board = server.ok(&format!("/api/position?position={encoded}"));
+    assert_eq!(board["position_id"], pos);
+    assert_eq!(board["xgid"], XGID);
+    assert_eq!(board["pips"], json!([167, 167]));
+    let on_roll: Vec<u64> = serde_json::from_value(board["board"]["on_roll"].clone()).unwrap();
+    assert_eq!((on_roll.iter().sum::<u64>(), on_roll[6], on_roll[24]), (15, 5, 2));
+    let (status, spec) = server.get("/api/openapi.json");
+    assert_eq!(status, 200);
+    for path in ["/api/position", "/api/moves", "/api/eval", "/api/analyse", "/api/cube", "/api/rollouts/{id}"] {
+        assert!(spec["paths"][path].is_object(), "{path} is not documented");
+    }
+}
+
+#[test]
+fn bad_requests_get_a_4xx_naming_the_field() {
+    let server = Server::start();
+    let cases: &[(&str, u16, Option<&str>)] = &[
+        ("/api/moves?position=nonsense&dice=31", 400, Some("position")),
+        // 15 checkers each are required: a Position ID with the key of 16.
+        ("/api/eval?position=4HPwATDgc/ABMB", 400, Some("position")),
+        ("/api/moves?position=start&dice=71", 400, Some("dice")),
+        ("/api/moves?position=start", 400, Some("dice")),
+        ("/api/moves?dice=31", 400, Some("position")),
+        ("/api/analyse?position=start&dice=31&ply=4", 400, Some("ply")),
+        ("/api/analyse?position=start&dice=31&ply=-1", 400, Some("ply")),
+        ("/api/analyse?position=start&dice=31&plies=2", 400, Some("plies")),
+        ("/api/analyse?position=start&dice=31&dice=42", 400, Some("dice")),
+        ("/api/analyse?position=start&dice=31&cubeless=maybe", 400, Some("cubeless")),
+        ("/api/eval?position=start&match_id=AAAA", 400, Some("match_id")),
+        ("/api/moves?position=AAAAAAAA/38AAA&dice=31", 400, Some("position")),
+        ("/api/rollouts/99", 404, None),
+        ("/api/rollouts/x", 400, Some("id")),
+        ("/api/nothing", 404, None),
+    ];
+    for &(path, status, field) in cases {
+        let (got, body) = server.get(path);
+        assert_eq!(got, status, "{path}: {body}");
+        assert_eq!(body["error"]["field"].as_str(), field, "{path}: {body}");
+        assert!(!body["error"]["reason"].as_str().unwrap().is_empty(), "{path}: {body}");
+    }
+    let posts: &[(&str, &str, u16, Option<&str>)] = &[
+        ("/api/rollouts", "{", 400, None),
+        ("/api/rollouts", r#"{"position": "start", "gamez": 10}"#, 400, Some("gamez")),
+        ("/api/rollouts", r#"{"games": 10}"#, 400, Some("position")),
+        ("/api/rollouts", r#"{"position": "start", "games": 0}"#, 400, Some("games")),
+        ("/api/rollouts", r#"{"position": "start", "games": 2000000}"#, 400, Some("games")),
+        ("/api/rollouts", r#"{"position": "start", "ply": 2}"#, 400, Some("ply")),
+        ("/api/rollouts", r#"{"position": "start", "dice": "77"}"#, 400, Some("dice")),
+        ("/api/reviews", r#"{"match": "this is not a match"}"#, 400, Some("match")),
+        ("/api/reviews", r#"{"match": "", "ply": 9}"#, 400, Some("match")),
+    ];
+    for &(path, body, status, field) in posts {
+        let (got, answer) = server.post(path, body);
+        assert_eq!(got, status, "{body}: {answer}");
+        assert_eq!(answer["error"]["field"].as_str(), field, "{body}: {answer}");
+    }
+    let huge = format!(r#"{{"match": "{}"}}"#, "x".repeat(2 << 20));
+    let (got, answer) = server.post("/api/reviews", &huge);
+    assert_eq!(got, 413, "{answer}");
+}
+
+#[test]
+fn a_rollout_job_gives_the_cli_result_and_cancels() {
+    let server = Server::start();
+    let (status, job) = server.post("/api/rollouts", r#"{"position": "start", "games": 72, "truncate": 4, "seed": 5}"#);
+    assert_eq!(status, 201, "{job}");
+    let id = job["id"].as_u64().unwrap();
+    let done = server.finished(&format!("/api/rollouts/{id}"));
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["progress"]["done"], 72);
+    let cli = cli_json(&["rollout", "start", "--games", "72", "--truncate", "4", "--seed", "5", "--threads", "2"]);
+    assert_eq!(timeless(done["result"].clone()), timeless(cli));
+    // A job of the other kind is not found under this one.
+    assert_eq!(server.get(&format!("/api/reviews/{id}")).0, 404);
+
+    // Cancelled while running: it stops soon and keeps the games it finished.
+    let (_, long) = server.post("/api/rollouts", r#"{"position": "start", "games": 1000000}"#);
+    let long_id = long["id"].as_u64().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, _) = server.delete(&format!("/api/rollouts/{long_id}"));
+    assert_eq!(status, 200);
+    let cancelled = server.finished(&format!("/api/rollouts/{long_id}"));
+    assert_eq!(cancelled["state"], "cancelled", "{cancelled}");
+    let games = cancelled["result"]["rollout"]["trials"].as_u64().unwrap_or(0);
+    assert!(games < 1_000_000, "{cancelled}");
+}
+
+#[test]
+fn a_full_queue_is_refused_with_429_and_queued_jobs_cancel() {
+    let server = Server::start();
+    let mut ids = Vec::new();
+    let mut refused = None;
+    for _ in 0..40 {
+        let (status, body) = server.post("/api/rollouts", r#"{"position": "start", "games": 1000000}"#);
+        if status == 429 {
+            refused = Some(body);
+            break;
+        }
+        assert_eq!(status, 201, "{body}");
+        ids.push(body["id"].as_u64().unwrap());
+    }
+    let refused = refused.expect("the queue has a limit");
+    assert!(refused["error"]["reason"].as_str().unwrap().contains("waiting"), "{refused}");
+    let last = server.ok(&format!("/api/rollouts/{}", ids.last().unwrap()));
+    assert_eq!(last["state"], "queued");
+    assert_eq!(last["queue_position"].as_u64(), last["limits"]["queued"].as_u64());
+    for id in &ids {
+        assert_eq!(server.delete(&format!("/api/rollouts/{id}")).0, 200);
+    }
+    for id in &ids {
+        let job = server.finished(&format!("/api/rollouts/{id}"));
+        assert_eq!(job["state"], "cancelled", "{job}");
+    }
+}
+
+#[test]
+fn a_review_job_gives_the_cli_review() {
+    let file = gammon_testkit::shared_dir().join("matches/real/fibs_NIUSHA-nori_1p.mat");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let server = Server::start();
+    let (status, job) = server.post("/api/reviews", &json!({"match": text, "ply": 0, "cube_ply": 0}).to_string());
+    assert_eq!(status, 201, "{job}");
+    let done = server.finished(&format!("/api/reviews/{}", job["id"]));
+    assert_eq!(done["state"], "done", "{done}");
+    assert!(done["progress"]["total"].as_u64().unwrap() > 0);
+    let cli = cli_json(&["review", file.to_str().unwrap(), "--ply", "0", "--cube-ply", "0"]);
+    assert_eq!(timeless(done["result"].clone()), timeless(cli));
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_server_cleanly() {
+    let mut server = Server::start();
+    assert_eq!(server.get("/api/eval?position=start").0, 200);
+    let pid = server.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let began = Instant::now();
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(began.elapsed() < Duration::from_secs(20), "the server did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(server.child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(stderr.contains("stopped"), "{stderr}");
+}
