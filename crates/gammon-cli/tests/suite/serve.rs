@@ -283,3 +283,40 @@ fn sigterm_stops_the_server_cleanly() {
     std::io::Read::read_to_string(server.child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
     assert!(stderr.contains("stopped"), "{stderr}");
 }
+
+#[test]
+fn wildbg_move_requests_are_answered_in_wildbgs_shape() {
+    let server = Server::start();
+    // wildbg's own example: the starting position, x positive, o negative.
+    let board = "p24=2&p13=5&p8=3&p6=5&p1=-2&p12=-5&p17=-3&p19=-5";
+    let answer = server.ok(&format!("/move?die1=3&die2=1&{board}"));
+    let moves = answer["moves"].as_array().unwrap();
+    let ours = server.ok("/api/analyse?position=start&dice=31&ply=0&cubeless=true");
+    assert_eq!(moves.len(), ours["moves"].as_array().unwrap().len());
+    let mut steps: Vec<(u64, u64)> = moves[0]["play"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["from"].as_u64().unwrap(), s["to"].as_u64().unwrap()))
+        .collect();
+    steps.sort_unstable();
+    assert_eq!(steps, [(6, 5), (8, 5)], "the best 31 at the start is 8/5 6/5: {answer}");
+    let best = &ours["moves"][0]["probabilities"];
+    assert_eq!(moves[0]["probabilities"]["win"], best["win"]);
+    assert_eq!(moves[0]["probabilities"]["loseBg"], best["lose_backgammon"]);
+    // x on the bar cannot enter o's closed home board (x's points 19-24).
+    let closed = "p25=1&p14=14&p19=-2&p20=-2&p21=-2&p22=-2&p23=-2&p24=-2&p12=-3";
+    let answer = server.ok(&format!("/move?die1=6&die2=6&{closed}"));
+    assert_eq!(answer["moves"].as_array().unwrap().len(), 1, "{answer}");
+    assert_eq!(answer["moves"][0]["play"], json!([]));
+    for (query, field) in [
+        (format!("die1=7&die2=1&{board}"), "die1"),
+        (format!("die1=3&{board}"), "die2"),
+        ("die1=3&die2=1&p24=16".to_string(), "p0"),
+        (format!("die1=3&die2=1&p0=2&{board}"), "p0"),
+        (format!("die1=3&die2=1&p26=1&{board}"), "p26"),
+    ] {
+        let (status, body) = server.get(&format!("/move?{query}"));
+        assert_eq!((status, body["error"]["field"].as_str()), (400, Some(field)), "{query}: {body}");
+    }
+}
