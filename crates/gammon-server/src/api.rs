@@ -354,3 +354,101 @@ pub async fn review_job(State(state): State<AppState>, Path(id): Path<String>) -
 pub async fn cancel_review(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<JobView>, ApiError> {
     cancel_job(&state, JobKind::Review, &id).await
 }
+
+// ------------------------------------------------------------------- play
+
+/// The body of `POST /api/play`: the state where the human acts (as the
+/// last answer's `xgid`), his action, and the dice stream.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayRequest {
+    /// `new`, `roll`, `double`, `move`, `take` or `pass`.
+    action: String,
+    /// The state (not for `new`).
+    position: Option<String>,
+    /// For `move`: the move in gnubg notation.
+    #[serde(rename = "move")]
+    move_text: Option<String>,
+    /// For `new`: the match length (0 = money play).
+    match_length: Option<u32>,
+    /// For `new` in money play: the Jacoby rule.
+    #[serde(default)]
+    jacoby: bool,
+    /// The dice seed of the game; each step uses its own stream.
+    seed: u64,
+    /// The step number (the last answer's `next_step`).
+    #[serde(default)]
+    step: u64,
+    /// The engine's depth for its moves and cube, 0 to 2.
+    #[serde(default)]
+    ply: u8,
+}
+
+/// The deepest engine a game request may ask for (a move at 2 plies takes
+/// well under a second).
+pub const MAX_PLAY_PLY: u8 = 2;
+
+/// `POST /api/play`: one step of a game against the engine.
+pub async fn play(State(state): State<AppState>, body: Body) -> Answer {
+    use gammon_engine::api::json::PlayOutcomeJson;
+    use gammon_engine::api::play::{new_match, play_step, PlayAction};
+    let request: PlayRequest = json_body(body).await?;
+    if request.ply > MAX_PLAY_PLY {
+        return Err(ApiError::bad("ply", format!("{} is not a depth from 0 to {MAX_PLAY_PLY}", request.ply)));
+    }
+    let action = match request.action.as_str() {
+        "new" => None,
+        "roll" => Some(PlayAction::Roll),
+        "double" => Some(PlayAction::Double),
+        "take" => Some(PlayAction::Take),
+        "pass" | "drop" => Some(PlayAction::Pass),
+        "move" => Some(PlayAction::Move(
+            request.move_text.clone().ok_or_else(|| ApiError::bad("move", "missing (the move, like 8/5 6/5)"))?,
+        )),
+        other => {
+            return Err(ApiError::bad("action", format!("{other:?} is not new, roll, double, move, take or pass")))
+        }
+    };
+    let engine = Arc::clone(&state.engine);
+    let (seed, step, plies) = (request.seed, request.step, request.ply);
+    let outcome = match action {
+        None => {
+            let length = request.match_length.unwrap_or(0);
+            if length > 64 {
+                return Err(ApiError::bad("match_length", format!("{length} is longer than 64 points")));
+            }
+            let context = gammon_rules::GameContext {
+                jacoby: request.jacoby,
+                ..if length == 0 {
+                    gammon_rules::GameContext::money()
+                } else {
+                    gammon_rules::GameContext::new_match(length)
+                }
+            };
+            on_pool(&state.pool, move || new_match(&engine, &context, plies, (seed, step))).await?
+        }
+        Some(action) => {
+            let text = request
+                .position
+                .as_deref()
+                .ok_or_else(|| ApiError::bad("position", "missing (the last answer's xgid)"))?;
+            let ask = Ask::read(text, None, None)?;
+            on_pool(&state.pool, move || play_step(&engine, &ask.position, &ask.context, &action, plies, (seed, step)))
+                .await?
+        }
+    };
+    let outcome = outcome.map_err(|e| {
+        use gammon_engine::api::play::PlayError;
+        match e {
+            PlayError::Move(_) => ApiError::bad("move", chain(&e)),
+            PlayError::NotNow(_) => ApiError::bad("action", chain(&e)),
+            PlayError::BadState(_) => ApiError::bad("position", chain(&e)),
+            PlayError::Engine(_) => ApiError::bad("position", chain(&e)),
+        }
+    })?;
+    let mut json = serde_json::to_value(PlayOutcomeJson::new(&outcome))
+        .map_err(|e| ApiError::internal(format!("cannot write the answer as JSON: {e}")))?;
+    json["seed"] = seed.into();
+    json["next_step"] = (step + 1).into();
+    to_value(&json)
+}

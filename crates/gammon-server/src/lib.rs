@@ -49,6 +49,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rollouts/{id}", get(api::rollout_job).delete(api::cancel_rollout))
         .route("/api/reviews", axum::routing::post(api::start_review))
         .route("/api/reviews/{id}", get(api::review_job).delete(api::cancel_review))
+        .route("/api/play", axum::routing::post(api::play))
         .route("/move", get(wildbg::get_move))
         .fallback(not_found)
         // The bodies are read with their own limit and a JSON error

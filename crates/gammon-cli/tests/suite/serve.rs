@@ -320,3 +320,46 @@ fn wildbg_move_requests_are_answered_in_wildbgs_shape() {
         assert_eq!((status, body["error"]["field"].as_str()), (400, Some(field)), "{query}: {body}");
     }
 }
+
+#[test]
+fn a_game_against_the_engine_is_played_through_the_api_with_no_server_state() {
+    let server = Server::start();
+    let (status, mut state) = server.post("/api/play", r#"{"action": "new", "match_length": 3, "seed": 42}"#);
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["events"][0]["event"], "opening_roll");
+    let mut games_over = 0;
+    let mut refused_illegal = false;
+    for _ in 0..400 {
+        let xgid = state["xgid"].as_str().unwrap().to_string();
+        let step = state["next_step"].as_u64().unwrap();
+        let body = match state["turn"].as_str().unwrap() {
+            "match_over" => break,
+            "roll" | "roll_or_double" => json!({"action": "roll", "position": xgid, "seed": 42, "step": step}),
+            "answer_double" => json!({"action": "take", "position": xgid, "seed": 42, "step": step}),
+            "move" => {
+                if !refused_illegal {
+                    // A move the dice do not allow is refused, naming the move.
+                    let bad = json!({"action": "move", "move": "24/1", "position": xgid, "seed": 42, "step": step});
+                    let (status, answer) = server.post("/api/play", &bad.to_string());
+                    assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("move")), "{answer}");
+                    refused_illegal = true;
+                }
+                let moves = server.ok(&format!("/api/moves?position={}", xgid.replace(':', "%3A").replace('=', "%3D")));
+                let first = moves["moves"][0]["notation"].as_str().unwrap().to_string();
+                json!({"action": "move", "move": first, "position": xgid, "seed": 42, "step": step})
+            }
+            other => panic!("unknown turn {other}: {state}"),
+        };
+        let (status, next) = server.post("/api/play", &body.to_string());
+        assert_eq!(status, 200, "{body}: {next}");
+        games_over += next["events"].as_array().unwrap().iter().filter(|e| e["event"] == "game_over").count();
+        state = next;
+    }
+    assert_eq!(state["turn"], "match_over", "{state}");
+    assert!(games_over >= 1);
+    assert!(state["score"][0].as_u64().unwrap() >= 3 || state["score"][1].as_u64().unwrap() >= 3, "{state}");
+    let (status, answer) = server.post("/api/play", r#"{"action": "fly", "seed": 1}"#);
+    assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("action")), "{answer}");
+    let (status, answer) = server.post("/api/play", r#"{"action": "take", "position": "start", "seed": 1}"#);
+    assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("action")), "{answer}");
+}

@@ -629,3 +629,31 @@ impl PositionJson {
         }
     }
 }
+
+/// A step of a game against the engine (`POST /api/play`): what happened,
+/// the state where the human acts next (as XGID, for the next request), what
+/// he may do, and the board.
+#[derive(Debug, Serialize)]
+pub struct PlayOutcomeJson<'a> {
+    events: &'a [super::play::PlayEvent],
+    /// The next request's `position`.
+    xgid: String,
+    turn: super::play::HumanTurn,
+    /// Human first.
+    score: [u32; 2],
+    /// The board of the state, seen by the side on roll in it.
+    board: PositionJson,
+}
+
+impl<'a> PlayOutcomeJson<'a> {
+    /// The JSON of `outcome`.
+    pub fn new(outcome: &'a super::play::PlayOutcome) -> Self {
+        PlayOutcomeJson {
+            events: &outcome.events,
+            xgid: Xgid { position: outcome.position, context: outcome.context }.to_string(),
+            turn: outcome.turn,
+            score: outcome.score,
+            board: PositionJson::new(&outcome.position, &outcome.context),
+        }
+    }
+}

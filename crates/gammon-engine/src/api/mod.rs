@@ -25,6 +25,7 @@ mod cubeful_analysis;
 mod error;
 pub mod json;
 mod moves;
+pub mod play;
 mod resign;
 mod rollout_report;
 #[cfg(test)]
