@@ -10,6 +10,7 @@
 pub mod api;
 pub mod error;
 pub mod jobs;
+mod page;
 pub mod params;
 mod wildbg;
 mod work;
@@ -36,9 +37,11 @@ pub fn state(evaluator: NetEvaluator, pool: Arc<rayon::ThreadPool>, limits: JobL
     AppState { engine: Arc::new(Engine::new(evaluator)), jobs: Jobs::new(Arc::clone(&pool), limits), pool }
 }
 
-/// Every route of the API (and, once built in, the page).
+/// Every route: the page, its assets and the API.
 pub fn router(state: AppState) -> Router {
     Router::new()
+        .route("/", get(page::index))
+        .route("/assets/{name}", get(page::file))
         .route("/api/openapi.json", get(openapi))
         .route("/api/position", get(api::position))
         .route("/api/moves", get(api::moves))

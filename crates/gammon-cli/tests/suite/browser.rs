@@ -102,7 +102,8 @@ async fn checkers(client: &Client) -> std::collections::BTreeMap<(String, String
 /// counts: player 0 on roll, points in his numbering.
 fn expected_checkers(api: &str, position: &str) -> std::collections::BTreeMap<(String, String), usize> {
     let query = position.replace(':', "%3A").replace('=', "%3D").replace('/', "%2F");
-    let body: Value = ureq::get(&format!("{api}/api/position?position={query}")).call().unwrap().body_mut().read_json().unwrap();
+    let body: Value =
+        ureq::get(&format!("{api}/api/position?position={query}")).call().unwrap().body_mut().read_json().unwrap();
     let mut counts = std::collections::BTreeMap::new();
     for (player, side) in [("0", "on_roll"), ("1", "opponent")] {
         let board: Vec<usize> = serde_json::from_value(body["board"][side].clone()).unwrap();
@@ -121,4 +122,103 @@ fn expected_checkers(api: &str, position: &str) -> std::collections::BTreeMap<(S
         }
     }
     counts
+}
+
+fn api(url: &str, path: &str) -> Value {
+    ureq::get(&format!("{url}{path}")).call().unwrap().body_mut().read_json().unwrap()
+}
+
+/// The counts of a move's `result` (seen by the next player) drawn from the
+/// mover's side, as the page previews it: sides swapped, points mirrored.
+fn mover_view(
+    counts: &std::collections::BTreeMap<(String, String), usize>,
+) -> std::collections::BTreeMap<(String, String), usize> {
+    counts
+        .iter()
+        .map(|((player, point), &n)| {
+            let other = if player == "0" { "1" } else { "0" };
+            let point = point.parse::<usize>().map_or_else(|_| point.clone(), |p| (25 - p).to_string());
+            ((other.to_string(), point), n)
+        })
+        .collect()
+}
+
+const MIDDLE_GAME: &str = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10";
+
+#[test]
+fn the_page_shows_a_position_its_moves_and_a_move_on_the_board() {
+    let (_server, url) = server();
+    let (_driver, driver_url) = chromedriver();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let client = browser(&driver_url).await;
+        // A shared link opens the position with its ranked moves, no click.
+        client.goto(&format!("{url}/?position=4HPwATDgc/ABMA&dice=31")).await.unwrap();
+        let legal = api(&url, "/api/moves?position=4HPwATDgc/ABMA&dice=31");
+        let rows = wait_for(&client, "#move-list [data-move]", legal["moves"].as_array().unwrap().len()).await;
+        let analysis = api(&url, "/api/analyse?position=4HPwATDgc/ABMA&dice=31&ply=0");
+        assert_eq!(rows[0].attr("data-move").await.unwrap().as_deref(), analysis["moves"][0]["move"].as_str());
+        let equity: f64 = rows[0].attr("data-equity").await.unwrap().unwrap().parse().unwrap();
+        assert!((equity - analysis["moves"][0]["equity"].as_f64().unwrap()).abs() < 1e-6);
+        let drawn = checkers(&client).await;
+        assert_eq!(drawn.values().sum::<usize>(), 30, "{drawn:?}");
+        assert_eq!(drawn, expected_checkers(&url, "4HPwATDgc/ABMA"));
+        screenshot(&client, "1-linked-start-31").await;
+
+        // Paste an XGID and load it: the board shows its 15 + 15 checkers.
+        let input = client.find(Locator::Css("#position-input")).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(MIDDLE_GAME).await.unwrap();
+        client.find(Locator::Css("#dice-input")).await.unwrap().clear().await.unwrap();
+        client.find(Locator::Css("#load-button")).await.unwrap().click().await.unwrap();
+        let want = expected_checkers(&url, MIDDLE_GAME);
+        let began = Instant::now();
+        while checkers(&client).await != want {
+            assert!(
+                began.elapsed() < Duration::from_secs(20),
+                "the pasted XGID is not drawn: {:?}",
+                checkers(&client).await
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        // Without dice: the cube decision with its explanation.
+        let cube = client.find(Locator::Css("#cube-panel")).await.unwrap();
+        let began = Instant::now();
+        while !cube.text().await.unwrap().to_lowercase().contains("double") {
+            assert!(began.elapsed() < Duration::from_secs(30), "no cube decision: {}", cube.text().await.unwrap());
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        screenshot(&client, "2-pasted-xgid-cube").await;
+
+        // Pick 64; the list ranks its moves; clicking the best shows it.
+        client.find(Locator::Css("[data-dice=\"64\"]")).await.unwrap().click().await.unwrap();
+        let query = MIDDLE_GAME.replace(':', "%3A").replace('=', "%3D");
+        let legal = api(&url, &format!("/api/moves?position={query}&dice=64"));
+        let rows = wait_for(&client, "#move-list [data-move]", legal["moves"].as_array().unwrap().len()).await;
+        let best = rows[0].attr("data-move").await.unwrap().unwrap();
+        let after = legal["moves"].as_array().unwrap().iter().find(|m| m["notation"] == best.as_str()).unwrap();
+        rows[0].click().await.unwrap();
+        let want = mover_view(&expected_checkers(&url, after["result"].as_str().unwrap()));
+        let began = Instant::now();
+        while checkers(&client).await != want {
+            assert!(began.elapsed() < Duration::from_secs(10), "the board does not show {best}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        screenshot(&client, "3-move-shown").await;
+        assert!(client.current_url().await.unwrap().as_str().contains("dice=64"), "the address bar holds the dice");
+
+        // A bad ID is refused with the server's reason, naming the field.
+        let input = client.find(Locator::Css("#position-input")).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys("garbage").await.unwrap();
+        client.find(Locator::Css("#load-button")).await.unwrap().click().await.unwrap();
+        let error = client.find(Locator::Css("#error")).await.unwrap();
+        let began = Instant::now();
+        while !error.text().await.unwrap().contains("position") {
+            assert!(began.elapsed() < Duration::from_secs(10), "no error shown");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        screenshot(&client, "4-error").await;
+        client.close().await.unwrap();
+    });
 }

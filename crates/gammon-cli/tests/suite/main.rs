@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod analyse;
+mod browser;
 mod cli;
 mod cube;
 mod eval_train;
