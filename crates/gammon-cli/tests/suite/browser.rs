@@ -74,6 +74,21 @@ async fn screenshot(client: &Client, name: &str) {
     std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
 }
 
+/// Clicks the element of `css`, finding it again if the page redrew it
+/// between the find and the click.
+async fn click(client: &Client, css: &str) {
+    for _ in 0..20 {
+        match client.find(Locator::Css(css)).await.unwrap().click().await {
+            Ok(()) => return,
+            Err(e) if e.is_stale_element_reference() => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("{css}: {e}"),
+        }
+    }
+    panic!("{css} kept being redrawn");
+}
+
 /// Waits until `css` matches at least `n` elements.
 async fn wait_for(client: &Client, css: &str, n: usize) -> Vec<Element> {
     let began = Instant::now();
@@ -87,13 +102,15 @@ async fn wait_for(client: &Client, css: &str, n: usize) -> Vec<Element> {
     }
 }
 
-/// Checkers per (`data-player`, `data-point`) on the board.
+/// Checkers per (`data-player`, `data-point`) on the board, read in one
+/// script call (the board may be redrawn between two WebDriver calls).
 async fn checkers(client: &Client) -> std::collections::BTreeMap<(String, String), usize> {
+    let script = "return Array.from(document.querySelectorAll('#board [data-player][data-point]'))\
+        .map(e => [e.getAttribute('data-player'), e.getAttribute('data-point')]);";
+    let found: Vec<(String, String)> = serde_json::from_value(client.execute(script, vec![]).await.unwrap()).unwrap();
     let mut counts = std::collections::BTreeMap::new();
-    for c in client.find_all(Locator::Css("#board [data-player][data-point]")).await.unwrap() {
-        let player = c.attr("data-player").await.unwrap().unwrap();
-        let point = c.attr("data-point").await.unwrap().unwrap();
-        *counts.entry((player, point)).or_insert(0) += 1;
+    for key in found {
+        *counts.entry(key).or_insert(0) += 1;
     }
     counts
 }
@@ -219,6 +236,67 @@ fn the_page_shows_a_position_its_moves_and_a_move_on_the_board() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         screenshot(&client, "4-error").await;
+        client.close().await.unwrap();
+    });
+}
+
+#[test]
+fn a_match_file_uploaded_to_the_page_is_reviewed_and_stepped_through() {
+    // The browser takes only a canonical path for an upload.
+    let file = gammon_testkit::shared_dir().join("matches/real/fibs_NIUSHA-nori_1p.mat").canonicalize().unwrap();
+    let (_server, url) = server();
+    let (_driver, driver_url) = chromedriver();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let client = browser(&driver_url).await;
+        client.goto(&format!("{url}/")).await.unwrap();
+        client.find(Locator::Css("#tab-review")).await.unwrap().click().await.unwrap();
+        client.find(Locator::Css("#review-ply option[value=\"0\"]")).await.unwrap().click().await.unwrap();
+        client.find(Locator::Css("#review-file")).await.unwrap().send_keys(file.to_str().unwrap()).await.unwrap();
+        let button = client.find(Locator::Css("#review-button")).await.unwrap();
+        let began = Instant::now();
+        while !button.is_enabled().await.unwrap() {
+            assert!(began.elapsed() < Duration::from_secs(10), "the file was not read");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        button.click().await.unwrap();
+        // The review the API gives for the same file and depth.
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut response = ureq::post(&format!("{url}/api/reviews"))
+            .send_json(json!({"match": text, "ply": 0, "cube_ply": 0}))
+            .unwrap();
+        let job: Value = response.body_mut().read_json().unwrap();
+        let review = loop {
+            let j = api(&url, &format!("/api/reviews/{}", job["id"]));
+            if j["state"] == "done" {
+                break j["result"].clone();
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let with_position = review["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|g| g["records"].as_array().unwrap())
+            .filter(|r| r["position_id"].is_string())
+            .count();
+        let rows = wait_for(&client, "#review-panel li[data-index]", with_position).await;
+        assert_eq!(rows.len(), with_position);
+        let panel = client.find(Locator::Css("#review-panel")).await.unwrap().text().await.unwrap();
+        for player in review["players"].as_array().unwrap() {
+            assert!(panel.contains(player.as_str().unwrap()), "{player} missing from the summary");
+        }
+        // Stepping through the match changes the board.
+        let before = checkers(&client).await;
+        assert_eq!(before.values().sum::<usize>(), 30);
+        let mut moved = false;
+        for _ in 0..4 {
+            click(&client, "#review-next").await;
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            moved |= checkers(&client).await != before;
+        }
+        assert!(moved, "the board follows the match");
+        screenshot(&client, "5-review").await;
         client.close().await.unwrap();
     });
 }
