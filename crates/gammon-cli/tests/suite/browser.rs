@@ -300,3 +300,48 @@ fn a_match_file_uploaded_to_the_page_is_reviewed_and_stepped_through() {
         client.close().await.unwrap();
     });
 }
+
+#[test]
+fn a_rollout_on_the_page_shows_its_progress_and_a_cancel_keeps_its_games() {
+    let (_server, url) = server();
+    let (_driver, driver_url) = chromedriver();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let client = browser(&driver_url).await;
+        client.goto(&format!("{url}/?position=4HPwATDgc/ABMA")).await.unwrap();
+        wait_for(&client, "#board [data-player]", 30).await;
+        let games = client.find(Locator::Css("#rollout-games")).await.unwrap();
+        games.clear().await.unwrap();
+        games.send_keys("2000").await.unwrap();
+        click(&client, "#rollout-button").await;
+        // The status line shows games done and the running estimate.
+        let status = client.find(Locator::Css("#rollout-status")).await.unwrap();
+        let began = Instant::now();
+        let text = loop {
+            let text = status.text().await.unwrap();
+            if text.contains("of 2000 games") && text.contains('±') {
+                break text;
+            }
+            assert!(began.elapsed() < Duration::from_secs(60), "no progress shown: {text}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        screenshot(&client, "6-rollout-running").await;
+        // Cancelled, it keeps the games it finished.
+        if text.starts_with("running") {
+            click(&client, "#rollout-cancel").await;
+        }
+        let began = Instant::now();
+        loop {
+            let text = status.text().await.unwrap();
+            if text.starts_with("cancelled") || text.starts_with("done") {
+                break;
+            }
+            assert!(began.elapsed() < Duration::from_secs(60), "the rollout did not end: {text}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let result = client.find(Locator::Css("#rollout-result")).await.unwrap().text().await.unwrap();
+        assert!(result.contains("games"), "{result}");
+        screenshot(&client, "7-rollout-ended").await;
+        client.close().await.unwrap();
+    });
+}
