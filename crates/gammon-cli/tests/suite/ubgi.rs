@@ -882,6 +882,7 @@ fn readme_says_which_commands_take_which_weights_options() {
         ("analyse", &["--weights"]),
         ("cube", &["--weights"]),
         ("rollout", &["--weights"]),
+        ("serve", &["--weights"]),
         ("play", &["--weights", "--engine"]),
         ("ubgi", &["--weights", "--engine"]),
         ("duel", &["--a", "--b"]),
