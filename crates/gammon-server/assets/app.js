@@ -197,12 +197,14 @@ const state = {
   preview: null, // {board, label} shown instead of the position
   pinned: null, // the move row clicked
   editing: null, // {board} while setting up a position
-  seq: { load: 0, moves: 0, cube: 0 }, // answers to older requests are dropped
+  seq: { load: 0, moves: 0, cube: 0, play: 0 }, // answers to older requests are dropped
   rollout: null, // {id, timer}
   review: null, // {data, items, index}
   reviewJob: null,
   reviewText: null,
   tab: 'analyse',
+  play: null, // the game against the engine (see playStateFrom)
+  playTally: null, // points won by each side in money play, this page's count
 };
 
 const $ = (id) => document.getElementById(id);
@@ -284,11 +286,17 @@ function drawBoard(view) {
   root.dataset.preview = view.note ? 'true' : 'false';
   drawFrame(root);
   drawPoints(root);
+  view.targets = view.play ? drawPlayTargets(root) : null;
   for (const side of [0, 1]) drawSide(root, view, side);
   drawCube(root, view);
-  if (view.dice) drawDice(root, view.dice, view.bottom === 0 ? G.rightHalfX : G.leftHalfX);
+  // The dice lie in the right half of the player who rolled them.
+  if (view.dice) drawDice(root, view.dice, (view.diceOwner || 0) === view.bottom ? G.rightHalfX : G.leftHalfX);
   drawPips(root, view);
-  if (view.note) {
+  if (view.note && view.play) {
+    // The engine's move, in the middle of the half its dice leave free.
+    svg('text', { x: G.rightHalfX + 3 * G.pointW, y: G.midY + 5, class: 'board-note play-note', 'text-anchor': 'middle' }, root)
+      .textContent = view.note;
+  } else if (view.note) {
     svg('text', { x: G.barX + G.barW / 2, y: G.margin - 8, class: 'board-note', 'text-anchor': 'middle' }, root)
       .textContent = view.note;
   }
@@ -337,7 +345,7 @@ function drawSide(root, view, side) {
     if (n === 0) continue;
     const { x, top } = pointSlot(screenPoint(side, q, view.bottom));
     const onRollPoint = side === 0 ? q : 25 - q;
-    drawStack(root, n, 5, colour, side, String(onRollPoint), x, (i) => (top ? G.topY + G.r + i * 2 * G.r : G.bottomY - G.r - i * 2 * G.r));
+    drawStack(stackParent(root, view, String(onRollPoint)), n, 5, colour, side, String(onRollPoint), x, (i) => (top ? G.topY + G.r + i * 2 * G.r : G.bottomY - G.r - i * 2 * G.r));
   }
   // On the bar the bottom player's checkers wait in the upper half, near the
   // home board they enter, the top player's in the lower half.
@@ -346,9 +354,16 @@ function drawSide(root, view, side) {
     const y = atBottom
       ? (i) => G.midY - G.gap / 2 - G.r - i * 2 * G.r
       : (i) => G.midY + G.gap / 2 + G.r + i * 2 * G.r;
-    drawStack(root, counts[25], 3, colour, side, 'bar', x, y);
+    drawStack(stackParent(root, view, 'bar'), counts[25], 3, colour, side, 'bar', x, y);
   }
-  drawOff(root, counts[0], colour, side, atBottom);
+  // Only the bottom player's tray is a target (he bears off there).
+  drawOff(atBottom ? stackParent(root, view, 'off') : root, counts[0], colour, side, atBottom);
+}
+
+// In the play tab each point's checkers sit inside its click target, so a
+// click on a checker is a click on its point.
+function stackParent(root, view, point) {
+  return (view.targets && view.targets[point]) || root;
 }
 
 // One element per checker: beyond `visible` they sit under the last shown
@@ -439,6 +454,12 @@ function drawHitAreas(root, bottom) {
 }
 
 function redraw() {
+  if (state.tab === 'play') {
+    drawBoard(playView());
+    markPlayBoard();
+    showPlayLines();
+    return;
+  }
   if (state.tab === 'review' && state.review) {
     drawBoard(reviewView());
   } else {
@@ -1409,6 +1430,459 @@ function cubeRecord(cube) {
   return box;
 }
 
+// ------------------------------------------------------------- playing against the engine
+
+// The game lives in this page's memory only: the XGID where the human acts,
+// the seed of the dice and the next step of their stream (docs/server.md,
+// "Playing against the engine"). The human is side 0, always at the bottom.
+
+const PLAY_SHOW_MS = 900; // how long each engine move stays on the board
+
+// One click target per point, the bar and the bottom tray; the checkers of a
+// point are drawn inside its target (see stackParent).
+function drawPlayTargets(root) {
+  const targets = {};
+  const target = (point, x, y, width, height) => {
+    const g = svg('g', { class: 'play-target', 'data-point': point }, root);
+    svg('rect', { x, y, width, height, class: 'hit' }, g);
+    targets[point] = g;
+  };
+  for (let s = 1; s <= 24; s += 1) {
+    const { x, top } = pointSlot(s);
+    target(String(s), x - G.pointW / 2, top ? G.topY : G.midY, G.pointW, G.halfH + G.gap / 2);
+  }
+  target('bar', G.barX, G.topY, G.barW, G.bottomY - G.topY);
+  target('off', G.trayX + 4, G.bottomY - G.halfH, G.trayW - 2, G.halfH);
+  return targets;
+}
+
+function playView() {
+  const p = state.play;
+  if (!p) {
+    return { board: startingBoard(), bottom: 0, colours: ['dark', 'light'], cube: { value: 1, owner: null }, dice: null, note: '', play: true };
+  }
+  if (p.show) {
+    // An engine move shown for a moment, before the position where the human acts.
+    return { board: p.show.board, bottom: 0, colours: ['dark', 'light'], cube: p.cube, dice: p.show.dice, diceOwner: p.show.diceOwner, note: p.show.note, play: true };
+  }
+  const k = p.steps.length;
+  const board = k > 0 ? matchingCandidates(p)[0].boards[k - 1] : p.board;
+  return { board, bottom: 0, colours: ['dark', 'light'], cube: p.cube, dice: p.dice, diceOwner: 0, note: '', play: true };
+}
+
+// After drawing: the chosen checker, where it may go, the dice already used.
+function markPlayBoard() {
+  const p = state.play;
+  if (!p || p.show || p.turn !== 'move' || !p.candidates) return;
+  const root = $('board');
+  const next = nextSteps(p);
+  const mark = (point, cls) => {
+    const g = root.querySelector(`.play-target[data-point="${point}"]`);
+    if (g) g.classList.add(cls);
+  };
+  if (p.from !== null) {
+    mark(p.from, 'selected');
+    for (const st of next) if (st.from === p.from) mark(st.to, 'target');
+  } else {
+    for (const st of next) mark(st.from, 'source');
+  }
+  const used = matchingCandidates(p)[0];
+  const dice = [...root.querySelectorAll('.die')];
+  if (used && p.steps.length > 0) {
+    for (const die of used.dice.slice(0, p.steps.length)) {
+      const el = dice.find((d) => Number(d.dataset.die) === die && !d.classList.contains('used'));
+      if (el) el.classList.add('used');
+    }
+  }
+}
+
+const stepsText = (steps) => steps.map((s) => `${s.from}/${s.to}`).join(' ');
+
+function parseSteps(text) {
+  const steps = [];
+  for (const token of text.split(/\s+/).filter(Boolean)) {
+    const m = /^(bar|\d+)\/(off|\d+)\*?(?:\((\d)\))?$/.exec(token);
+    if (!m) return null;
+    for (let i = 0; i < Number(m[3] || 1); i += 1) steps.push({ from: m[1], to: m[2] });
+  }
+  return steps;
+}
+
+// One step of the human on `board` (his numbering: 25 the bar, 0 off) with
+// the dice `left`; null when the rules forbid it at this moment.
+function applyStep(board, left, step) {
+  const me = board[0];
+  const them = board[1];
+  const from = step.from === 'bar' ? 25 : Number(step.from);
+  const to = step.to === 'off' ? 0 : Number(step.to);
+  const dist = from - to;
+  if (!(me[from] > 0) || dist <= 0) return null;
+  if (me[25] > 0 && from !== 25) return null;
+  let die = dist;
+  if (to === 0) {
+    for (let q = 7; q <= 25; q += 1) if (me[q] > 0) return null;
+    if (!left.includes(dist)) {
+      // A higher die bears off from the highest point only.
+      const higher = left.filter((d) => d > dist);
+      if (higher.length === 0) return null;
+      for (let q = from + 1; q <= 6; q += 1) if (me[q] > 0) return null;
+      die = Math.min(...higher);
+    }
+  } else if (!left.includes(dist) || them[25 - to] >= 2) {
+    return null;
+  }
+  const next = copyBoard(board);
+  next[0][from] -= 1;
+  next[0][to] += 1;
+  if (to > 0 && next[1][25 - to] === 1) {
+    next[1][25 - to] = 0;
+    next[1][25] += 1;
+  }
+  const rest = left.slice();
+  rest.splice(rest.indexOf(die), 1);
+  return { board: next, left: rest, die };
+}
+
+function permutations(items) {
+  if (items.length <= 1) return [items];
+  const out = [];
+  items.forEach((item, i) => {
+    for (const rest of permutations(items.filter((_, j) => j !== i))) out.push([item, ...rest]);
+  });
+  return out;
+}
+
+// The ways to click each legal move, one die per step: the server lists one
+// order of its steps; any order the rules allow, and for one checker moving
+// with both dice the other intermediate point, reach the same position. A
+// way counts only when it ends on a legal move's result.
+function buildCandidates(board, diceText, moves) {
+  const [a, b] = [Number(diceText[0]), Number(diceText[1])];
+  const dice = a === b ? [a, a, a, a] : [a, b];
+  const results = new Map(moves.map((m) => [m.result, m.notation]));
+  const seen = new Set();
+  const out = [];
+  for (const m of moves) {
+    const steps = parseSteps(m.steps || '');
+    if (!steps || steps.length === 0) continue;
+    const orders = permutations(steps);
+    if (a !== b && steps.length === 2 && steps[0].to === steps[1].from) {
+      const from = steps[0].from === 'bar' ? 25 : Number(steps[0].from);
+      const other = dice.find((d) => d !== from - Number(steps[0].to));
+      const mid = from - other;
+      if (other && mid >= 1) orders.push([{ from: steps[0].from, to: String(mid) }, { from: String(mid), to: steps[1].to }]);
+    }
+    for (const order of orders) {
+      const key = stepsText(order);
+      if (seen.has(key)) continue;
+      let cur = { board, left: dice };
+      const boards = [];
+      const used = [];
+      for (const st of order) {
+        cur = applyStep(cur.board, cur.left, st);
+        if (!cur) break;
+        boards.push(cur.board);
+        used.push(cur.die);
+      }
+      if (!cur) continue;
+      // A result is seen by the next player: the engine's side first.
+      const notation = results.get(encodePositionId({ 0: cur.board[1], 1: cur.board[0] }));
+      if (notation === undefined) continue;
+      seen.add(key);
+      out.push({ steps: order, boards, dice: used, move: notation });
+    }
+  }
+  return out;
+}
+
+function matchingCandidates(p) {
+  const k = p.steps.length;
+  return p.candidates.filter((c) => c.steps.length >= k
+    && p.steps.every((s, i) => c.steps[i].from === s.from && c.steps[i].to === s.to));
+}
+
+function nextSteps(p) {
+  const k = p.steps.length;
+  return matchingCandidates(p).filter((c) => c.steps.length > k).map((c) => c.steps[k]);
+}
+
+// The game's state from an answer of /api/play. While the engine's double
+// is pending the position is seen by the engine: swapped, the human stays side 0.
+function playStateFrom(answer) {
+  const b = answer.board.board;
+  const swapped = answer.turn === 'answer_double';
+  const human = (swapped ? b.opponent : b.on_roll).slice();
+  const engine = (swapped ? b.on_roll : b.opponent).slice();
+  const ctx = answer.board.context;
+  let owner = ownerIndex(ctx.owner);
+  if (swapped && owner !== null) owner = 1 - owner;
+  const diceField = answer.xgid.split(':')[4] || '';
+  return {
+    xgid: answer.xgid,
+    seed: answer.seed,
+    nextStep: answer.next_step,
+    turn: answer.turn,
+    score: answer.score,
+    context: ctx,
+    board: { 0: human, 1: engine },
+    cube: { value: ctx.cube, owner },
+    dice: /^[1-6][1-6]$/.test(diceField) ? diceField : null,
+    candidates: null,
+    steps: [],
+    from: null,
+    busy: false,
+    show: null,
+    winner: null,
+  };
+}
+
+const WHO = { human: 'you', engine: 'gammon' };
+
+function eventText(e) {
+  const who = WHO[e.by] || e.by;
+  switch (e.event) {
+    case 'opening_roll': return `New game. Opening roll ${e.dice}: ${e.starts === 'human' ? 'you start' : 'gammon starts'}.`;
+    case 'rolled': return `${who} rolled ${e.dice}.`;
+    case 'moved': return e.notation ? `${who} played ${e.notation}.` : `${who} cannot move.`;
+    case 'doubled': return `${who} doubled to ${e.cube}.`;
+    case 'took': return `${who} took.`;
+    case 'passed': return `${who} passed.`;
+    case 'game_over': return `${WHO[e.winner] || e.winner} won the game: ${e.points} point${e.points === 1 ? '' : 's'}.`;
+    case 'match_over': return `${WHO[e.winner] || e.winner} won the match.`;
+    default: return `${e.event}`;
+  }
+}
+
+function logEvents(events) {
+  const log = $('play-log');
+  for (const e of events) {
+    const li = document.createElement('li');
+    li.dataset.event = e.event;
+    if (e.by || e.winner) li.dataset.by = e.by || e.winner;
+    li.className = `by-${e.by || e.winner || 'none'}`;
+    // "gammon" keeps its small letter.
+    li.textContent = eventText(e).replace(/^you/, 'You');
+    log.appendChild(li);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+async function newPlayGame(ev) {
+  ev.preventDefault();
+  clearError();
+  const length = Number($('play-length').value);
+  if (!Number.isInteger(length) || length < 0) {
+    showError('match length: give a whole number of points, 0 for money play');
+    return;
+  }
+  const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+  $('play-seed').textContent = String(seed);
+  $('play-log').replaceChildren();
+  state.play = null;
+  state.playTally = [0, 0];
+  await playRequest({ action: 'new', match_length: length, seed });
+}
+
+// Sends one action; the engine's moves are shown one by one, then the
+// position where the human acts.
+async function playRequest(body) {
+  const p = state.play;
+  const seq = ++state.seq.play;
+  if (p) {
+    Object.assign(body, { position: p.xgid, seed: p.seed, step: p.nextStep, ply: 0 });
+    p.busy = true;
+  }
+  updatePlayControls();
+  let answer;
+  try {
+    answer = await api('POST', '/api/play', body);
+  } catch (e) {
+    if (seq !== state.seq.play) return;
+    if (p) {
+      p.busy = false;
+      p.steps = [];
+      p.from = null;
+    }
+    showError(e.message);
+    redraw();
+    return;
+  }
+  if (seq !== state.seq.play) return;
+  clearError();
+  logEvents(answer.events);
+  // The server's score is the match score; money games are counted here.
+  for (const e of answer.events) {
+    if (e.event === 'game_over' && state.playTally) state.playTally[e.winner === 'human' ? 0 : 1] += e.points;
+  }
+  const next = playStateFrom(answer);
+  const shows = engineMoves(answer.events);
+  if (shows.length > 0) {
+    next.busy = true;
+    state.play = next;
+    for (const show of shows) {
+      next.show = show;
+      redraw();
+      await new Promise((resolve) => setTimeout(resolve, PLAY_SHOW_MS));
+      if (seq !== state.seq.play) return;
+    }
+    next.show = null;
+    next.busy = false;
+  }
+  state.play = next;
+  for (const e of answer.events) if (e.event === 'match_over') next.winner = e.winner;
+  redraw();
+  if (next.turn === 'move') loadPlayMoves(next, seq);
+}
+
+// The engine's moves in an answer, each with the dice it rolled.
+function engineMoves(events) {
+  const shows = [];
+  let dice = null;
+  for (const e of events) {
+    if (e.event === 'opening_roll') dice = e.dice;
+    if (e.event === 'rolled') dice = e.dice;
+    if (e.event === 'moved' && e.by === 'engine' && e.position_id) {
+      let board;
+      try {
+        board = decodePositionId(e.position_id); // seen by the human, next on roll
+      } catch (err) {
+        continue;
+      }
+      shows.push({ board, dice, diceOwner: 1, note: e.notation ? `gammon plays ${e.notation}` : 'gammon cannot move' });
+    }
+  }
+  return shows;
+}
+
+async function loadPlayMoves(p, seq) {
+  let answer;
+  try {
+    answer = await api('GET', `/api/moves?${query({ position: p.xgid })}`);
+  } catch (e) {
+    if (seq === state.seq.play) showError(e.message);
+    return;
+  }
+  if (seq !== state.seq.play || state.play !== p) return;
+  p.candidates = buildCandidates(p.board, p.dice, answer.moves || []);
+  if (p.candidates.length === 0 && (answer.moves || []).length > 0) {
+    showError('cannot follow the legal moves on the board: type the move instead');
+  }
+  redraw();
+}
+
+function onPlayBoardClick(ev) {
+  if (state.tab !== 'play') return;
+  const target = ev.target.closest('.play-target');
+  const p = state.play;
+  if (!target || !p || p.turn !== 'move' || p.busy || !p.candidates) return;
+  const point = target.dataset.point;
+  const next = nextSteps(p);
+  if (p.from === null || point === p.from) {
+    if (point === p.from) p.from = null;
+    else if (next.some((st) => st.from === point)) p.from = point;
+    else {
+      showError(`no legal step starts from ${point === 'bar' ? 'the bar' : (point === 'off' ? 'the tray' : `point ${point}`)} now`);
+      return;
+    }
+    clearError();
+    redraw();
+    return;
+  }
+  const step = next.find((st) => st.from === p.from && st.to === point);
+  if (!step) {
+    if (next.some((st) => st.from === point)) {
+      p.from = point;
+      clearError();
+      redraw();
+    } else {
+      showError(`${p.from}/${point} is not a legal step now`);
+    }
+    return;
+  }
+  clearError();
+  p.steps.push({ from: step.from, to: step.to });
+  p.from = null;
+  const done = matchingCandidates(p).find((c) => c.steps.length === p.steps.length);
+  redraw();
+  if (done && nextSteps(p).length === 0) playRequest({ action: 'move', move: done.move });
+}
+
+function playStatusText(p) {
+  if (!p) return 'Start a new game.';
+  const ctx = p.context;
+  const parts = [];
+  const turn = {
+    roll_or_double: 'Your turn: roll or double',
+    roll: 'Your turn: roll',
+    move: `Your move: play ${p.dice}`,
+    answer_double: `gammon doubles to ${2 * p.cube.value}: take or pass`,
+    match_over: p.winner === 'human' ? 'You won the match' : (p.winner === 'engine' ? 'gammon won the match' : 'The match is over'),
+  }[p.turn] || p.turn;
+  parts.push(p.busy ? 'gammon is playing…' : turn);
+  if (ctx.match_length) {
+    const [you, it] = p.score;
+    parts.push(`score you ${you}, gammon ${it} (${ctx.match_length}-point match${ctx.crawford ? ', Crawford game' : ''})`);
+  } else {
+    const [you, it] = state.playTally || [0, 0];
+    parts.push(`money: you ${you}, gammon ${it} points won`);
+  }
+  const owner = p.cube.owner === null ? 'centred' : (p.cube.owner === 0 ? 'yours' : "gammon's");
+  parts.push(`cube ${p.cube.value} ${owner}`);
+  if (p.dice) parts.push(`dice ${p.dice}`);
+  return parts.join(' · ');
+}
+
+function updatePlayControls() {
+  const p = state.play;
+  const turn = p && !p.busy ? p.turn : null;
+  $('play-roll').disabled = !(turn === 'roll_or_double' || turn === 'roll');
+  $('play-double').disabled = turn !== 'roll_or_double';
+  $('play-take').disabled = turn !== 'answer_double';
+  $('play-pass').disabled = turn !== 'answer_double';
+  $('play-undo').disabled = !(turn === 'move' && (p.steps.length > 0 || p.from !== null));
+  $('play-move-input').disabled = turn !== 'move';
+  $('play-move-submit').disabled = turn !== 'move';
+  const status = $('play-status');
+  status.textContent = playStatusText(p);
+  status.dataset.turn = p ? (p.busy ? 'busy' : p.turn) : 'none';
+  $('play-partial').textContent = p && p.steps.length ? `so far: ${stepsText(p.steps)}` : '';
+}
+
+function showPlayLines() {
+  const p = state.play;
+  $('position-ids').textContent = p ? p.xgid : '';
+  $('context-line').textContent = p ? `pips: you ${pipCount(p.board[0])}, gammon ${pipCount(p.board[1])}` : '';
+  updatePlayControls();
+}
+
+function wirePlay() {
+  $('play-form').addEventListener('submit', newPlayGame);
+  $('play-roll').addEventListener('click', () => playRequest({ action: 'roll' }));
+  $('play-double').addEventListener('click', () => playRequest({ action: 'double' }));
+  $('play-take').addEventListener('click', () => playRequest({ action: 'take' }));
+  $('play-pass').addEventListener('click', () => playRequest({ action: 'pass' }));
+  $('play-undo').addEventListener('click', () => {
+    const p = state.play;
+    if (!p) return;
+    p.steps = [];
+    p.from = null;
+    redraw();
+  });
+  $('play-move-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const text = $('play-move-input').value.trim();
+    if (!text) {
+      showError('move: type a move like 8/5 6/5');
+      return;
+    }
+    playRequest({ action: 'move', move: text }).then(() => {
+      if (!$('error').hidden) return;
+      $('play-move-input').value = '';
+    });
+  });
+  $('board').addEventListener('click', onPlayBoardClick);
+}
+
 // ------------------------------------------------------------- tabs and start
 
 function showTab(name) {
@@ -1417,6 +1891,10 @@ function showTab(name) {
   $('analyse-view').hidden = name !== 'analyse';
   $('review-view').hidden = name !== 'review';
   $('play-view').hidden = name !== 'play';
+  if (name === 'play' && state.editing) stopEditing();
+  // The player stays at the bottom, and a game is not edited.
+  $('flip-button').disabled = name === 'play';
+  $('edit-button').disabled = name === 'play' || Boolean(state.editing);
   redraw();
 }
 
@@ -1478,6 +1956,7 @@ function start() {
   wireControls();
   wireMoveList();
   wireEditing();
+  wirePlay();
   const params = new URLSearchParams(location.search);
   const ply = Number(params.get('ply'));
   if (Number.isInteger(ply) && ply >= 0 && ply <= 3) {
