@@ -187,6 +187,10 @@ function query(params) {
 
 // ------------------------------------------------------------- page state
 
+// `?seed=N` in the address the page was opened at replays a game (tests, bug
+// reports); read before the page rewrites its address. Else a fresh seed.
+const ASKED_SEED = new URLSearchParams(location.search).get('seed');
+
 const state = {
   positionText: 'start', // what the API is asked about (the user's text)
   board: startingBoard(), // the position being analysed
@@ -1675,7 +1679,8 @@ async function newPlayGame(ev) {
     showError('match length: give a whole number of points, 0 for money play');
     return;
   }
-  const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+  const asked = ASKED_SEED;
+  const seed = asked !== null && /^\d+$/.test(asked) ? Number(asked) : crypto.getRandomValues(new Uint32Array(1))[0];
   $('play-seed').textContent = String(seed);
   $('play-log').replaceChildren();
   state.play = null;

@@ -345,3 +345,101 @@ fn a_rollout_on_the_page_shows_its_progress_and_a_cancel_keeps_its_games() {
         client.close().await.unwrap();
     });
 }
+
+/// The `data-turn` of the play status once the page is not busy.
+async fn play_turn(client: &Client) -> String {
+    let began = Instant::now();
+    loop {
+        let status = client.find(Locator::Css("#play-status")).await.unwrap();
+        let turn = status.attr("data-turn").await.unwrap().unwrap_or_default();
+        if !matches!(turn.as_str(), "" | "busy" | "none") {
+            return turn;
+        }
+        assert!(began.elapsed() < Duration::from_secs(30), "the page stays busy");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[test]
+fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
+    let (_server, url) = server();
+    let (_driver, driver_url) = chromedriver();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let client = browser(&driver_url).await;
+        client.goto(&format!("{url}/?seed=7")).await.unwrap();
+        click(&client, "#tab-play").await;
+        let length = client.find(Locator::Css("#play-length")).await.unwrap();
+        length.clear().await.unwrap();
+        length.send_keys("0").await.unwrap();
+        click(&client, "#play-new").await;
+        let (mut clicked_moves, mut doubles_answered, mut refused) = (0, 0, false);
+        for _ in 0..200 {
+            match play_turn(&client).await.as_str() {
+                "roll_or_double" | "roll" => click(&client, "#play-roll").await,
+                "answer_double" => {
+                    screenshot(&client, "9-engine-doubles").await;
+                    click(&client, "#play-take").await;
+                    doubles_answered += 1;
+                }
+                "move" => {
+                    if !refused {
+                        // A typed move the dice do not allow shows the server's reason.
+                        let input = client.find(Locator::Css("#play-move-input")).await.unwrap();
+                        input.send_keys("24/1").await.unwrap();
+                        click(&client, "#play-move-submit").await;
+                        let error = client.find(Locator::Css("#error")).await.unwrap();
+                        let began = Instant::now();
+                        while error.text().await.unwrap().is_empty() {
+                            assert!(began.elapsed() < Duration::from_secs(10), "an illegal move was not refused");
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                        }
+                        refused = true;
+                        input.clear().await.unwrap();
+                    }
+                    // The legal moves the page fetched; play the first by
+                    // clicking each step's points.
+                    let began = Instant::now();
+                    let steps = loop {
+                        let steps = client
+                            .execute(
+                                "return state.play && state.play.candidates && state.play.candidates.length \
+                                 ? state.play.candidates[0].steps.map(s => s.from + '/' + s.to).join(' ') : null",
+                                vec![],
+                            )
+                            .await
+                            .unwrap();
+                        if let Some(s) = steps.as_str() {
+                            break s.to_string();
+                        }
+                        assert!(began.elapsed() < Duration::from_secs(10), "no legal moves on the page");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    };
+                    let log_before = client.find_all(Locator::Css("#play-log li")).await.unwrap().len();
+                    for step in steps.split_whitespace() {
+                        let (from, to) = step.trim_end_matches('*').split_once('/').unwrap();
+                        click(&client, &format!("#board [data-point=\"{from}\"]")).await;
+                        click(&client, &format!("#board [data-point=\"{}\"]", to.trim_end_matches('*'))).await;
+                    }
+                    if clicked_moves == 0 {
+                        screenshot(&client, "8-played-by-clicks").await;
+                    }
+                    wait_for(&client, "#play-log li", log_before + 1).await;
+                    clicked_moves += 1;
+                }
+                "match_over" => break,
+                other => panic!("unknown turn {other}"),
+            }
+            if clicked_moves >= 12 && doubles_answered >= 1 {
+                break;
+            }
+        }
+        assert!(clicked_moves >= 12, "{clicked_moves} moves played by clicks");
+        assert!(refused);
+        let log = client.find(Locator::Css("#play-log")).await.unwrap().text().await.unwrap();
+        assert!(log.contains("gammon") || log.to_lowercase().contains("engine"), "{log}");
+        screenshot(&client, "10-game-in-progress").await;
+        eprintln!("played {clicked_moves} moves by clicks, answered {doubles_answered} doubles");
+        client.close().await.unwrap();
+    });
+}

@@ -51,8 +51,8 @@ pub enum PlayError {
     /// taking when nobody doubled, ...).
     #[error("{0}")]
     NotNow(String),
-    /// The move is not legal with these dice.
-    #[error("not a legal move: {0}")]
+    /// The move is not legal with these dice (the reason is the source).
+    #[error("not a legal move")]
     Move(#[from] MoveError),
     /// The state is not one the rules allow.
     #[error("{0}")]
