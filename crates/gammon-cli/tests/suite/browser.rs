@@ -6,7 +6,6 @@
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -22,20 +21,6 @@ impl Drop for Killed {
 
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-/// `gammon serve --port 0` and its URL.
-fn server() -> (Killed, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
-        .args(["serve", "--port", "0", "--threads", "2"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_string();
-    (Killed(child), url)
 }
 
 /// chromedriver on a free port, once it answers.
@@ -164,7 +149,8 @@ const MIDDLE_GAME: &str = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10";
 
 #[test]
 fn the_page_shows_a_position_its_moves_and_a_move_on_the_board() {
-    let (_server, url) = server();
+    let server = super::serve::Server::start();
+    let url = server.url.clone();
     let (_driver, driver_url) = chromedriver();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
@@ -244,7 +230,8 @@ fn the_page_shows_a_position_its_moves_and_a_move_on_the_board() {
 fn a_match_file_uploaded_to_the_page_is_reviewed_and_stepped_through() {
     // The browser takes only a canonical path for an upload.
     let file = gammon_testkit::shared_dir().join("matches/real/fibs_NIUSHA-nori_1p.mat").canonicalize().unwrap();
-    let (_server, url) = server();
+    let server = super::serve::Server::start();
+    let url = server.url.clone();
     let (_driver, driver_url) = chromedriver();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
@@ -303,7 +290,8 @@ fn a_match_file_uploaded_to_the_page_is_reviewed_and_stepped_through() {
 
 #[test]
 fn a_rollout_on_the_page_shows_its_progress_and_a_cancel_keeps_its_games() {
-    let (_server, url) = server();
+    let server = super::serve::Server::start();
+    let url = server.url.clone();
     let (_driver, driver_url) = chromedriver();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
@@ -362,7 +350,8 @@ async fn play_turn(client: &Client) -> String {
 
 #[test]
 fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
-    let (_server, url) = server();
+    let server = super::serve::Server::start();
+    let url = server.url.clone();
     let (_driver, driver_url) = chromedriver();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {

@@ -19,15 +19,16 @@ fn cli_json(args: &[&str]) -> Value {
     serde_json::from_str(&out.stdout).unwrap()
 }
 
-/// A running `gammon serve --port 0`, killed when dropped.
-struct Server {
+/// A running `gammon serve --port 0`, killed when dropped (the browser
+/// tests use it too).
+pub(crate) struct Server {
     child: Child,
-    url: String,
+    pub(crate) url: String,
     agent: ureq::Agent,
 }
 
 impl Server {
-    fn start() -> Server {
+    pub(crate) fn start() -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
             .args(["serve", "--port", "0", "--threads", "2"])
             .stdout(Stdio::piped())

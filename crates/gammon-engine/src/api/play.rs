@@ -196,11 +196,7 @@ impl Table {
             DiceState::ToRoll | DiceState::Rolled(_) => HUMAN,
             _ => return Err(PlayError::BadState("beavers and raccoons are not played yet".into())),
         };
-        let rules = if ctx.match_length == 0 {
-            MatchRules { jacoby: ctx.jacoby, beaver: false, ..MatchRules::money() }
-        } else {
-            MatchRules::new_match(ctx.match_length)
-        };
+        let rules = rules_of(ctx);
         let mut score = [0; 2];
         score[on_roll.index()] = ctx.score.0;
         score[on_roll.other().index()] = ctx.score.1;
@@ -245,70 +241,57 @@ pub fn play_step<E: Evaluator>(
     plies: u8,
     (seed, step): (u64, u64),
 ) -> Result<PlayOutcome, PlayError> {
-    let mut t = Table::read(position, context)?;
+    let t = Table::read(position, context)?;
     if t.state.winner().is_some() {
         return Err(PlayError::NotNow("the match is over".into()));
     }
     if position.game_result().is_some() {
         return Err(PlayError::BadState("the game in this position is over".into()));
     }
-    let mut dice = RandomDice::new(seed, step);
-    let mut events = Vec::new();
+    let mut g = Step { engine, plies, rolls: RandomDice::new(seed, step), events: Vec::new(), t };
     let not_now = |what: &str| Err(PlayError::NotNow(what.to_string()));
-    match (action, t.dice) {
+    match (action, g.t.dice) {
         (PlayAction::Roll, DiceState::ToRoll) => {
-            let d = dice.roll();
-            events.push(PlayEvent::Rolled { by: Side::Human, dice: d.to_string() });
-            t.dice = DiceState::Rolled(d);
+            let d = g.roll(Side::Human);
             // A roll that cannot be played passes the turn at once.
             if position.legal_moves(d).is_empty() {
-                play_move(&mut t, gammon_rules::Move::NONE, position.switched(), &mut events);
-                engine_turns(engine, &mut t, plies, &mut dice, &mut events)?;
+                g.play_move(gammon_rules::Move::NONE, position.switched());
             }
         }
         (PlayAction::Double, DiceState::ToRoll) => {
-            if !t.state.may_double(&t.cube, HUMAN) {
+            if !g.t.state.may_double(&g.t.cube, HUMAN) {
                 return not_now("you may not double now (the cube or the Crawford rule)");
             }
-            events.push(PlayEvent::Doubled { by: Side::Human, cube: t.cube.value * 2 });
-            let analysis = engine.decide_cube(&t.position, &t.context(), plies)?.analysis;
-            match analysis.response() {
-                Some(Response::Pass) => {
-                    events.push(PlayEvent::Passed { by: Side::Engine });
-                    let points = t.cube.value;
-                    end_game(&mut t, HUMAN, points, &mut dice, &mut events);
-                    engine_turns(engine, &mut t, plies, &mut dice, &mut events)?;
-                }
-                _ => {
-                    events.push(PlayEvent::Took { by: Side::Engine });
-                    t.cube = t.cube.taken(ENGINE);
-                }
+            g.events.push(PlayEvent::Doubled { by: Side::Human, cube: g.t.cube.value * 2 });
+            let analysis = engine.decide_cube(&g.t.position, &g.t.context(), plies)?.analysis;
+            if analysis.response() == Some(Response::Pass) {
+                g.events.push(PlayEvent::Passed { by: Side::Engine });
+                g.end_game(HUMAN, g.t.cube.value);
+            } else {
+                g.events.push(PlayEvent::Took { by: Side::Engine });
+                g.t.cube = g.t.cube.taken(ENGINE);
             }
         }
         (PlayAction::Move(text), DiceState::Rolled(d)) => {
-            let (mv, after) = parse_move(&t.position, d, text)?;
-            play_move(&mut t, mv, after, &mut events);
-            game_ended(&mut t, &mut dice, &mut events);
-            engine_turns(engine, &mut t, plies, &mut dice, &mut events)?;
+            let (mv, after) = parse_move(&g.t.position, d, text)?;
+            g.play_move(mv, after);
         }
         (PlayAction::Take, DiceState::Doubled) => {
-            events.push(PlayEvent::Took { by: Side::Human });
-            t.cube = t.cube.taken(HUMAN);
-            t.dice = DiceState::ToRoll;
-            engine_rolls_and_moves(engine, &mut t, plies, &mut dice, &mut events)?;
-            engine_turns(engine, &mut t, plies, &mut dice, &mut events)?;
+            g.events.push(PlayEvent::Took { by: Side::Human });
+            g.t.cube = g.t.cube.taken(HUMAN);
+            g.t.dice = DiceState::ToRoll;
+            g.engine_rolls_and_moves()?;
         }
         (PlayAction::Pass, DiceState::Doubled) => {
-            events.push(PlayEvent::Passed { by: Side::Human });
-            let points = t.cube.value;
-            end_game(&mut t, ENGINE, points, &mut dice, &mut events);
-            engine_turns(engine, &mut t, plies, &mut dice, &mut events)?;
+            g.events.push(PlayEvent::Passed { by: Side::Human });
+            g.end_game(ENGINE, g.t.cube.value);
         }
         (_, DiceState::Doubled) => return not_now("the engine has doubled: take or pass"),
         (_, DiceState::Rolled(_)) => return not_now("your dice are rolled: move"),
         (_, _) => return not_now("you are on roll: roll or double"),
     }
-    Ok(t.outcome(events))
+    g.engine_turns()?;
+    Ok(g.t.outcome(g.events))
 }
 
 /// Starts a match (or a money session) of `context`'s rules at 0-0 (its
@@ -323,122 +306,124 @@ pub fn new_match<E: Evaluator>(
     plies: u8,
     (seed, step): (u64, u64),
 ) -> Result<PlayOutcome, PlayError> {
-    let rules = if context.match_length == 0 {
-        MatchRules { jacoby: context.jacoby, beaver: false, ..MatchRules::money() }
-    } else {
-        MatchRules::new_match(context.match_length)
-    };
-    let mut t = Table {
-        state: MatchState::new(rules),
+    let t = Table {
+        state: MatchState::new(rules_of(context)),
         cube: Cube::START,
         position: Position::STARTING,
         on_roll: HUMAN,
         dice: DiceState::ToRoll,
     };
-    let mut dice = RandomDice::new(seed, step);
-    let mut events = Vec::new();
-    start_game(&mut t, &mut dice, &mut events);
-    engine_turns(engine, &mut t, plies, &mut dice, &mut events)?;
-    Ok(t.outcome(events))
+    let mut g = Step { engine, plies, rolls: RandomDice::new(seed, step), events: Vec::new(), t };
+    g.start_game();
+    g.engine_turns()?;
+    Ok(g.t.outcome(g.events))
 }
 
-/// `mover` plays `mv`, giving `after` (seen by the other side).
-fn play_move(t: &mut Table, mv: gammon_rules::Move, after: Position, events: &mut Vec<PlayEvent>) {
-    let notation = t.position.format_move(&mv);
-    events.push(PlayEvent::Moved { by: side(t.on_roll), notation, position_id: after.to_position_id() });
-    t.position = after;
-    t.on_roll = t.on_roll.other();
-    t.dice = DiceState::ToRoll;
-}
-
-/// If the side that just moved bore off its last checker, scores the game
-/// and starts the next one; true if it did.
-fn game_ended(t: &mut Table, dice: &mut RandomDice, events: &mut Vec<PlayEvent>) -> bool {
-    // The position is seen by the side now on roll, which lost.
-    let Some((false, result)) = t.position.game_result() else { return false };
-    let winner = t.on_roll.other();
-    let points = t.state.points(result, &t.cube);
-    end_game(t, winner, points, dice, events);
-    true
-}
-
-/// Scores a game won by `winner` and, unless the match is over, starts the
-/// next one with its opening roll.
-fn end_game(t: &mut Table, winner: Seat, points: u32, dice: &mut RandomDice, events: &mut Vec<PlayEvent>) {
-    events.push(PlayEvent::GameOver { winner: side(winner), points });
-    if let Some(w) = t.state.record(winner, points) {
-        events.push(PlayEvent::MatchOver { winner: side(w) });
-        return;
+/// The rules of `context`: money play (with its Jacoby rule; beavers are
+/// not played yet) or a match of its length.
+fn rules_of(context: &GameContext) -> MatchRules {
+    if context.match_length == 0 {
+        MatchRules { jacoby: context.jacoby, beaver: false, ..MatchRules::money() }
+    } else {
+        MatchRules::new_match(context.match_length)
     }
-    start_game(t, dice, events);
 }
 
-/// A new game: the opening roll decides who moves first, with both dice.
-fn start_game(t: &mut Table, dice: &mut RandomDice, events: &mut Vec<PlayEvent>) {
-    // One die each (the human's first), ties rolled again.
-    let opening = gammon_rules::opening_roll(|| dice.die()).unwrap_or_else(|_| unreachable!("dice are 1..=6"));
-    let starts = if opening.first_player_starts { HUMAN } else { ENGINE };
-    let opening = opening.dice;
-    events.push(PlayEvent::OpeningRoll { starts: side(starts), dice: opening.to_string() });
-    t.cube = Cube::START;
-    t.position = Position::STARTING;
-    t.on_roll = starts;
-    t.dice = DiceState::Rolled(opening);
-}
-
-/// The engine's turns until the human acts: its opening move, its cube
-/// decision, its roll and move.
-fn engine_turns<E: Evaluator>(
-    engine: &Engine<E>,
-    t: &mut Table,
+/// One request's work: the table, the engine that plays seat One, the
+/// step's dice and what happened.
+struct Step<'a, E: Evaluator> {
+    engine: &'a Engine<E>,
     plies: u8,
-    dice: &mut RandomDice,
-    events: &mut Vec<PlayEvent>,
-) -> Result<(), PlayError> {
-    while t.state.winner().is_none() && t.on_roll == ENGINE {
-        if let DiceState::Rolled(_) = t.dice {
-            // The engine won an opening roll.
-            engine_moves(engine, t, plies, dice, events)?;
-            continue;
+    rolls: RandomDice,
+    events: Vec<PlayEvent>,
+    t: Table,
+}
+
+impl<E: Evaluator> Step<'_, E> {
+    /// The side on roll rolls.
+    fn roll(&mut self, by: Side) -> gammon_rules::Dice {
+        let d = self.rolls.roll();
+        self.events.push(PlayEvent::Rolled { by, dice: d.to_string() });
+        self.t.dice = DiceState::Rolled(d);
+        d
+    }
+
+    /// The side on roll plays `mv`, giving `after` (seen by the other side);
+    /// a game it ends is scored and the next one started.
+    fn play_move(&mut self, mv: gammon_rules::Move, after: Position) {
+        let t = &mut self.t;
+        let notation = t.position.format_move(&mv);
+        self.events.push(PlayEvent::Moved { by: side(t.on_roll), notation, position_id: after.to_position_id() });
+        t.position = after;
+        t.on_roll = t.on_roll.other();
+        t.dice = DiceState::ToRoll;
+        // The position is seen by the side now on roll, which lost if the
+        // game is over.
+        if let Some((false, result)) = t.position.game_result() {
+            let winner = t.on_roll.other();
+            let points = t.state.points(result, &t.cube);
+            self.end_game(winner, points);
         }
-        if t.state.may_double(&t.cube, ENGINE) {
-            let analysis = engine.decide_cube(&t.position, &t.context(), plies)?.analysis;
-            if analysis.action.doubles() {
-                events.push(PlayEvent::Doubled { by: Side::Engine, cube: t.cube.value * 2 });
-                t.dice = DiceState::Doubled;
-                return Ok(());
+    }
+
+    /// Scores a game won by `winner` and, unless the match is over, starts
+    /// the next one.
+    fn end_game(&mut self, winner: Seat, points: u32) {
+        self.events.push(PlayEvent::GameOver { winner: side(winner), points });
+        if let Some(w) = self.t.state.record(winner, points) {
+            self.events.push(PlayEvent::MatchOver { winner: side(w) });
+            return;
+        }
+        self.start_game();
+    }
+
+    /// A new game: the opening roll decides who moves first, with both dice.
+    fn start_game(&mut self) {
+        // One die each (the human's first), ties rolled again.
+        let rolls = &mut self.rolls;
+        let opening = gammon_rules::opening_roll(|| rolls.die()).unwrap_or_else(|_| unreachable!("dice are 1..=6"));
+        let starts = if opening.first_player_starts { HUMAN } else { ENGINE };
+        self.events.push(PlayEvent::OpeningRoll { starts: side(starts), dice: opening.dice.to_string() });
+        let t = &mut self.t;
+        t.cube = Cube::START;
+        t.position = Position::STARTING;
+        t.on_roll = starts;
+        t.dice = DiceState::Rolled(opening.dice);
+    }
+
+    /// The engine's turns until the human acts: its opening move, its cube
+    /// decision, its roll and move.
+    fn engine_turns(&mut self) -> Result<(), PlayError> {
+        while self.t.state.winner().is_none() && self.t.on_roll == ENGINE {
+            if let DiceState::Rolled(_) = self.t.dice {
+                // The engine won an opening roll.
+                self.engine_moves()?;
+                continue;
             }
+            if self.t.state.may_double(&self.t.cube, ENGINE) {
+                let analysis = self.engine.decide_cube(&self.t.position, &self.t.context(), self.plies)?.analysis;
+                if analysis.action.doubles() {
+                    self.events.push(PlayEvent::Doubled { by: Side::Engine, cube: self.t.cube.value * 2 });
+                    self.t.dice = DiceState::Doubled;
+                    return Ok(());
+                }
+            }
+            self.engine_rolls_and_moves()?;
         }
-        engine_rolls_and_moves(engine, t, plies, dice, events)?;
+        Ok(())
     }
-    Ok(())
-}
 
-fn engine_rolls_and_moves<E: Evaluator>(
-    engine: &Engine<E>,
-    t: &mut Table,
-    plies: u8,
-    dice: &mut RandomDice,
-    events: &mut Vec<PlayEvent>,
-) -> Result<(), PlayError> {
-    let d = dice.roll();
-    events.push(PlayEvent::Rolled { by: Side::Engine, dice: d.to_string() });
-    t.dice = DiceState::Rolled(d);
-    engine_moves(engine, t, plies, dice, events)
-}
+    fn engine_rolls_and_moves(&mut self) -> Result<(), PlayError> {
+        self.roll(Side::Engine);
+        self.engine_moves()
+    }
 
-fn engine_moves<E: Evaluator>(
-    engine: &Engine<E>,
-    t: &mut Table,
-    plies: u8,
-    dice: &mut RandomDice,
-    events: &mut Vec<PlayEvent>,
-) -> Result<(), PlayError> {
-    let DiceState::Rolled(d) = t.dice else { return Ok(()) };
-    let chosen = engine.choose_move(&t.position, d, plies)?;
-    play_move(t, chosen.mv, chosen.result, events);
-    game_ended(t, dice, events);
-    Ok(())
+    fn engine_moves(&mut self) -> Result<(), PlayError> {
+        let DiceState::Rolled(d) = self.t.dice else { return Ok(()) };
+        let chosen = self.engine.choose_move(&self.t.position, d, self.plies)?;
+        self.play_move(chosen.mv, chosen.result);
+        Ok(())
+    }
 }
 
 #[cfg(test)]
