@@ -11,5 +11,6 @@ pub mod met;
 pub mod review;
 pub mod rollout;
 pub mod search;
+pub mod shard;
 
 pub use api::{Engine, EngineError};

@@ -51,10 +51,14 @@ pub enum FileKind {
     /// The cached two-sided bearoff database (`GAMMONB2`), rebuilt when it
     /// cannot be read.
     Bearoff2,
+    /// The exact sums of a rollout's trials, or of a shard of them
+    /// (`GAMMONRS`), which `gammon merge` combines.
+    RolloutShard,
 }
 
 impl FileKind {
-    const ALL: [FileKind; 4] = [FileKind::Weights, FileKind::Checkpoint, FileKind::Dataset, FileKind::Bearoff2];
+    const ALL: [FileKind; 5] =
+        [FileKind::Weights, FileKind::Checkpoint, FileKind::Dataset, FileKind::Bearoff2, FileKind::RolloutShard];
 
     const fn tag(self) -> [u8; 2] {
         match self {
@@ -62,6 +66,7 @@ impl FileKind {
             FileKind::Checkpoint => *b"CK",
             FileKind::Dataset => *b"DS",
             FileKind::Bearoff2 => *b"B2",
+            FileKind::RolloutShard => *b"RS",
         }
     }
 
@@ -71,6 +76,7 @@ impl FileKind {
             FileKind::Checkpoint => "a gammon training checkpoint",
             FileKind::Dataset => "a gammon training dataset",
             FileKind::Bearoff2 => "a gammon two-sided bearoff database",
+            FileKind::RolloutShard => "a gammon rollout shard",
         }
     }
 }
@@ -322,6 +328,18 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, FileError> {
     String::from_utf8(read_bounded(path, limit)?).map_err(|_| FileError::NotText { path: path.to_path_buf() })
 }
 
+/// What the regular file `path` holds, from its first bytes: which kind of
+/// gammon file, or what else (`None`: unrecognised). For commands that
+/// take files of several kinds.
+///
+/// # Errors
+/// [`FileError::Io`], [`FileError::NotAFile`].
+pub fn identify_file(path: &Path) -> Result<Option<Found>, FileError> {
+    let mut head = Vec::new();
+    read_at_most(&mut open_regular(path)?, 64, &mut head, path)?;
+    Ok(identify(&head))
+}
+
 /// What the first bytes of a file that is not of the expected kind show.
 fn identify(bytes: &[u8]) -> Option<Found> {
     if bytes.is_empty() {
@@ -377,7 +395,8 @@ fn word(bytes: &[u8], at: usize, n: usize) -> u64 {
 }
 
 /// FNV-1a 64-bit hash.
-fn fnv1a64(bytes: &[u8]) -> u64 {
+/// The FNV-1a 64 checksum the header carries, for other fingerprints too.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= u64::from(b);

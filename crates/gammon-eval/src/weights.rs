@@ -289,6 +289,13 @@ impl NetWeights {
         file_format::to_bytes(FileKind::Weights, WEIGHTS_VERSION, &self.payload())
     }
 
+    /// A fingerprint of the weights: the checksum of their file image.
+    /// Results saved for merging (rollout shards) carry it, so that shards
+    /// of different nets are told apart.
+    pub fn fingerprint(&self) -> u64 {
+        self.to_bytes().map_or(0, |b| file_format::fnv1a64(&b))
+    }
+
     fn payload(&self) -> WeightsPayload {
         WeightsPayload {
             contact: record::<ContactEncoding>(&self.contact),

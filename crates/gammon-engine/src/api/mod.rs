@@ -28,6 +28,7 @@ mod moves;
 pub mod play;
 mod resign;
 mod rollout_report;
+mod rollout_shard;
 #[cfg(test)]
 mod tests;
 
@@ -38,6 +39,9 @@ pub use error::EngineError;
 pub use moves::{legal_moves, ChosenMove, LegalMove, LegalMoves};
 pub use resign::{CubeUse, ResignationAnswer, ResignationUnit, RESIGNATION_TOLERANCE};
 pub use rollout_report::{RolloutOutcome, RolloutReport};
+pub use rollout_shard::{
+    merge_rollout_shards, MergeError, MergeSummary, RolloutJob, RolloutShard, MAX_SHARD_BYTES, SHARD_VERSION,
+};
 
 use crate::cube::{analyse_state_nply, rank_results_cubeful, CubeState};
 use crate::met::Met;

@@ -35,9 +35,22 @@
 //! # Determinism
 //!
 //! Trials run in parallel with rayon, but trial `k` depends only on the seed
-//! and `k`, and the trials are summed in trial order; the stopping rule looks
-//! only at those sums, after whole blocks of [`BATCH`] trials. The result is
-//! therefore bit-identical whatever the thread count.
+//! and `k`, and the trials are summed exactly: each value is rounded to a
+//! multiple of 2^-40 and summed, with its square, as an integer
+//! ([`RolloutTally`]), so the sums do not depend on the order or grouping of
+//! the trials. The stopping rule looks only at those sums, after whole
+//! blocks of [`BATCH`] trials. The result is therefore bit-identical
+//! whatever the thread count.
+//!
+//! # Shards
+//!
+//! For the same reason a rollout can be split: [`rollout_trials`] plays any
+//! range of the trials (a shard, on another machine) and returns their sums;
+//! the sums of disjoint ranges add up ([`RolloutTally::merge`]) to exactly
+//! those of one run of their union, and [`position_result`] or
+//! [`move_results`] of the sums of all the trials is bit for bit what
+//! [`rollout_position`] or [`rollout_moves`] answers. A range can also be
+//! continued from the sums of its first trials (a checkpoint).
 //!
 //! # Stopping early
 //!
@@ -116,8 +129,10 @@ mod dice;
 mod player;
 mod runner;
 mod stats;
+mod tally;
 
-pub use stats::{Estimate, Z95};
+pub use stats::{Estimate, MAX_SAMPLE, Z95};
+pub use tally::{RolloutTally, TallyError, TrialSet};
 
 use crate::cube::CubeError;
 use gammon_eval::{Evaluator, Probabilities};
@@ -125,6 +140,7 @@ use gammon_rules::{Dice, Move, Position};
 use player::Player;
 use runner::run;
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 use thiserror::Error;
 
@@ -210,6 +226,27 @@ pub enum RolloutError {
     /// [`rollout_moves`] on a finished game.
     #[error("the game is over: there are no moves to roll out")]
     GameOver,
+    /// A trial's value that is not a number or is beyond [`MAX_SAMPLE`]
+    /// (only a broken evaluator produces one).
+    #[error("a game of the rollout came out at {0}, not a number of points the rollout can sum")]
+    Sample(f64),
+    /// Trials outside the rollout's.
+    #[error("trials {start}..{end} are not a part of the rollout's 0..{total}")]
+    Trials {
+        /// First trial.
+        start: u64,
+        /// One past the last.
+        end: u64,
+        /// The rollout's trials.
+        total: u64,
+    },
+    /// A target standard error in a shard, which cannot see the other
+    /// shards' games.
+    #[error("a shard of a rollout cannot stop at a target standard error: it sees only its own games")]
+    ShardTarget,
+    /// Sums to resume that are not of the first trials of the range.
+    #[error("the saved sums to resume are not those of the first games of these trials")]
+    Resume,
     /// The cube model rejected the evaluator's probabilities (not numbers,
     /// or outside 0..1) in a cubeful rollout.
     #[error("cubeful rollout")]
@@ -287,6 +324,58 @@ pub struct RolloutProgress {
     pub leader: Option<usize>,
 }
 
+/// What a rollout watches while it runs: a progress callback (after each
+/// chunk of trials, a few times a second or less often), a checkpoint
+/// callback (after each chunk, with the sums so far, to save them), and a
+/// stop flag (a Ctrl-C handler's): once it is set no new trial starts.
+#[derive(Clone, Copy)]
+pub struct Controls<'a> {
+    /// Called with where the rollout stands.
+    pub progress: &'a (dyn Fn(&RolloutProgress) + Sync),
+    /// Called with the sums of the trials finished so far, in order.
+    pub checkpoint: &'a (dyn Fn(&RolloutTally) + Sync),
+    /// Set to stop.
+    pub stop: &'a AtomicBool,
+}
+
+impl std::fmt::Debug for Controls<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Controls").field("stop", &self.stop).finish_non_exhaustive()
+    }
+}
+
+/// What is rolled out: a position before the roll, or the candidate moves
+/// of a roll ([`rollout_candidates`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Starts<'a> {
+    /// The position, player on roll, before rolling.
+    Position(&'a Position),
+    /// The candidates, each the position after the move.
+    Moves(&'a [Candidate]),
+}
+
+/// A candidate move of a moves rollout.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Candidate {
+    /// The move ([`Move::NONE`] when no checker can move).
+    pub mv: Move,
+    /// The position after it, seen by the opponent (on roll).
+    pub result: Position,
+    /// The evaluator's 0-ply cubeless equity of the move, for the mover.
+    pub static_equity: f64,
+}
+
+/// The trials of a [`rollout_trials`] run: their sums, and how it ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrialsRun {
+    /// The sums of the trials played, with those it resumed.
+    pub tally: RolloutTally,
+    /// Stopped early at the target standard error.
+    pub target_reached: bool,
+    /// Stopped by the stop flag before the end of its trials.
+    pub interrupted: bool,
+}
+
 /// Rolls out `pos` (the player on roll, before rolling) with `evaluator`.
 /// `progress` is called after each chunk of trials (a few times a second or
 /// less often).
@@ -327,10 +416,14 @@ pub fn rollout_position_until(
     progress: impl Fn(&RolloutProgress) + Sync,
     stop: &AtomicBool,
 ) -> Result<RolloutResult, RolloutError> {
-    check(pos, settings)?;
-    let player = Player::new(evaluator, settings);
-    let mut results = run(&player, &[*pos], false, &progress, stop)?;
-    Ok(results.swap_remove(0).0)
+    let controls = Controls { progress: &progress, checkpoint: &|_| {}, stop };
+    let run = rollout_trials(evaluator, Starts::Position(pos), settings, 0..settings.trials, None, &controls)?;
+    Ok(position_result(&run, settings))
+}
+
+/// The result of a position rollout from its trials' sums.
+pub fn position_result(run: &TrialsRun, settings: &RolloutSettings) -> RolloutResult {
+    run.tally.results(settings.cubeful, run.target_reached, run.interrupted).swap_remove(0).0
 }
 
 /// Rolls out every candidate move of `pos` for `dice` (or the best
@@ -366,6 +459,25 @@ pub fn rollout_moves_until(
     progress: impl Fn(&RolloutProgress) + Sync,
     stop: &AtomicBool,
 ) -> Result<Vec<MoveRollout>, RolloutError> {
+    let candidates = rollout_candidates(evaluator, pos, dice, settings)?;
+    let controls = Controls { progress: &progress, checkpoint: &|_| {}, stop };
+    let run = rollout_trials(evaluator, Starts::Moves(&candidates), settings, 0..settings.trials, None, &controls)?;
+    Ok(move_results(&candidates, &run, settings))
+}
+
+/// The moves a moves rollout of `pos` and `dice` rolls out: every legal
+/// move (or the pass) by the evaluator's 0-ply equity, best first (ties in
+/// the generator's order), cut to [`RolloutSettings::candidates`].
+///
+/// # Errors
+/// Bad settings, an illegal position, [`RolloutError::NoCandidates`], or
+/// [`RolloutError::GameOver`] for a finished game.
+pub fn rollout_candidates(
+    evaluator: &dyn Evaluator,
+    pos: &Position,
+    dice: Dice,
+    settings: &RolloutSettings,
+) -> Result<Vec<Candidate>, RolloutError> {
     check(pos, settings)?;
     if settings.candidates == Some(0) {
         return Err(RolloutError::NoCandidates);
@@ -374,38 +486,95 @@ pub fn rollout_moves_until(
         return Err(RolloutError::GameOver);
     }
     let list = pos.legal_moves(dice);
-    let mut moves: Vec<(Move, Position, f64)> = if list.is_empty() {
-        vec![(Move::NONE, pos.switched(), 0.0)]
+    let mut moves: Vec<Candidate> = if list.is_empty() {
+        let result = pos.switched();
+        vec![Candidate { mv: Move::NONE, result, static_equity: -f64::from(evaluator.evaluate(&result).equity()) }]
     } else {
         let mut values = vec![Probabilities::default(); list.len()];
         evaluator.evaluate_batch(list.positions(), &mut values);
-        list.iter().zip(&values).map(|((m, p), v)| (m, p, -f64::from(v.equity()))).collect()
+        list.iter()
+            .zip(&values)
+            .map(|((mv, result), v)| Candidate { mv, result, static_equity: -f64::from(v.equity()) })
+            .collect()
     };
-    if list.is_empty() {
-        let v = evaluator.evaluate(&moves[0].1);
-        moves[0].2 = -f64::from(v.equity());
-    }
     // Best first by 0 ply; the sort is stable, so ties keep the generator's order.
-    moves.sort_by(|a, b| b.2.total_cmp(&a.2));
+    moves.sort_by(|a, b| b.static_equity.total_cmp(&a.static_equity));
     if let Some(n) = settings.candidates {
         moves.truncate(n);
     }
-    let starts: Vec<Position> = moves.iter().map(|m| m.1).collect();
-    let player = Player::new(evaluator, settings);
-    let results = run(&player, &starts, true, &progress, stop)?;
-    let mut out: Vec<MoveRollout> = moves
+    Ok(moves)
+}
+
+/// The moves' results from their trials' sums, best first.
+pub fn move_results(candidates: &[Candidate], run: &TrialsRun, settings: &RolloutSettings) -> Vec<MoveRollout> {
+    let results = run.tally.results(settings.cubeful, run.target_reached, run.interrupted);
+    let mut out: Vec<MoveRollout> = candidates
         .iter()
         .zip(results)
-        .map(|(&(mv, result, static_equity), (rollout, difference))| MoveRollout {
-            mv,
-            result,
-            static_equity,
+        .map(|(c, (rollout, difference))| MoveRollout {
+            mv: c.mv,
+            result: c.result,
+            static_equity: c.static_equity,
             rollout,
             difference,
         })
         .collect();
     out.sort_by(|a, b| b.rollout.headline().mean.total_cmp(&a.rollout.headline().mean));
-    Ok(out)
+    out
+}
+
+/// Plays the trials `trials` (a part of `0..settings.trials`: a shard) of
+/// the rollout of `starts`, continuing `resume` (the sums of the first
+/// trials of that range, from a checkpoint); the result is the sums, which
+/// [`RolloutTally::merge`] adds to those of other trials. The sums of
+/// trials `0..settings.trials` give, through [`position_result`] or
+/// [`move_results`], exactly what [`rollout_position`] or
+/// [`rollout_moves`] answer. The target standard error applies only to a
+/// run of the whole range.
+///
+/// # Errors
+/// As [`rollout_position`]; [`RolloutError::Trials`] for a range outside
+/// `0..settings.trials`, [`RolloutError::Resume`] for sums that are not of
+/// the first trials of the range and of these starts.
+pub fn rollout_trials(
+    evaluator: &dyn Evaluator,
+    starts: Starts<'_>,
+    settings: &RolloutSettings,
+    trials: Range<u64>,
+    resume: Option<RolloutTally>,
+    controls: &Controls<'_>,
+) -> Result<TrialsRun, RolloutError> {
+    let positions: Vec<Position> = match starts {
+        Starts::Position(p) => vec![*p],
+        Starts::Moves(c) => c.iter().map(|c| c.result).collect(),
+    };
+    let position = match starts {
+        Starts::Position(p) => *p,
+        Starts::Moves(c) => c.first().map_or(Position::STARTING, |c| c.result),
+    };
+    check(&position, settings)?;
+    if positions.is_empty() {
+        return Err(RolloutError::NoCandidates);
+    }
+    if trials.start >= trials.end || trials.end > settings.trials {
+        return Err(RolloutError::Trials { start: trials.start, end: trials.end, total: settings.trials });
+    }
+    let tally = match resume {
+        None => RolloutTally::empty(positions.len()),
+        Some(t) => {
+            let done = t.trials().len();
+            let prefix = TrialSet::of(trials.start..trials.start + done);
+            if t.starts() != positions.len() || done > trials.end - trials.start || (done > 0 && *t.trials() != prefix)
+            {
+                return Err(RolloutError::Resume);
+            }
+            t
+        }
+    };
+    let player = Player::new(evaluator, settings);
+    let flip = matches!(starts, Starts::Moves(_));
+    let end = run(&player, &positions, flip, trials, tally, controls)?;
+    Ok(TrialsRun { tally: end.tally, target_reached: end.target_reached, interrupted: end.interrupted })
 }
 
 fn check(pos: &Position, s: &RolloutSettings) -> Result<(), RolloutError> {

@@ -1,50 +1,65 @@
-//! The parallel runner: trials in chunks on rayon's threads, summed in trial
-//! order, with progress reports, the stopping rule after whole blocks, and a
-//! stop flag that ends the rollout after the trials finished in order.
+//! The parallel runner: trials in chunks on rayon's threads, added to a
+//! tally in trial order, with progress reports, checkpoints, the stopping
+//! rule after whole blocks, and a stop flag that ends the run after the
+//! trials finished in order.
 
 use super::player::{Player, Work};
-use super::stats::{Acc, Cross, Estimate, Sample};
-use super::{RolloutError, RolloutProgress, RolloutResult, BATCH};
+use super::stats::Sample;
+use super::tally::RolloutTally;
+use super::{Controls, RolloutError, RolloutProgress, BATCH};
 use gammon_rules::Position;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::ops::Range;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// Trials per chunk are adapted to take about this long (the results do not
 /// depend on the chunks).
 const CHUNK_TIME: Duration = Duration::from_millis(250);
 
-/// Rolls out every start position with the same trials; `flip`: report for
-/// the side not on roll at the start (the mover, for moves). Returns each
-/// result with its headline difference to the best.
+/// How a run ended.
+#[derive(Debug)]
+pub(super) struct RunEnd {
+    /// The sums of the trials played (with those it resumed).
+    pub(super) tally: RolloutTally,
+    /// Stopped at the target standard error.
+    pub(super) target_reached: bool,
+    /// Stopped by the stop flag before the end of its trials.
+    pub(super) interrupted: bool,
+}
+
+/// Plays trials `trials` of every start position (the same dice for each),
+/// continuing `tally`, which holds the first trials of that range; `flip`:
+/// report for the side not on roll at the start (the mover, for moves).
 pub(super) fn run(
     player: &Player<'_>,
     starts: &[Position],
     flip: bool,
-    progress: &(dyn Fn(&RolloutProgress) + Sync),
-    stop: &AtomicBool,
-) -> Result<Vec<(RolloutResult, Estimate)>, RolloutError> {
+    trials: Range<u64>,
+    mut tally: RolloutTally,
+    controls: &Controls<'_>,
+) -> Result<RunEnd, RolloutError> {
     let s = player.settings();
     let m = starts.len();
     let cubeful = s.cubeful;
-    let mut accs = vec![Acc::default(); m];
-    let mut cross = Cross::new(m);
-    let mut done = 0u64;
+    let stop = controls.stop;
+    let mut next = trials.start + tally.trials().len();
     let threads = rayon::current_num_threads() as u64;
     let mut chunk = (threads * 2).max(2);
     let mut target_reached = false;
-    let mut line = vec![0.0; m];
+    let mut line = vec![0i64; m];
     let mut interrupted = false;
-    while done < s.trials {
+    while next < trials.end {
         if stop.load(Ordering::Relaxed) {
             interrupted = true;
             break;
         }
-        let boundary = (done / BATCH + 1) * BATCH;
-        let end = (done + chunk).min(boundary).min(s.trials);
+        // Blocks of BATCH count from the start of the range.
+        let boundary = trials.start + ((next - trials.start) / BATCH + 1) * BATCH;
+        let end = (next + chunk).min(boundary).min(trials.end);
         let began = Instant::now();
         // `None`: a trial not started because the stop flag was set.
-        let rows: Vec<Option<Result<Vec<Sample>, RolloutError>>> = (done..end)
+        let rows: Vec<Option<Result<Vec<Sample>, RolloutError>>> = (next..end)
             .into_par_iter()
             .map_init(Work::new, |w, k| {
                 if stop.load(Ordering::Relaxed) {
@@ -55,76 +70,46 @@ pub(super) fn run(
                 )
             })
             .collect();
-        // Only the trials before the first one not played count: the result
-        // stays that of trials 0..K, whatever the threads finished.
-        let mut finished = done;
+        // Only the trials before the first one not played count: the tally
+        // stays that of an unbroken run of trials, whatever the threads finished.
+        let before = next;
         for row in rows {
             let Some(row) = row else {
                 interrupted = true;
                 break;
             };
-            finished += 1;
-            let row = row?;
-            for ((acc, x), l) in accs.iter_mut().zip(&row).zip(line.iter_mut()) {
-                acc.add(x);
-                *l = x.headline(cubeful);
-            }
-            if m > 1 {
-                cross.add(&line);
-            }
+            tally.add(next, &row?, cubeful, &mut line)?;
+            next += 1;
         }
         // Aim the next chunk at CHUNK_TIME; it only changes how often progress is shown.
-        let per_trial = began.elapsed().as_secs_f64() / (finished - done).max(1) as f64;
+        let per_trial = began.elapsed().as_secs_f64() / (next - before).max(1) as f64;
         let wanted = if per_trial > 0.0 { CHUNK_TIME.as_secs_f64() / per_trial } else { BATCH as f64 };
         chunk = (wanted as u64).clamp(threads.clamp(2, BATCH), BATCH);
-        done = finished;
-        if done == 0 {
+        if tally.trials().is_empty() {
             break;
         }
-        let leader = leader(&accs, cubeful);
-        let lead = accs[leader].headline(cubeful).estimate();
-        progress(&RolloutProgress {
-            trials: done,
-            max_trials: s.trials,
+        let (leader, lead) = tally.leader(cubeful);
+        (controls.progress)(&RolloutProgress {
+            trials: tally.trials().len(),
+            max_trials: trials.end - trials.start,
             equity: lead.mean,
             standard_error: lead.standard_error,
             leader: if m > 1 { Some(leader) } else { None },
         });
+        (controls.checkpoint)(&tally);
         if interrupted {
             break;
         }
         if let Some(target) = s.target_se {
-            if done.is_multiple_of(BATCH) && done < s.trials {
-                let worst = accs.iter().map(|a| a.headline(cubeful).estimate().standard_error).fold(0.0, f64::max);
-                if worst <= target {
-                    target_reached = true;
-                    break;
-                }
+            let played = next - trials.start;
+            if played.is_multiple_of(BATCH) && next < trials.end && tally.worst_standard_error(cubeful) <= target {
+                target_reached = true;
+                break;
             }
         }
     }
-    if done == 0 {
+    if tally.trials().is_empty() {
         return Err(RolloutError::Interrupted);
     }
-    let best = leader(&accs, cubeful);
-    let best_mean = accs[best].headline(cubeful).mean();
-    Ok(accs
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            let diff = cross.difference(i, best, a.headline(cubeful).mean(), best_mean);
-            (a.result(cubeful, target_reached, interrupted), diff)
-        })
-        .collect())
-}
-
-/// The start with the highest mean headline equity (the first on ties).
-fn leader(accs: &[Acc], cubeful: bool) -> usize {
-    let mut best = 0;
-    for (i, a) in accs.iter().enumerate() {
-        if a.headline(cubeful).mean() > accs[best].headline(cubeful).mean() {
-            best = i;
-        }
-    }
-    best
+    Ok(RunEnd { tally, target_reached, interrupted })
 }
