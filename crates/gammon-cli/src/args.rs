@@ -4,6 +4,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use gammon_engine::shard::{Shard, ShardSpec};
 use gammon_eval::NetEvaluator;
 use gammon_rules::{ContextError, CubeOwner, Dice, GameContext};
 use gammon_train::MAX_THREADS;
@@ -54,6 +55,27 @@ pub struct JsonArg {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--shard K/N` or `auto/N`: which part of the work this process does.
+#[derive(Debug, Args)]
+pub struct ShardArg {
+    /// Do only shard K of N (K from 0 to N-1), or `auto/N`: K from
+    /// SLURM_ARRAY_TASK_ID (a Slurm job array) or JOB_COMPLETION_INDEX (a
+    /// Kubernetes Indexed Job).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<ShardSpec>,
+}
+
+impl ShardArg {
+    /// The shard (the whole when none was given), its index read from the
+    /// environment for `auto/N`.
+    pub fn resolve(&self) -> Result<Shard> {
+        match self.shard {
+            None => Ok(Shard::ALL),
+            Some(spec) => spec.resolve(|name| std::env::var(name).ok()).context("--shard"),
+        }
+    }
 }
 
 /// `--threads`: the size of the worker pool.

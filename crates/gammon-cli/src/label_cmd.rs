@@ -10,10 +10,11 @@
 use crate::args::{threads_help, threads_parser};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
+use gammon_engine::shard::{Shard, ShardSpec};
 use gammon_eval::{NetEvaluator, NetKind, NetWeights};
-use gammon_train::dataset::Dataset;
+use gammon_train::dataset::{positions_digest, Dataset, LabelSource};
 use gammon_train::distill::{sample_afterstates_within, sample_positions};
-use gammon_train::labels::{label_shard, positions_text, read_positions, shard_len, LabelSettings, Shard};
+use gammon_train::labels::{label_shard, positions_text, read_positions, LabelSettings};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -102,9 +103,11 @@ struct RolloutLabelArgs {
     /// Seed of the rollouts (each position's comes from it and the position).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Label only shard K of N (the positions whose index in the file is K mod N).
+    /// Label only shard K of N: the positions whose index in the file is K
+    /// mod N (`gammon merge` puts the shards back together); `auto/N` takes
+    /// K from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
     #[arg(long, value_name = "K/N")]
-    shard: Option<Shard>,
+    shard: Option<ShardSpec>,
     /// Positions labelled between saves.
     #[arg(long, default_value_t = 500)]
     chunk: usize,
@@ -219,29 +222,33 @@ fn rollout(args: &RolloutLabelArgs) -> Result<()> {
     if args.chunk == 0 || args.chunk > 1_000_000 {
         bail!("label rollout: --chunk must be 1 to 1000000 (got {})", args.chunk);
     }
-    let shard = args.shard.unwrap_or(Shard::ALL);
+    let shard = match args.shard {
+        None => Shard::ALL,
+        Some(spec) => spec.resolve(|name| std::env::var(name).ok()).context("label rollout: --shard")?,
+    };
     let w = weights(&args.weights)?;
     let positions = read_positions(&args.positions)?;
-    let labeller = format!(
-        "{}; net {:?}; positions {} ({} in all), shard {shard}",
-        settings.describe(),
-        w.meta.notes,
-        args.positions.display(),
-        positions.len()
-    );
+    // The labeller names how, the source what: shards of one file share the
+    // labeller wherever the file lies, so that they merge.
+    let labeller = format!("{}; net {:?} ({:016x})", settings.describe(), w.meta.notes, w.fingerprint());
+    let source = LabelSource { positions: positions.len(), digest: positions_digest(&positions), shard };
     let mut data = if args.out.exists() {
         let d = Dataset::load(&args.out)?;
-        if d.labeller != labeller {
+        if d.labeller != labeller || d.source != Some(source) {
             bail!(
-                "{} holds labels made otherwise ({}); give the same settings to resume, or another --out",
+                "{} holds other labels ({}; {}); give the same positions, shard and settings to resume, or another --out",
                 args.out.display(),
-                d.labeller
+                d.labeller,
+                d.source.map_or("no positions file named".to_string(), |s| format!(
+                    "shard {} of {} positions",
+                    s.shard, s.positions
+                ))
             );
         }
         eprintln!("resuming: {} positions already labelled", d.len());
         d
     } else {
-        Dataset { labeller, ..Dataset::default() }
+        Dataset { labeller, source: Some(source), ..Dataset::default() }
     };
     let stop = Arc::new(AtomicBool::new(false));
     {
@@ -255,7 +262,7 @@ fn rollout(args: &RolloutLabelArgs) -> Result<()> {
         .context("cannot install the Ctrl-C handler")?;
     }
     let net = NetEvaluator::new(w);
-    let total = shard_len(shard, positions.len());
+    let total = shard.positions(positions.len());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let start = Instant::now();
     let before = data.len();

@@ -11,6 +11,7 @@ mod fit_cmd;
 mod json;
 mod label_cmd;
 mod line_input;
+mod merge_cmd;
 mod moves;
 mod play;
 mod position_arg;
@@ -57,6 +58,8 @@ enum Command {
     Fit(fit_cmd::FitArgs),
     /// Settle a position (or a roll's moves) by Monte Carlo rollouts.
     Rollout(rollout_cmd::RolloutArgs),
+    /// Merge the shards of a sharded rollout or labelling job.
+    Merge(merge_cmd::MergeArgs),
     /// Review a whole match file: every move and cube decision, error rates, luck.
     Review(review::ReviewArgs),
     /// Play a game against the engine in the terminal.
@@ -99,6 +102,7 @@ fn main() -> ExitCode {
         Command::Label(args) => label_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Fit(args) => fit_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Rollout(args) => rollout_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Merge(args) => merge_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => serve_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Review(args) => review::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play::run(&args).map(|()| ExitCode::SUCCESS),

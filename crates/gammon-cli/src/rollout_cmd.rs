@@ -1,17 +1,23 @@
 //! `gammon rollout`: Monte Carlo rollouts of a position (the player on roll,
 //! before rolling) or of the candidate moves of a roll.
 
-use crate::args::{DiceOption, JsonArg, PositionText, ThreadsArg, WeightsArg};
+use crate::args::{DiceOption, JsonArg, PositionText, ShardArg, ThreadsArg, WeightsArg};
 use crate::json;
 use crate::request::Request;
 use crate::text::{self, RolloutProgressLine};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use gammon_engine::api::{Engine, EngineError};
+use gammon_engine::api::{Engine, EngineError, RolloutShard};
 use gammon_engine::rollout::{RolloutError, RolloutSettings, BATCH};
+use gammon_engine::shard::Shard;
+use gammon_eval::NetEvaluator;
+use gammon_rules::{Dice, Position};
 use std::io::{BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// Arguments of `gammon rollout`.
 #[derive(Debug, Args)]
@@ -25,7 +31,13 @@ Ctrl-C (or SIGTERM, SIGHUP) stops the rollout: no new game starts, and the resul
 far (games 0 to K-1, exactly what --games K gives) is printed, marked partial: a first line \
 `partial rollout: K of N games (interrupted)`, or with --json the fields \"partial\": true and \
 \"games_done\": K. The exit status is then 130, as for any command stopped by Ctrl-C; a second Ctrl-C \
-quits at once without a result.")]
+quits at once without a result.
+
+Sharded (for batch systems: docs/scale-out.md): `--shard K/N --out FILE` plays only games \
+floor(K*G/N) to floor((K+1)*G/N)-1 of the G games and writes their exact sums to FILE (saved every \
+30 s and when stopped; the same command again resumes it, or says it is complete); `gammon merge` \
+of the N files prints what one run prints, to the last digit. `--shard auto/N` takes K from \
+SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.")]
 #[command(mut_arg("dice", |a| a.help(
     "Roll out the moves of this roll, like `31`, instead of the position before the roll (an XGID may carry the dice instead)"
 )))]
@@ -75,6 +87,13 @@ pub struct RolloutArgs {
     #[command(flatten)]
     weights: WeightsArg,
     #[command(flatten)]
+    shard: ShardArg,
+    /// Write the games' exact sums to this file (a rollout shard) for
+    /// `gammon merge`, instead of printing the result; resumed if it holds
+    /// a part of the same shard.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    #[command(flatten)]
     json: JsonArg,
 }
 
@@ -92,7 +111,16 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
     if request.dice.is_some() && request.game_over() {
         bail!("the game in this position is over: there are no moves to roll out");
     }
-    let engine = Engine::new(args.weights.net()?);
+    let shard = args.shard.resolve()?;
+    if args.out.is_none() && args.shard.shard.is_some() {
+        bail!("--shard needs --out FILE: a shard's sums are written there, for gammon merge");
+    }
+    if args.out.is_some() && args.target_se.is_some() && shard != Shard::ALL {
+        bail!("--target-se cannot be used with --shard: a shard sees only its own games");
+    }
+    let net = args.weights.net()?;
+    let fingerprint = net.weights().fingerprint();
+    let engine = Engine::new(net);
     let settings = RolloutSettings {
         trials: args.games,
         seed: args.seed,
@@ -108,6 +136,11 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
     let pool = args.threads.pool()?;
     let progress = Arc::new(RolloutProgressLine::new(std::io::stderr().is_terminal(), args.cubeful));
     let stop = stop_on_interrupt(Arc::clone(&progress))?;
+    if let Some(out) = &args.out {
+        let job =
+            ShardJob { engine: &engine, position: &request.position, dice: request.dice, settings, shard, fingerprint };
+        return pool.install(|| run_shard(&job, out, &progress, &stop, args.json.json));
+    }
     let report =
         pool.install(|| engine.rollout_until(&request.position, request.dice, &settings, |p| progress.show(p), &stop));
     progress.clear();
@@ -127,6 +160,125 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
     }
     out.flush()?;
     if report.interrupted() {
+        std::process::exit(INTERRUPTED);
+    }
+    Ok(())
+}
+
+/// What a shard run plays.
+struct ShardJob<'a> {
+    engine: &'a Engine<NetEvaluator>,
+    position: &'a Position,
+    dice: Option<Dice>,
+    settings: RolloutSettings,
+    shard: Shard,
+    fingerprint: u64,
+}
+
+/// How often a running shard saves its sums: a killed task loses at most this.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(30);
+
+/// Plays one shard into `out` (resuming what it holds), saving it every
+/// [`CHECKPOINT_EVERY`] and at the end, also when stopped.
+fn run_shard(
+    job: &ShardJob<'_>,
+    out: &Path,
+    progress: &RolloutProgressLine,
+    stop: &AtomicBool,
+    json: bool,
+) -> Result<()> {
+    let range = job.shard.trials(job.settings.trials);
+    let resume = if out.exists() {
+        let saved = RolloutShard::load(out).with_context(|| format!("cannot resume {}", out.display()))?;
+        if saved.shard != job.shard {
+            bail!(
+                "{} holds shard {} and this is shard {}: remove it or give another --out",
+                out.display(),
+                saved.shard,
+                job.shard
+            );
+        }
+        Some(saved)
+    } else {
+        None
+    };
+    let resumed = resume.as_ref().map_or(0, |r| r.tally.trials().len());
+    if resumed > 0 {
+        progress.note(&format!(
+            "resuming {}: {resumed} of {} games already played",
+            out.display(),
+            range.end - range.start
+        ));
+    }
+    let last_save = Mutex::new(Instant::now());
+    let save_error = Mutex::new(None);
+    let checkpoint = |s: &RolloutShard| {
+        let mut last = last_save.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if last.elapsed() >= CHECKPOINT_EVERY {
+            if let Err(e) = s.save(out) {
+                // Stop: a shard that cannot be saved is lost work.
+                *save_error.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                stop.store(true, Ordering::SeqCst);
+            }
+            *last = Instant::now();
+        }
+    };
+    let played = job.engine.rollout_shard(
+        job.position,
+        job.dice,
+        &job.settings,
+        job.shard,
+        job.fingerprint,
+        resume,
+        |p| progress.show(p),
+        checkpoint,
+        stop,
+    );
+    progress.clear();
+    if let Some(e) = save_error.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
+        return Err(anyhow::Error::new(e).context("the shard could not be saved"));
+    }
+    let played = match played {
+        Err(EngineError::Rollout(RolloutError::Interrupted)) => {
+            eprintln!("interrupted before any game finished: nothing saved");
+            std::process::exit(INTERRUPTED);
+        }
+        Err(EngineError::Rollout(RolloutError::Resume)) => bail!(
+            "{} holds a shard of another rollout (another position, roll, net or setting): remove it or give another --out",
+            out.display()
+        ),
+        r => r.context("the rollout failed")?,
+    };
+    played.save(out)?;
+    let done = played.tally.trials().len();
+    let total = range.end - range.start;
+    let stdout = std::io::stdout();
+    let mut w = BufWriter::new(stdout.lock());
+    if json {
+        let value = serde_json::json!({
+            "shard": job.shard.to_string(),
+            "games": [range.start, range.end],
+            "games_done": done,
+            "complete": played.is_complete(),
+            "file": out.display().to_string(),
+            "seconds": played.seconds,
+        });
+        json::write(&mut w, &value)?;
+    } else {
+        let what = if played.is_complete() { "complete" } else { "partial" };
+        writeln!(
+            w,
+            "shard {} of the rollout ({what}): {done} of games {}-{} written to {} ({:.2} s)",
+            job.shard,
+            range.start,
+            range.end.saturating_sub(1),
+            out.display(),
+            played.seconds
+        )?;
+    }
+    w.flush()?;
+    if !played.is_complete() {
+        eprintln!("stopped: {done} of {total} games saved; run the same command again to go on");
         std::process::exit(INTERRUPTED);
     }
     Ok(())

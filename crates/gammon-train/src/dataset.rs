@@ -6,15 +6,18 @@
 //!
 //! Saved as they are made (atomically, in the project's file format, kind
 //! `GAMMONDS`) so that a long labelling job can stop and resume. Version 2
-//! files (lookahead labels, written before rollout labels existed) still
+//! files (lookahead labels, written before rollout labels existed) and
+//! version 3 files (before label shards named their positions file) still
 //! load.
 
+use gammon_engine::shard::Shard;
 use gammon_eval::file_format::{self, FileError, FileKind};
 use gammon_rules::Position;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-const DATASET_VERSION: u32 = 3;
+const DATASET_VERSION: u32 = 4;
+const DATASET_VERSION_3: u32 = 3;
 const DATASET_VERSION_2: u32 = 2;
 /// The largest dataset read, 1 GiB.
 pub const MAX_DATASET_BYTES: u64 = 1 << 30;
@@ -38,6 +41,56 @@ pub struct Dataset {
     /// The standard error of each label's five values (rollout labels), or
     /// empty (lookahead labels, exact given the net).
     pub standard_errors: Vec<[f32; 5]>,
+    /// For labels of a positions file: which file, and which shard of it.
+    pub source: Option<LabelSource>,
+}
+
+/// The positions file labels were made for, and the shard of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LabelSource {
+    /// The positions in the file.
+    pub positions: usize,
+    /// A digest of them, in order ([`positions_digest`]).
+    pub digest: u64,
+    /// The shard labelled ([`Shard::ALL`] for the whole file or a merge of
+    /// its shards): the positions whose index is `K` mod `N`, in file order.
+    pub shard: Shard,
+}
+
+/// The digest of a positions file's positions, in order: their Position IDs'
+/// FNV-1a checksum. Label shards of the same file share it wherever the file
+/// lies.
+pub fn positions_digest(positions: &[Position]) -> u64 {
+    let text: Vec<u8> =
+        positions.iter().flat_map(|p| p.to_position_id().into_bytes().into_iter().chain([b'\n'])).collect();
+    file_format::fnv1a64(&text)
+}
+
+/// Version 3: no source.
+#[derive(Deserialize)]
+struct DatasetV3 {
+    ply: u8,
+    candidates: u32,
+    afterstates: u32,
+    labeller: String,
+    positions: Vec<String>,
+    labels: Vec<[f32; 5]>,
+    standard_errors: Vec<[f32; 5]>,
+}
+
+impl From<DatasetV3> for Dataset {
+    fn from(d: DatasetV3) -> Self {
+        Dataset {
+            ply: d.ply,
+            candidates: d.candidates,
+            afterstates: d.afterstates,
+            labeller: d.labeller,
+            positions: d.positions,
+            labels: d.labels,
+            standard_errors: d.standard_errors,
+            source: None,
+        }
+    }
 }
 
 /// Version 2: no labeller, no standard errors.
@@ -60,6 +113,7 @@ impl From<DatasetV2> for Dataset {
             positions: d.positions,
             labels: d.labels,
             standard_errors: Vec::new(),
+            source: None,
         }
     }
 }
@@ -78,7 +132,7 @@ impl Dataset {
         file_format::write_file_atomic(path, FileKind::Dataset, DATASET_VERSION, self)
     }
 
-    /// Reads and checks a dataset (of this version or version 2).
+    /// Reads and checks a dataset (of this version or versions 2 and 3).
     ///
     /// # Errors
     /// Unreadable, corrupt, or inconsistent.
@@ -91,6 +145,13 @@ impl Dataset {
                 let v2: DatasetV2 =
                     file_format::read_file(path, FileKind::Dataset, DATASET_VERSION_2, MAX_DATASET_BYTES)?;
                 v2.into()
+            }
+            Err(FileError::InFile { problem, .. })
+                if matches!(*problem, FileError::Version { found: DATASET_VERSION_3, .. }) =>
+            {
+                let v3: DatasetV3 =
+                    file_format::read_file(path, FileKind::Dataset, DATASET_VERSION_3, MAX_DATASET_BYTES)?;
+                v3.into()
             }
             other => other?,
         };

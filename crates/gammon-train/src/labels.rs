@@ -18,17 +18,18 @@
 //!
 //! Sharding ([`Shard`]): shard `K/N` labels the positions whose index in the
 //! positions file is `K` mod `N`; the shards of a file together label each
-//! position once, and `gammon fit` reads any number of label files.
+//! position once. `gammon merge` ([`merge_label_shards`]) interleaves them
+//! back into the very dataset one unsharded run writes, which `gammon fit`
+//! reads (as it reads any number of label files).
 
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, LabelSource};
 use gammon_engine::rollout::{rollout_position_until, RolloutError, RolloutSettings};
+pub use gammon_engine::shard::Shard;
 use gammon_eval::file_format::{self, FileError};
 use gammon_eval::NetEvaluator;
 use gammon_rules::Position;
 use rayon::prelude::*;
-use std::fmt;
 use std::path::Path;
-use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use thiserror::Error;
 
@@ -65,9 +66,6 @@ pub enum LabelError {
         /// The value given.
         got: String,
     },
-    /// A shard that is not `K/N` with `K < N`.
-    #[error("a shard is K/N with 0 <= K < N, such as 0/4 (got {0:?})")]
-    Shard(String),
     /// A line of the positions file that is not a Position ID.
     #[error("line {line}: {text:?} is not a gnubg Position ID ({reason})")]
     Position {
@@ -156,46 +154,6 @@ pub fn position_seed(seed: u64, id: &str) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
-}
-
-/// Shard `index` of `count`: the positions whose index in the file is
-/// `index` mod `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// From 0 to `count - 1`.
-    pub index: u32,
-    /// At least 1.
-    pub count: u32,
-}
-
-impl Shard {
-    /// The whole file.
-    pub const ALL: Shard = Shard { index: 0, count: 1 };
-
-    /// Whether the position at `i` in the file belongs to this shard.
-    pub fn holds(&self, i: usize) -> bool {
-        i % self.count as usize == self.index as usize
-    }
-}
-
-impl FromStr for Shard {
-    type Err = LabelError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || LabelError::Shard(s.to_string());
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count): (u32, u32) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
-        if count == 0 || index >= count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
 }
 
 /// Reads a positions file: one gnubg Position ID per line (side on roll,
@@ -330,9 +288,131 @@ pub enum LabelShardError<E> {
     Save(E),
 }
 
-/// The number of positions of `shard` in a file of `total` positions.
-pub fn shard_len(shard: Shard, total: usize) -> usize {
-    (0..total).filter(|&i| shard.holds(i)).count()
+/// What a merge of label shards found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelMerge {
+    /// The shards merged.
+    pub shards: usize,
+    /// The positions of the file not labelled by any shard given.
+    pub missing: usize,
+    /// The shards missing in whole or in part.
+    pub missing_shards: Vec<Shard>,
+}
+
+/// Why label shards cannot be merged; `shard` indexes the list given.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LabelMergeError {
+    /// No shard given.
+    #[error("no labels to merge")]
+    Empty,
+    /// Labels without a positions file and shard (lookahead labels from
+    /// `distill`, or files of an older version).
+    #[error(
+        "it does not say which positions file and shard it labels (made by an older gammon, or not by gammon label)"
+    )]
+    NoSource {
+        /// The shard.
+        shard: usize,
+    },
+    /// Labels of another positions file, another shard count, or made
+    /// otherwise.
+    #[error("it labels {this}, the first {first}")]
+    Different {
+        /// The shard.
+        shard: usize,
+        /// What it is.
+        this: String,
+        /// What the first is.
+        first: String,
+    },
+    /// The same shard twice.
+    #[error("shard {0} is given twice")]
+    Duplicate(Shard),
+    /// Shards missing or unfinished, without `partial`.
+    #[error("{missing} of the {total} positions are not labelled (shard{} {}); finish those shards, or merge with --partial", if .shards.len() == 1 { "" } else { "s" }, .shards.iter().map(Shard::to_string).collect::<Vec<_>>().join(", "))]
+    Missing {
+        /// Positions not labelled.
+        missing: usize,
+        /// Positions in the file.
+        total: usize,
+        /// The shards that miss some.
+        shards: Vec<Shard>,
+    },
+    /// A shard's positions are not those of its shard of the file.
+    #[error("shard {0} holds positions that are not its own")]
+    Inconsistent(Shard),
+}
+
+/// Merges the label shards of one positions file into the dataset one
+/// unsharded run makes: the positions in file order, each with its label.
+/// With `partial`, shards may be missing or unfinished: the dataset holds
+/// the positions labelled, in file order.
+///
+/// # Errors
+/// [`LabelMergeError`]: shards of other files or settings, duplicates,
+/// missing positions (without `partial`).
+pub fn merge_label_shards(parts: &[Dataset], partial: bool) -> Result<(Dataset, LabelMerge), LabelMergeError> {
+    let first = parts.first().ok_or(LabelMergeError::Empty)?;
+    let source_of = |i: usize, d: &Dataset| d.source.ok_or(LabelMergeError::NoSource { shard: i });
+    let head = source_of(0, first)?;
+    let count = head.shard.count;
+    let describe = |d: &Dataset, s: &LabelSource| {
+        format!("{} positions (digest {:016x}) in {} shards, {}", s.positions, s.digest, s.shard.count, d.labeller)
+    };
+    let mut by_index: Vec<Option<&Dataset>> = vec![None; count as usize];
+    for (i, d) in parts.iter().enumerate() {
+        let s = source_of(i, d)?;
+        let same = s.positions == head.positions && s.digest == head.digest && s.shard.count == count;
+        if !same
+            || d.labeller != first.labeller
+            || (d.ply, d.candidates, d.afterstates) != (first.ply, first.candidates, first.afterstates)
+        {
+            return Err(LabelMergeError::Different { shard: i, this: describe(d, &s), first: describe(first, &head) });
+        }
+        let slot = &mut by_index[s.shard.index as usize];
+        if slot.is_some() {
+            return Err(LabelMergeError::Duplicate(s.shard));
+        }
+        if d.len() > s.shard.positions(s.positions) {
+            return Err(LabelMergeError::Inconsistent(s.shard));
+        }
+        *slot = Some(d);
+    }
+    let total = head.positions;
+    let shards: Vec<Shard> = (0..count).filter_map(|k| Shard::new(k, count)).collect();
+    let missing_shards: Vec<Shard> = shards
+        .iter()
+        .zip(&by_index)
+        .filter(|(s, d)| d.map_or(0, Dataset::len) < s.positions(total))
+        .map(|(s, _)| *s)
+        .collect();
+    let labelled: usize = by_index.iter().flatten().map(|d| d.len()).sum();
+    if labelled < total && !partial {
+        return Err(LabelMergeError::Missing { missing: total - labelled, total, shards: missing_shards });
+    }
+    let with_errors = by_index.iter().flatten().any(|d| !d.standard_errors.is_empty());
+    let mut out = Dataset {
+        ply: first.ply,
+        candidates: first.candidates,
+        afterstates: first.afterstates,
+        labeller: first.labeller.clone(),
+        source: Some(LabelSource { shard: Shard::ALL, ..head }),
+        ..Dataset::default()
+    };
+    for i in 0..total {
+        let (k, j) = (i % count as usize, i / count as usize);
+        let Some(d) = by_index[k] else { continue };
+        if j >= d.len() {
+            continue;
+        }
+        out.positions.push(d.positions[j].clone());
+        out.labels.push(d.labels[j]);
+        if with_errors {
+            let se = d.standard_errors.get(j).ok_or(LabelMergeError::Inconsistent(shards[k]))?;
+            out.standard_errors.push(*se);
+        }
+    }
+    Ok((out, LabelMerge { shards: parts.len(), missing: total - labelled, missing_shards }))
 }
 
 #[cfg(test)]
@@ -345,20 +425,6 @@ mod tests {
 
     fn settings() -> LabelSettings {
         LabelSettings { trials: 36, truncate: Some(2), variance_reduction: true, seed: 5 }
-    }
-
-    #[test]
-    fn shards_parse_and_partition() {
-        assert_eq!("2/5".parse::<Shard>().unwrap(), Shard { index: 2, count: 5 });
-        for bad in ["5/5", "1/0", "x/2", "3", "-1/2", ""] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
-        }
-        let shards: Vec<Shard> = (0..3).map(|index| Shard { index, count: 3 }).collect();
-        for i in 0..20 {
-            assert_eq!(shards.iter().filter(|s| s.holds(i)).count(), 1);
-        }
-        assert_eq!(shards.iter().map(|&s| shard_len(s, 20)).sum::<usize>(), 20);
-        assert_eq!(Shard { index: 1, count: 4 }.to_string(), "1/4");
     }
 
     #[test]
@@ -415,14 +481,35 @@ mod tests {
         let run = |shard: Shard, chunk: usize, data: &mut Dataset| {
             label_shard(&net, &positions, shard, &settings(), data, chunk, &stop, |_| Ok::<(), ()>(())).unwrap()
         };
-        let mut whole = Dataset::default();
+        let source =
+            |shard| Some(LabelSource { positions: 12, digest: crate::dataset::positions_digest(&positions), shard });
+        let mut whole = Dataset { source: source(Shard::ALL), ..Dataset::default() };
         assert_eq!(run(Shard::ALL, 5, &mut whole), 12);
         let mut parts = Vec::new();
         for index in 0..3 {
-            let mut d = Dataset::default();
+            let mut d = Dataset { source: source(Shard { index, count: 3 }), ..Dataset::default() };
             run(Shard { index, count: 3 }, 2, &mut d);
             parts.push(d);
         }
+        // Merged in any order, they are the unsharded dataset.
+        let mut shuffled = parts.clone();
+        shuffled.rotate_left(1);
+        let (merged, summary) = merge_label_shards(&shuffled, false).unwrap();
+        assert_eq!(merged, whole);
+        assert_eq!(summary, LabelMerge { shards: 3, missing: 0, missing_shards: vec![] });
+        let err = merge_label_shards(&[parts[0].clone(), parts[2].clone()], false).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "4 of the 12 positions are not labelled (shard 1/3); finish those shards, or merge with --partial"
+        );
+        let (some, summary) = merge_label_shards(&[parts[0].clone(), parts[2].clone()], true).unwrap();
+        assert_eq!((some.len(), summary.missing), (8, 4));
+        let twice = merge_label_shards(&[parts[0].clone(), parts[1].clone(), parts[0].clone()], false).unwrap_err();
+        assert_eq!(twice, LabelMergeError::Duplicate(Shard { index: 0, count: 3 }));
+        let mut other = parts[1].clone();
+        other.labeller = "made otherwise".into();
+        let err = merge_label_shards(&[parts[0].clone(), other, parts[2].clone()], false).unwrap_err();
+        assert!(matches!(err, LabelMergeError::Different { shard: 1, .. }), "{err:?}");
         for (i, id) in whole.positions.iter().enumerate() {
             let part = &parts[i % 3];
             let j = part.positions.iter().position(|x| x == id).unwrap();
@@ -430,6 +517,7 @@ mod tests {
         }
         // Resuming from a cut dataset labels only the rest, the same way.
         let mut cut = Dataset {
+            source: whole.source,
             positions: whole.positions[..7].to_vec(),
             labels: whole.labels[..7].to_vec(),
             standard_errors: whole.standard_errors[..7].to_vec(),

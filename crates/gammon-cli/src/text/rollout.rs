@@ -1,7 +1,7 @@
 //! Rollout results, and the progress line while a rollout runs.
 
-use gammon_engine::api::{RolloutOutcome, RolloutReport};
-use gammon_engine::rollout::{Estimate, RolloutProgress};
+use gammon_engine::api::{MergeSummary, RolloutOutcome, RolloutReport};
+use gammon_engine::rollout::{Estimate, RolloutProgress, TrialSet};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, Write};
 
@@ -96,10 +96,47 @@ fn footer(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
 /// `gammon rollout`: the settings, the estimates with their errors, the
 /// games played; a first line says when the rollout was interrupted.
 pub fn rollout_report(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
-    let id = r.position.to_position_id();
     if r.interrupted() {
         writeln!(out, "partial rollout: {} of {} games (interrupted)", r.trials(), r.settings.trials)?;
     }
+    rollout_body(out, r)?;
+    footer(out, r)
+}
+
+/// `gammon merge` of rollout shards: what `gammon rollout` prints for the
+/// same games, but for the last line, which gives the shards' costs; a
+/// first line says what is missing from a partial merge.
+pub fn merged_rollout_report(out: &mut impl Write, r: &RolloutReport, m: &MergeSummary) -> io::Result<()> {
+    if !m.missing.is_empty() {
+        let shards: Vec<String> = m.missing_shards.iter().map(ToString::to_string).collect();
+        writeln!(
+            out,
+            "partial rollout: {} of {} games (missing games {}; shard{} {})",
+            r.trials(),
+            r.settings.trials,
+            TrialSet::from_ranges(m.missing.iter().cloned()),
+            if shards.len() == 1 { "" } else { "s" },
+            shards.join(", ")
+        )?;
+    }
+    rollout_body(out, r)?;
+    let mut line = format!("Games: {} of {}", r.trials(), r.settings.trials);
+    if matches!(&r.outcome, RolloutOutcome::Moves(m) if m.len() > 1) {
+        line.push_str(" per move");
+    }
+    writeln!(
+        out,
+        "{line}, merged from {} shard{}: {:.2} s on {} thread{} in all",
+        m.shards,
+        if m.shards == 1 { "" } else { "s" },
+        r.elapsed.as_secs_f64(),
+        r.threads,
+        if r.threads == 1 { "" } else { "s" },
+    )
+}
+
+fn rollout_body(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
+    let id = r.position.to_position_id();
     match &r.outcome {
         RolloutOutcome::Position(res) => {
             writeln!(out, "Rollout of {id} (the player on roll, before rolling)")?;
@@ -176,6 +213,5 @@ pub fn rollout_report(out: &mut impl Write, r: &RolloutReport) -> io::Result<()>
             }
         }
     }
-    writeln!(out)?;
-    footer(out, r)
+    writeln!(out)
 }
