@@ -505,7 +505,7 @@ mod tests {
                 &stop,
             )
             .unwrap();
-        assert!(!first.is_complete() && first.tally.trials().len() > 0);
+        assert!(!first.is_complete() && !first.tally.trials().is_empty());
         assert_eq!(saved.lock().unwrap().as_ref().map(|x| &x.tally), Some(&first.tally));
         let go = AtomicBool::new(false);
         let resumed = e.rollout_shard(&p, None, &s, shard, 7, Some(first.clone()), |_| {}, |_| {}, &go).unwrap();
