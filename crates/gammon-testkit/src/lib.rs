@@ -12,4 +12,4 @@ mod run;
 
 pub use files::{oracle_dir, read_jsonl, read_oracle, read_shared, read_text, shared_dir, MissingData, MAX_FILE_BYTES};
 pub use records::{CubeEquities, CubeMatch, CubeMoney, CubeVerdict, EdgeCase, EvalRecord, MovegenDigest, MovegenFull};
-pub use run::{run, Output};
+pub use run::{run, run_with_env, Output};

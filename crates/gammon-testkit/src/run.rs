@@ -27,8 +27,23 @@ impl Output {
 /// # Panics
 /// If the program cannot be started, or writes anything but UTF-8.
 pub fn run(bin: impl AsRef<Path>, args: &[&str], stdin: &[u8]) -> Output {
+    run_with_env(bin, args, stdin, &[])
+}
+
+/// [`run`] with these environment variables set (a batch system's task
+/// index, say); the batch systems' index variables of the test's own
+/// environment are removed, so that only `env` sets them.
+///
+/// # Panics
+/// As [`run`].
+pub fn run_with_env(bin: impl AsRef<Path>, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
     let bin = bin.as_ref();
-    let mut child = Command::new(bin)
+    let mut command = Command::new(bin);
+    command.env_remove("SLURM_ARRAY_TASK_ID").env_remove("JOB_COMPLETION_INDEX");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let mut child = command
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

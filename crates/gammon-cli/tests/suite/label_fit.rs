@@ -56,12 +56,37 @@ fn sample_label_in_shards_resume_and_fit() {
     }
     parts.sort_by(|a, b| a.0.cmp(&b.0));
     assert_eq!(parts, labels(&dir.join("all.gds")), "three shards label what one run labels");
+    // Merged, in any order, they are the unsharded file byte for byte; the
+    // index of a shard can come from a batch system's environment.
+    let merged = gammon(&["merge", &s("part2.gds"), &s("part0.gds"), &s("part1.gds"), "--out", &s("merged.gds")]);
+    assert!(merged.success() && merged.stdout.contains("24 positions from 3 shards"), "{}", merged.stderr);
+    assert_eq!(std::fs::read(dir.join("merged.gds")).unwrap(), std::fs::read(dir.join("all.gds")).unwrap());
+    for (k, var) in [(0, "SLURM_ARRAY_TASK_ID"), (1, "JOB_COMPLETION_INDEX")] {
+        let mut args = vec!["label", "rollout", "--positions", &positions, "--trials", "36", "--truncate", "3"];
+        let o = s(&format!("auto{k}.gds"));
+        args.extend_from_slice(&["--shard", "auto/2", "--out", &o]);
+        let out = gammon_testkit::run_with_env(env!("CARGO_BIN_EXE_gammon"), &args, b"", &[(var, &k.to_string())]);
+        assert!(out.success(), "{}", out.stderr);
+    }
+    let merged = gammon(&["merge", &s("auto1.gds"), &s("auto0.gds"), "--out", &s("merged2.gds")]);
+    assert!(merged.success(), "{}", merged.stderr);
+    assert_eq!(std::fs::read(dir.join("merged2.gds")).unwrap(), std::fs::read(dir.join("all.gds")).unwrap());
+    let missing = gammon(&["merge", &s("part0.gds"), &s("part2.gds"), "--out", &s("m.gds")]);
+    assert!(
+        !missing.success() && missing.stderr.contains("8 of the 24 positions are not labelled (shard 1/3)"),
+        "{}",
+        missing.stderr
+    );
+    let twice = gammon(&["merge", &s("part0.gds"), &s("part0.gds"), &s("part1.gds"), "--out", &s("m.gds")]);
+    assert!(!twice.success() && twice.stderr.contains("shard 0/3 is given twice"), "{}", twice.stderr);
+    let mixed = gammon(&["merge", &s("part0.gds"), &s("auto1.gds"), "--out", &s("m.gds")]);
+    assert!(!mixed.success() && mixed.stderr.contains("auto1.gds: it labels"), "{}", mixed.stderr);
 
     // A finished file resumes to nothing new; other settings are refused.
     let again = label(&["--chunk", "10"], "all.gds");
     assert!(again.success() && again.stderr.contains("resuming: 24 positions"), "{}", again.stderr);
     let other = label(&["--seed", "9"], "all.gds");
-    assert!(!other.success() && other.stderr.contains("labels made otherwise"), "{}", other.stderr);
+    assert!(!other.success() && other.stderr.contains("holds other labels"), "{}", other.stderr);
     let bad = label(&["--shard", "3/3"], "x.gds");
     assert!(!bad.success() && bad.stderr.contains("0 <= K < N"), "{}", bad.stderr);
 

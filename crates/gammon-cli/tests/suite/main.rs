@@ -18,4 +18,5 @@ mod play;
 mod review;
 mod rollout;
 mod serve;
+mod shards;
 mod ubgi;
