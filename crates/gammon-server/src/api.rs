@@ -13,7 +13,7 @@ use axum::Json;
 use gammon_engine::api::json::{CubefulAnalysisJson, EvalJson, PositionAnalysisJson, PositionJson};
 use gammon_engine::api::{legal_moves, CubeQuestion, CubeReport, Engine, EngineError};
 use gammon_engine::review::{review_match_until, ReviewError, ReviewSettings, MAX_REVIEW_PLIES};
-use gammon_engine::rollout::{RolloutError, RolloutSettings, BATCH};
+use gammon_engine::rollout::{RolloutError, RolloutSettings, BATCH, MAX_ROLLOUT_PLY};
 use gammon_eval::NetEvaluator;
 use gammon_rules::{parse_match_text, CubeOwner, DiceState};
 use serde::Deserialize;
@@ -205,8 +205,11 @@ impl RolloutRequest {
         if !(1..=MAX_ROLLOUT_GAMES).contains(&self.games) {
             return Err(ApiError::bad("games", format!("{} is not from 1 to {MAX_ROLLOUT_GAMES}", self.games)));
         }
-        if self.ply > 1 {
-            return Err(ApiError::bad("ply", format!("{} is not 0 or 1 (the rollout players' depth)", self.ply)));
+        if self.ply > MAX_ROLLOUT_PLY {
+            return Err(ApiError::bad(
+                "ply",
+                format!("{} is not from 0 to {MAX_ROLLOUT_PLY} (the rollout players' depth)", self.ply),
+            ));
         }
         if let Some(t) = self.target_se {
             if !(t.is_finite() && t > 0.0) {

@@ -121,7 +121,7 @@ fn bad_input_is_a_clear_error() {
     fails(&["start", "--games", "0"], "--games must be at least 1");
     fails(&["start", "--threads", "0", "--games", "1"], "invalid value '0' for '--threads <N>'");
     fails(&["start", "--target-se=-1"], "--target-se must be a positive number");
-    fails(&["start", "--ply", "2"], "--ply");
+    fails(&["start", "--ply", "3"], "--ply");
     fails(&["AAAAAAAA/38AAA", "--dice", "31"], "the game in this position is over");
     fails(&["start", "--weights", "/nonexistent/weights.net"], "cannot load weights");
 }

@@ -181,7 +181,7 @@ fn bad_requests_get_a_4xx_naming_the_field() {
         ("/api/rollouts", r#"{"games": 10}"#, 400, Some("position")),
         ("/api/rollouts", r#"{"position": "start", "games": 0}"#, 400, Some("games")),
         ("/api/rollouts", r#"{"position": "start", "games": 2000000}"#, 400, Some("games")),
-        ("/api/rollouts", r#"{"position": "start", "ply": 2}"#, 400, Some("ply")),
+        ("/api/rollouts", r#"{"position": "start", "ply": 3}"#, 400, Some("ply")),
         ("/api/rollouts", r#"{"position": "start", "dice": "77"}"#, 400, Some("dice")),
         ("/api/reviews", r#"{"match": "this is not a match"}"#, 400, Some("match")),
         ("/api/reviews", r#"{"match": "", "ply": 9}"#, 400, Some("match")),

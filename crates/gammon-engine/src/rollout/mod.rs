@@ -7,11 +7,12 @@
 //! `k` of the seed
 //! ([`RandomDice::new`](gammon_rules::RandomDice::new)`(seed, k)`),
 //! both sides moving with the evaluator: at 0 ply by
-//! [`Evaluator::best_move`], at 1 ply by the first move of
-//! [`Search::rank_results`](crate::search::Search::rank_results) at 1 ply
+//! [`Evaluator::best_move`], at 1 or 2 ply by the first move of
+//! [`Search::rank_results`](crate::search::Search::rank_results) at that ply
 //! with gnubg's normal filter ([`MoveFilter::NORMAL`](crate::search::MoveFilter::NORMAL):
-//! up to 8 candidates within 0.16 equity by 0 ply, each valued over every
-//! roll of the opponent and his 0-ply best reply; the search's static values
+//! up to 8 candidates within 0.16 equity by 0 ply, each valued at 1 ply over
+//! every roll of the opponent and his 0-ply best reply, at 2 ply one roll
+//! deeper, as [`Search`](crate::search::Search) does; the search's static values
 //! are exact for bearoffs whatever [`RolloutSettings::bearoff_exact`] says,
 //! as the shipped net's are). A turn with no legal move passes. The trial
 //! stops:
@@ -146,6 +147,11 @@ use thiserror::Error;
 
 /// Trials per block: the stopping rule (target standard error) is checked
 /// only after whole blocks, where the quasi-random dice are balanced.
+/// The deepest chequer play of the rollout players, in gnubg's plies: 2,
+/// gnubg's "world class" rollout setting (each move by a 2-ply search with
+/// the normal filter; a trial costs about 20 times a 0-ply one).
+pub const MAX_ROLLOUT_PLY: u8 = 2;
+
 pub const BATCH: u64 = 1296;
 
 /// A trial longer than this many half-moves is stopped and evaluated (a
@@ -173,7 +179,7 @@ pub struct RolloutSettings {
     /// of the equity (the cubeful one in cubeful rollouts; for moves, of
     /// every move) is at most this.
     pub target_se: Option<f64>,
-    /// Chequer play lookahead: 0 or 1 ply.
+    /// Chequer play lookahead: 0, 1 or 2 ply ([`MAX_ROLLOUT_PLY`]).
     pub ply: u8,
     /// Stop a trial when both sides are in the bearoff databases and take
     /// their probabilities.
@@ -212,7 +218,7 @@ pub enum RolloutError {
     #[error("the rollout was stopped before any game finished")]
     Interrupted,
     /// A lookahead the rollout players do not have.
-    #[error("rollouts play at 0 or 1 ply, not {0}")]
+    #[error("rollouts play at 0, 1 or 2 ply, not {0}")]
     UnsupportedPly(u8),
     /// A target standard error that is not a positive number.
     #[error("the target standard error {0} is not a positive number")]
@@ -581,7 +587,7 @@ fn check(pos: &Position, s: &RolloutSettings) -> Result<(), RolloutError> {
     if s.trials == 0 {
         return Err(RolloutError::NoTrials);
     }
-    if s.ply > 1 {
+    if s.ply > MAX_ROLLOUT_PLY {
         return Err(RolloutError::UnsupportedPly(s.ply));
     }
     if let Some(t) = s.target_se {

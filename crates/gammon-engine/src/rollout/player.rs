@@ -1,4 +1,4 @@
-//! The trial player: both sides' move choice (0 or 1 ply), the money cube
+//! The trial player: both sides' move choice (0, 1 or 2 ply), the money cube
 //! of cubeful trials, and the luck of every roll (variance reduction).
 
 use super::dice::{roll_index, TrialDice};

@@ -340,11 +340,22 @@ fn one_ply_players_work() {
 }
 
 #[test]
+fn two_ply_players_work_the_same_at_any_thread_count() {
+    let s = RolloutSettings { trials: 4, ply: 2, truncate: Some(4), ..RolloutSettings::default() };
+    let r = roll(&contact(), &s);
+    assert_eq!(r.trials, 4);
+    assert!((0.2..0.8).contains(&r.probabilities[0].mean), "{r:?}");
+    let r1 = in_pool(1, || roll(&contact(), &s));
+    let r2 = in_pool(2, || roll(&contact(), &s));
+    assert_eq!(format!("{r1:?}"), format!("{r2:?}"));
+}
+
+#[test]
 fn bad_settings_are_errors() {
     let pos = Position::STARTING;
     let err = |s: RolloutSettings| rollout_position(net(), &pos, &s, |_| {}).unwrap_err();
     assert_eq!(err(settings(0)), RolloutError::NoTrials);
-    assert_eq!(err(RolloutSettings { ply: 2, ..settings(5) }), RolloutError::UnsupportedPly(2));
+    assert_eq!(err(RolloutSettings { ply: 3, ..settings(5) }), RolloutError::UnsupportedPly(3));
     assert!(matches!(err(RolloutSettings { target_se: Some(-1.0), ..settings(5) }), RolloutError::TargetSe(_)));
     assert!(matches!(err(RolloutSettings { target_se: Some(f64::NAN), ..settings(5) }), RolloutError::TargetSe(_)));
     let d = Dice::new(3, 1).unwrap();
