@@ -23,7 +23,7 @@ impl RolloutProgressLine {
             ProgressBar::hidden()
         };
         bar.set_style(
-            ProgressStyle::with_template("rollout [{bar:30}] {pos}/{len} games, {msg}, ETA {eta}")
+            ProgressStyle::with_template("rollout [{bar:30}] {pos}/{len} games{msg}, ETA {eta}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         RolloutProgressLine { bar, cubeful }
@@ -35,7 +35,7 @@ impl RolloutProgressLine {
         let lead = if p.leader.is_some() { " (leading move)" } else { "" };
         self.bar.set_length(p.max_trials);
         self.bar.set_position(p.trials);
-        self.bar.set_message(format!("{what}{lead} {:+.4} ± {:.4}", p.equity, p.standard_error));
+        self.bar.set_message(format!(", {what}{lead} {:+.4} ± {:.4}", p.equity, p.standard_error));
     }
 
     /// Prints a line on standard error above the bar.

@@ -2,6 +2,7 @@
 
 use super::v0_2::{error, Session};
 use super::{MAX_CUBE_PLY, MAX_PLY};
+use gammon_train::MAX_THREADS;
 
 /// `plies` counted as gnubg counts them, in the protocol's root-inclusive
 /// counting of `engine.ply` and `info depth` (gnubg 0-ply = UBGI 1).
@@ -27,7 +28,7 @@ pub(super) fn key_lines(cube_ply: u8, ply: u8) -> Vec<String> {
         format!(
             "key engine.cubeply int 0..{MAX_CUBE_PLY} {cube_ply} cube decision depth in gnubg plies (0 = static evaluation and Janowski's model, 2 = gnubg's standard)"
         ),
-        "key engine.threads int 1..256 1 ! worker threads (accepted; a 1-ply decision runs on one thread)".to_string(),
+        format!("key engine.threads int 1..{MAX_THREADS} 1 ! worker threads (accepted; a 1-ply decision runs on one thread)"),
         "key engine.seed int * 0 ! random seed (accepted; the engine is deterministic)".to_string(),
         "key game.variant enum backgammon backgammon game variant".to_string(),
     ]
@@ -66,9 +67,10 @@ impl Session {
                 Ok(n @ 0..=MAX_CUBE_PLY) => self.cube_ply = n,
                 _ => return Err(error("bad_value", format!("engine.cubeply {value:?}: must be 0..{MAX_CUBE_PLY}"))),
             },
+            // The one thread limit of every `--threads`.
             "engine.threads" => match value.parse::<u32>() {
-                Ok(n @ 1..=256) => self.threads = n,
-                _ => return Err(error("bad_value", format!("engine.threads {value:?}: must be 1..256"))),
+                Ok(n) if (1..=MAX_THREADS as u64).contains(&u64::from(n)) => self.threads = n,
+                _ => return Err(error("bad_value", format!("engine.threads {value:?}: must be 1..{MAX_THREADS}"))),
             },
             "engine.seed" => match value.parse::<u64>() {
                 Ok(n) => self.seed = n,

@@ -105,18 +105,29 @@ fn no_legal_move_is_said_plainly() {
 }
 
 /// The limit of `--threads` as `--help` states it ("At most N.").
-fn thread_limit(command: &str) -> u64 {
-    let help = gammon(&[command, "--help"], None).stdout;
-    let at = help.find("At most ").unwrap_or_else(|| panic!("{command} --help states no thread limit:\n{help}"));
+fn thread_limit(command: &[&str]) -> u64 {
+    let help = gammon(&[command, &["--help"]].concat(), None).stdout;
+    let at = help.find("At most ").unwrap_or_else(|| panic!("{command:?} --help states no thread limit:\n{help}"));
     let digits: String = help[at + 8..].chars().take_while(char::is_ascii_digit).collect();
     digits.parse().unwrap()
 }
 
 #[test]
 fn too_many_threads_are_refused_before_any_work() {
-    let limit = thread_limit("rollout");
-    for command in ["rollout", "duel", "distill", "train"] {
-        assert_eq!(thread_limit(command), limit, "one limit for every --threads");
+    let limit = thread_limit(&["rollout"]);
+    let every: [&[&str]; 9] = [
+        &["duel"],
+        &["distill"],
+        &["train"],
+        &["label", "sample"],
+        &["label", "rollout"],
+        &["fit"],
+        &["review"],
+        &["serve"],
+        &["rollout"],
+    ];
+    for command in every {
+        assert_eq!(thread_limit(command), limit, "{command:?}: one limit for every --threads");
     }
     let too_many = (limit + 1).to_string();
     for args in [
@@ -251,6 +262,21 @@ fn text_output_fits_in_80_columns() {
     let out = gammon(&args, Some("hint\nquit\n"));
     assert!(out.stdout.contains("Hint") || out.stdout.contains("cube analysis"), "{}", out.stdout);
     fits_in_80_columns(&args, &out.stdout);
+}
+
+#[test]
+fn the_full_evaluator_description_is_shown_only_with_verbose() {
+    let verbose = gammon(&["analyse", "start", "--dice", "31", "--ply", "0", "--verbose"], None);
+    assert!(verbose.success(), "{}", verbose.stderr);
+    let at = verbose.stdout.find("Evaluator: ").unwrap_or_else(|| panic!("--verbose names it:\n{}", verbose.stdout));
+    // The shipped net's description, more than a short name.
+    let head: String = verbose.stdout[at + 11..].chars().take(30).collect();
+    assert!(head.len() == 30 && head.contains(' '), "{head:?}");
+    for args in [vec!["eval", "start"], vec!["analyse", "start", "--dice", "31", "--ply", "0"], vec!["cube", "start"]] {
+        let out = gammon(&args, None);
+        assert!(out.success(), "{args:?}: {}", out.stderr);
+        assert!(!out.stdout.contains(&head), "{args:?} repeats the full description:\n{}", out.stdout);
+    }
 }
 
 fn fits_in_80_columns(args: &[&str], stdout: &str) {

@@ -270,3 +270,40 @@ fn an_interrupted_json_rollout_is_marked_partial_and_equals_the_shorter_rollout(
     assert_eq!(whole.get("partial"), None);
     assert_eq!(whole["rollout"], partial["rollout"]);
 }
+
+/// Runs `gammon` with standard error on a terminal (`script` gives it a
+/// pseudo-terminal), standard output into a file; the terminal's text.
+fn on_a_terminal(args: &[&str], stdout: &Path) -> String {
+    let command = format!("{} {} >{}", env!("CARGO_BIN_EXE_gammon"), args.join(" "), stdout.display());
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("script (util-linux) runs the command on a terminal: {e}"));
+    assert!(out.status.success(), "{command}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_rollout_on_a_terminal_shows_games_equity_and_time_left_and_not_in_a_pipe() {
+    let dir = temp("progress");
+    let file = dir.join("out.txt");
+    let args = ["rollout", "start", "--games", "3000", "--no-vr", "--threads", "1"];
+    let terminal = on_a_terminal(&args, &file);
+    // The bar redraws itself in place: look at the drawn states one by one.
+    let states: Vec<&str> = terminal.split(['\r', '\n']).filter(|l| l.contains("rollout [")).collect();
+    assert!(!states.is_empty(), "no progress bar on the terminal: {terminal:?}");
+    let running = states
+        .iter()
+        .find(|l| l.contains(" games, equity ") && l.contains(" ± ") && l.contains("ETA"))
+        .unwrap_or_else(|| panic!("no state with games done, equity ± SE and ETA: {states:?}"));
+    assert!(running.contains("/3000 games"), "{running}");
+    assert!(!terminal.contains(", ,"), "an empty message leaves no gap: {states:?}");
+    // The result still goes to standard output, without the bar.
+    let result = std::fs::read_to_string(&file).unwrap();
+    assert!(result.contains("Games: 3000 of 3000") && !result.contains("rollout ["), "{result}");
+    // Into a pipe: no bar at all.
+    let piped = gammon(&args);
+    assert!(piped.success() && !piped.stderr.contains("rollout ["), "{}", piped.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -205,6 +205,7 @@ set engine.ply 4
 set engine.ply 0
 set engine.ply deep
 set engine.threads 0
+set engine.threads 1025
 set no.such.key 1
 set engine.ply
 get no.such.key
@@ -237,6 +238,8 @@ quit
         "error bad_value engine.ply",
         "error bad_value engine.ply",
         "error bad_value engine.threads",
+        // Above the one limit of every --threads.
+        "error bad_value engine.threads \"1025\": must be 1..1024",
         "error unsupported key no.such.key",
         "error bad_command expected: set <key> <value>",
         "error unsupported key no.such.key",
@@ -250,7 +253,7 @@ quit
     for (reply, prefix) in replies.iter().zip(expected_prefixes) {
         assert!(reply.starts_with(prefix), "expected {prefix:?}, got {reply:?}");
     }
-    check_ubgi_move(&Position::STARTING, dice(3, 1), replies[20].strip_prefix("bestmove ").unwrap(), true);
+    check_ubgi_move(&Position::STARTING, dice(3, 1), replies[21].strip_prefix("bestmove ").unwrap(), true);
 }
 
 #[test]

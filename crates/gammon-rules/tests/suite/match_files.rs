@@ -73,8 +73,14 @@ fn every_real_match_file_imports_with_its_rolls_and_scores() {
     let dir = gammon_testkit::shared_dir().join("matches/real");
     let mut seen = 0;
     let mut failures = Vec::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}: the real match files are the shared folder's matches/real (see README.md, Test)",
+            dir.display()
+        )
+    });
+    for entry in entries {
+        let path = entry.unwrap_or_else(|e| panic!("{}: {e}", dir.display())).path();
         if !matches!(path.extension().and_then(|e| e.to_str()), Some("mat" | "txt")) {
             continue;
         }
