@@ -3,6 +3,9 @@
 //! VNNI), AVX2 and any CPU, the best one the CPU has chosen at run time
 //! ([`Kernel::best`]).
 //!
+//! One file on purpose: all `unsafe` and every `target_feature` of the
+//! project is here, behind safe functions (about 530 lines; tests 100).
+//!
 //! The float versions are the same Rust code ([`forward_body`],
 //! [`dequantised_output_body`]) inlined into functions compiled for each
 //! instruction set; the compiler vectorizes it for that set. The quantised

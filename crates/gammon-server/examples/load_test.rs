@@ -1,6 +1,9 @@
 //! A bounded load test of `gammon serve` over the loopback interface; it
 //! stops by itself.
 //!
+//! One file because an example is one program: the clients, the rollout
+//! jobs, the memory and CPU watch and the report share its settings.
+//!
 //! ```text
 //! cargo run --release -p gammon-server --example load_test -- \
 //!     [--url http://127.0.0.1:PORT [--pid PID]] [--clients 50] [--seconds 30] [--seed 1]

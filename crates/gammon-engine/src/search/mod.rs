@@ -1,6 +1,11 @@
 //! n-ply lookahead over all 21 rolls, wrapped around any [`Evaluator`], with
 //! gnubg-style move filters and a cache of evaluated positions.
 //!
+//! The filters and the cache are in `filter.rs` and `cache.rs`; what stays
+//! here is the one recursion (value, rank, choose) that every user of the
+//! lookahead shares, about 630 lines with its documentation, which reads
+//! best in one place.
+//!
 //! # Plies
 //!
 //! Counted as gnubg counts them: **0 plies is the static evaluation** (the
