@@ -364,3 +364,95 @@ fn a_game_against_the_engine_is_played_through_the_api_with_no_server_state() {
     let (status, answer) = server.post("/api/play", r#"{"action": "take", "position": "start", "seed": 1}"#);
     assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("action")), "{answer}");
 }
+
+/// A position text as a query value (an XGID's `:` and `=`).
+fn encode(text: &str) -> String {
+    text.replace(':', "%3A").replace('=', "%3D")
+}
+
+/// A number of a JSON object, or a failure naming the field.
+fn num(value: &Value, key: &str) -> f64 {
+    value[key].as_f64().unwrap_or_else(|| panic!("{key} is not a number in {value}"))
+}
+
+#[test]
+fn cube_facts_are_the_tables_numbers_in_the_cli_and_the_server() {
+    let server = Server::start();
+    // The opening 3-1 played (no double); a race, X 70 pips to O's 78 (a
+    // double), in money play and at 3-1 in a 5-point match.
+    let race = "XGID=-----CCCB--------c-cccc---:0:0:1:00:0:0:0:0:10";
+    let race_match = "XGID=-----CCCB--------c-cccc---:0:0:1:00:3:1:0:5:10";
+    let spec = server.ok("/api/openapi.json");
+    let schemas = &spec["components"]["schemas"];
+    let mut verdicts = Vec::new();
+    for pos in ["4HPwATDgc/ABMA", race, race_match] {
+        let cli = cli_json(&["cube", pos, "--ply", "0"]);
+        assert_eq!(server.ok(&format!("/api/cube?position={}&ply=0", encode(pos))), cli, "{pos}");
+        let facts = cli["facts"].as_array().unwrap_or_else(|| panic!("{pos}: no facts in {cli}"));
+        let fact = |kind: &str| {
+            facts.iter().find(|f| f["kind"] == kind).unwrap_or_else(|| panic!("{pos}: no {kind} fact in {cli}"))
+        };
+        // Each fact's text is its line of the explanation.
+        let lines: Vec<&str> = cli["explanation"].as_str().unwrap().lines().collect();
+        let texts: Vec<&str> = facts.iter().map(|f| f["text"].as_str().unwrap()).collect();
+        assert_eq!(lines, texts, "{pos}");
+        // docs/openapi.json names exactly the fields each kind of fact has.
+        for f in facts {
+            let schema = &schemas[format!("CubeFact_{}", f["kind"].as_str().unwrap())];
+            let mut documented: Vec<&String> = schema["properties"].as_object().expect("documented").keys().collect();
+            let mut written: Vec<&String> = f.as_object().unwrap().keys().collect();
+            documented.sort();
+            written.sort();
+            assert_eq!(documented, written, "{f}");
+        }
+
+        let chances = fact("chances");
+        assert!((num(chances, "x_wins") + num(chances, "o_wins") - 1.0).abs() < 1e-12, "{chances}");
+        assert!((num(chances, "x_wins") - num(&cli["probabilities"], "win")).abs() < 1e-6, "{pos}");
+        assert!((num(chances, "o_gammons") - num(&cli["probabilities"], "lose_gammon")).abs() < 1e-6, "{pos}");
+        for side in ["x", "o"] {
+            let (w, g, bg) = (
+                num(chances, &format!("{side}_wins")),
+                num(chances, &format!("{side}_gammons")),
+                num(chances, &format!("{side}_backgammons")),
+            );
+            assert!(w >= g && g >= bg && bg >= 0.0, "{side}: {chances}");
+        }
+
+        let take_point = fact("take_point");
+        for key in ["model", "dead_cube", "live_cube", "no_gammons"] {
+            assert_eq!(take_point[key], cli["take_point"][key], "{pos}: {key}");
+        }
+        let percent = format!("at least {:.1}% winning chances", 100.0 * num(take_point, "model"));
+        assert!(take_point["text"].as_str().unwrap().contains(&percent), "{percent}: {take_point}");
+        let taker = fact("taker_chances");
+        assert_eq!(taker["chances"], cli["take_point"]["taker_chances"]);
+        assert_eq!(num(taker, "chances"), num(chances, "o_wins"));
+        assert_eq!(taker["takes"], num(taker, "chances") >= num(take_point, "model"));
+
+        let equities = fact("equities");
+        for key in ["no_double", "double_take", "double_pass"] {
+            assert_eq!(equities[key], cli[key], "{pos}: {key}");
+        }
+        assert_eq!(fact("answer")["response"], cli["response"]);
+        let verdict = fact("verdict");
+        let doubling = matches!(verdict["reason"]["kind"].as_str(), Some("double" | "optional"));
+        assert_eq!(Some(doubling), cli["doubles"].as_bool(), "{verdict}");
+        verdicts.push(verdict["action"].clone());
+
+        if cli["settings"]["match_length"] == 0 {
+            let setting = fact("money_setting");
+            assert_eq!((&setting["cube"], &setting["owner"]), (&cli["settings"]["cube"], &cli["settings"]["owner"]));
+            assert_eq!(equities["match_chances"], Value::Null);
+        } else {
+            let setting = fact("match_setting");
+            assert_eq!(json!([setting["x_away"], setting["o_away"]]), cli["settings"]["away"]);
+            assert_eq!(fact("gammon_prices")["prices"], cli["gammon_prices"]);
+            for key in ["no_double", "double_take", "double_pass"] {
+                assert_eq!(equities["match_chances"][key], cli["mwc"][key], "{pos}: {key}");
+            }
+        }
+    }
+    assert_eq!(verdicts[0], "no_double_take");
+    assert_ne!(verdicts[1], "no_double_take", "the race is a double");
+}

@@ -3,7 +3,7 @@
 //! gnubg notation, probabilities with the losing chance written out.
 
 use super::{CubeReport, CubefulRollAnalysis, Evaluation, LegalMoves, RollAnalysis, RolloutOutcome, RolloutReport};
-use crate::cube::TakePoint;
+use crate::cube::{Fact, TakePoint};
 use crate::met::GammonPrices;
 use crate::rollout::{Estimate, RolloutResult};
 use gammon_eval::{evaluated_by, Probabilities};
@@ -332,7 +332,19 @@ struct CubeReportJson<'a> {
     beaver_equity: Option<f64>,
     raccoon_equity: Option<f64>,
     notes: &'a [String],
+    /// The facts' sentences, one line each.
     explanation: String,
+    /// The same explanation as typed facts, in reading order.
+    facts: Vec<FactJson>,
+}
+
+/// One fact of the explanation: its `kind` and typed fields (numbers as
+/// numbers), and its sentence, the line of `explanation` it writes.
+#[derive(Serialize)]
+struct FactJson {
+    #[serde(flatten)]
+    fact: Fact,
+    text: String,
 }
 
 /// The owner's name in JSON.
@@ -379,6 +391,7 @@ impl Serialize for CubeReport {
             raccoon_equity: a.raccoon_equity(),
             notes: &self.notes,
             explanation: a.explain(),
+            facts: a.facts().into_iter().map(|fact| FactJson { text: fact.to_string(), fact }).collect(),
         }
         .serialize(serializer)
     }

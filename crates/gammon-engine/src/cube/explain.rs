@@ -1,6 +1,8 @@
 //! The explanation of a cube decision as typed facts ([`Fact`], collected by
 //! [`CubeAnalysis::facts`]) and their English text ([`CubeAnalysis::explain`],
-//! one line per fact). JSON (`serde`) and later HTML render the same facts.
+//! one line per fact). JSON (`serde`: each fact an object tagged by `kind`,
+//! in the `facts` of the cube report's JSON) and later HTML render the same
+//! facts.
 
 use super::decision::{CubeAnalysis, MatchChances, OPTIONAL_EPSILON};
 use super::janowski::P;
@@ -13,9 +15,11 @@ use std::fmt;
 
 /// One fact of the explanation of a cube decision, in reading order. X is
 /// the player on roll, O his opponent; equities are X's, normalised to the
-/// cube; chances are fractions of 1.
+/// cube; chances are fractions of 1. The JSON names of owners and of the
+/// take point's fields are the cube report's (`settings.owner`,
+/// `take_point`), so one document uses one vocabulary.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(tag = "fact", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Fact {
     /// Money play: the cube and the rules.
     MoneySetting {
@@ -94,8 +98,10 @@ pub enum Fact {
         /// With the model's cube efficiency.
         model: f64,
         /// With a dead cube.
+        #[serde(rename = "dead_cube")]
         dead: f64,
         /// With a fully live cube.
+        #[serde(rename = "live_cube")]
         live: f64,
         /// With the model's efficiency and no gammons.
         no_gammons: f64,
@@ -168,7 +174,7 @@ pub enum MatchPhase {
 
 /// Why a cube verdict follows from the three equities (X's, normalised).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(tag = "reason", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum VerdictReason {
     /// Doubling and playing on are worth the same (within 1e-5).
     Optional,
@@ -208,8 +214,8 @@ pub enum VerdictReason {
 
 fn owner_name<S: Serializer>(owner: &CubeOwner, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(match owner {
-        CubeOwner::Centered => "centred",
-        CubeOwner::OnRoll => "on_roll",
+        CubeOwner::Centered => "centre",
+        CubeOwner::OnRoll => "me",
         CubeOwner::Opponent => "opponent",
     })
 }
@@ -545,11 +551,13 @@ mod tests {
         let json = serde_json::to_value(a.facts()).unwrap();
         assert_eq!(
             json[0],
-            serde_json::json!({"fact": "money_setting", "cube": 1, "owner": "centred", "jacoby": false, "beaver": false})
+            serde_json::json!({"kind": "money_setting", "cube": 1, "owner": "centre", "jacoby": false, "beaver": false})
         );
-        assert_eq!(json[3]["fact"], "money_gammons");
-        let verdict = json.as_array().unwrap().iter().find(|f| f["fact"] == "verdict").unwrap();
+        assert_eq!(json[3]["kind"], "money_gammons");
+        let take_point = json.as_array().unwrap().iter().find(|f| f["kind"] == "take_point").unwrap();
+        assert_eq!(take_point["dead_cube"], a.take_point.unwrap().dead);
+        let verdict = json.as_array().unwrap().iter().find(|f| f["kind"] == "verdict").unwrap();
         assert_eq!(verdict["action"], "no_double_take");
-        assert_eq!(verdict["reason"]["reason"], "not_yet");
+        assert_eq!(verdict["reason"]["kind"], "not_yet");
     }
 }
