@@ -296,12 +296,11 @@ function drawBoard(view) {
   // The dice lie in the right half of the player who rolled them.
   if (view.dice) drawDice(root, view.dice, (view.diceOwner || 0) === view.bottom ? G.rightHalfX : G.leftHalfX);
   drawPips(root, view);
-  if (view.note && view.play) {
-    // The engine's move, in the middle of the half its dice leave free.
-    svg('text', { x: G.rightHalfX + 3 * G.pointW, y: G.midY + 5, class: 'board-note play-note', 'text-anchor': 'middle' }, root)
-      .textContent = view.note;
-  } else if (view.note) {
-    svg('text', { x: G.barX + G.barW / 2, y: G.margin - 8, class: 'board-note', 'text-anchor': 'middle' }, root)
+  if (view.note) {
+    // In the middle of the right half, free of dice whenever there is a
+    // note (a preview shows no dice; the engine's dice lie in the left
+    // half); above the bar it ran into the point numbers.
+    svg('text', { x: G.rightHalfX + 3 * G.pointW, y: G.midY + 5, class: `board-note${view.play ? ' play-note' : ''}`, 'text-anchor': 'middle' }, root)
       .textContent = view.note;
   }
   drawHitAreas(root, view.bottom);
@@ -1025,12 +1024,16 @@ function showRolloutResult(result) {
 function rolloutTable(rows) {
   const table = document.createElement('table');
   table.className = 'rollout';
-  table.innerHTML = '<tr><th>Move</th><th>Trials</th><th>Equity</th><th>Cubeful</th><th>Win %</th><th>W g</th><th>L g</th></tr>';
+  // A cubeless rollout has no cubeful column (an empty one made the table
+  // wider than the side column).
+  const cubeful = rows.some(([, r]) => r.cubeful_equity);
+  table.innerHTML = `<tr><th>Move</th><th>Trials</th><th>Equity</th>${cubeful ? '<th>Cubeful</th>' : ''}<th>Win %</th><th>W g</th><th>L g</th></tr>`;
   for (const [name, r, result] of rows) {
     const tr = document.createElement('tr');
     if (result) tr.dataset.result = result;
     if (name) tr.dataset.move = name;
-    for (const v of [name || '(this position)', r.trials, est(r.equity), est(r.cubeful_equity), estPct(r.win), estPct(r.win_gammon), estPct(r.lose_gammon)]) {
+    const equities = cubeful ? [est(r.equity), est(r.cubeful_equity)] : [est(r.equity)];
+    for (const v of [name || '(this position)', r.trials, ...equities, estPct(r.win), estPct(r.win_gammon), estPct(r.lose_gammon)]) {
       const td = document.createElement('td');
       td.textContent = String(v);
       tr.appendChild(td);

@@ -54,6 +54,12 @@ async fn browser(driver: &str) -> Client {
 async fn screenshot(client: &Client, name: &str) {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
     std::fs::create_dir_all(&dir).unwrap();
+    // A screen never scrolls sideways: nothing is wider than the window.
+    let widths = client
+        .execute("return [document.documentElement.scrollWidth, document.documentElement.clientWidth];", vec![])
+        .await
+        .unwrap();
+    assert!(widths[0].as_u64() <= widths[1].as_u64(), "{name}: the page is wider than the window: {widths}");
     let png = client.screenshot().await.unwrap();
     assert!(png.starts_with(b"\x89PNG"), "a PNG");
     std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
@@ -229,7 +235,13 @@ fn the_page_shows_a_position_its_moves_and_a_move_on_the_board() {
 #[test]
 fn a_match_file_uploaded_to_the_page_is_reviewed_and_stepped_through() {
     // The browser takes only a canonical path for an upload.
-    let file = gammon_testkit::shared_dir().join("matches/real/fibs_NIUSHA-nori_1p.mat").canonicalize().unwrap();
+    let file = gammon_testkit::shared_dir().join("matches/real/fibs_NIUSHA-nori_1p.mat");
+    let file = file.canonicalize().unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (the shared data folder with matches/real/ is missing; see gammon_testkit::shared_dir)",
+            file.display()
+        )
+    });
     let server = super::serve::Server::start();
     let url = server.url.clone();
     let (_driver, driver_url) = chromedriver();
@@ -329,6 +341,16 @@ fn a_rollout_on_the_page_shows_its_progress_and_a_cancel_keeps_its_games() {
         }
         let result = client.find(Locator::Css("#rollout-result")).await.unwrap().text().await.unwrap();
         assert!(result.contains("games"), "{result}");
+        // The result table fits its column; the screenshot shows it.
+        let fits = client
+            .execute(
+                "const box = document.getElementById('rollout-result'); box.scrollIntoView({block: 'end'}); \
+                 return box.scrollWidth <= box.clientWidth;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(fits, json!(true), "the rollout table is wider than its column");
         screenshot(&client, "7-rollout-ended").await;
         client.close().await.unwrap();
     });
@@ -356,6 +378,9 @@ fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let client = browser(&driver_url).await;
+        // Seed 7 with the first legal move each turn: the engine, well
+        // ahead, doubles before the human's third move (found by replaying
+        // seeds through POST /api/play, which the page's seed replays).
         client.goto(&format!("{url}/?seed=7")).await.unwrap();
         click(&client, "#tab-play").await;
         let length = client.find(Locator::Css("#play-length")).await.unwrap();
@@ -367,8 +392,14 @@ fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
             match play_turn(&client).await.as_str() {
                 "roll_or_double" | "roll" => click(&client, "#play-roll").await,
                 "answer_double" => {
-                    screenshot(&client, "9-engine-doubles").await;
+                    let status = client.find(Locator::Css("#play-status")).await.unwrap().text().await.unwrap();
+                    assert!(status.contains("gammon doubles to"), "{status}");
+                    if doubles_answered == 0 {
+                        screenshot(&client, "9-engine-doubles").await;
+                    }
+                    let log_before = client.find_all(Locator::Css("#play-log li")).await.unwrap().len();
                     click(&client, "#play-take").await;
+                    wait_for(&client, "#play-log li", log_before + 1).await;
                     doubles_answered += 1;
                 }
                 "move" => {
@@ -425,7 +456,9 @@ fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
         }
         assert!(clicked_moves >= 12, "{clicked_moves} moves played by clicks");
         assert!(refused);
+        assert!(doubles_answered >= 1, "the engine never doubled in {clicked_moves} moves: pick another seed");
         let log = client.find(Locator::Css("#play-log")).await.unwrap().text().await.unwrap();
+        assert!(log.contains("gammon doubled to 2.") && log.contains("You took."), "{log}");
         assert!(log.contains("gammon") || log.to_lowercase().contains("engine"), "{log}");
         screenshot(&client, "10-game-in-progress").await;
         eprintln!("played {clicked_moves} moves by clicks, answered {doubles_answered} doubles");
