@@ -238,7 +238,7 @@ fn a_match_file_uploaded_to_the_page_is_reviewed_and_stepped_through() {
     let file = gammon_testkit::shared_dir().join("matches/real/fibs_NIUSHA-nori_1p.mat");
     let file = file.canonicalize().unwrap_or_else(|e| {
         panic!(
-            "{}: {e} (the shared data folder with matches/real/ is missing; see gammon_testkit::shared_dir)",
+            "{}: {e} (the match file the test uploads is missing from the shared data folder, gammon_testkit::shared_dir)",
             file.display()
         )
     });

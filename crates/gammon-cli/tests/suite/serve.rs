@@ -107,6 +107,9 @@ fn timeless(mut value: Value) -> Value {
     value
 }
 
+/// A one-point match of one move each, as gnubg exports it.
+const TINY_MATCH: &str = " 1 point match\n\n Game 1\n Alice : 0                          Bob : 0\n  1) 31: 8/5 6/5                     42: 8/4 6/4\n";
+
 const XGID: &str = "XGID=-b----E-C---eE---c-e----B-:1:1:1:31:3:1:0:5:10";
 
 #[test]
@@ -185,12 +188,22 @@ fn bad_requests_get_a_4xx_naming_the_field() {
         ("/api/rollouts", r#"{"position": "start", "dice": "77"}"#, 400, Some("dice")),
         ("/api/reviews", r#"{"match": "this is not a match"}"#, 400, Some("match")),
         ("/api/reviews", r#"{"match": "", "ply": 9}"#, 400, Some("match")),
+        ("/api/play", r#"{"action": "new", "seed": 1, "ply": 3}"#, 400, Some("ply")),
+        ("/api/play", r#"{"action": "new", "seed": 1, "match_length": 65}"#, 400, Some("match_length")),
     ];
     for &(path, body, status, field) in posts {
         let (got, answer) = server.post(path, body);
         assert_eq!(got, status, "{body}: {answer}");
         assert_eq!(answer["error"]["field"].as_str(), field, "{body}: {answer}");
     }
+    // A match that reads, so that the depth is the field at fault.
+    for (field, depth) in [("ply", 4), ("cube_ply", 9)] {
+        let body = json!({"match": TINY_MATCH, field: depth}).to_string();
+        let (got, answer) = server.post("/api/reviews", &body);
+        assert_eq!((got, answer["error"]["field"].as_str()), (400, Some(field)), "{body}: {answer}");
+    }
+    let (got, answer) = server.post("/api/reviews", &json!({"match": TINY_MATCH, "ply": 0, "cube_ply": 0}).to_string());
+    assert_eq!(got, 201, "the same match at a legal depth is reviewed: {answer}");
     let huge = format!(r#"{{"match": "{}"}}"#, "x".repeat(2 << 20));
     let (got, answer) = server.post("/api/reviews", &huge);
     assert_eq!(got, 413, "{answer}");
@@ -247,6 +260,62 @@ fn a_full_queue_is_refused_with_429_and_queued_jobs_cancel() {
     for id in &ids {
         let job = server.finished(&format!("/api/rollouts/{id}"));
         assert_eq!(job["state"], "cancelled", "{job}");
+    }
+}
+
+#[test]
+fn a_running_review_job_cancels() {
+    let file = gammon_testkit::shared_dir().join("matches/real/fibs_NIUSHA-nori_1p.mat");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let server = Server::start();
+    // 2 plies: each decision takes long enough that the job is still
+    // running when the DELETE comes.
+    let (status, job) = server.post("/api/reviews", &json!({"match": text, "ply": 2, "cube_ply": 2}).to_string());
+    assert_eq!(status, 201, "{job}");
+    let path = format!("/api/reviews/{}", job["id"]);
+    let began = Instant::now();
+    while server.ok(&path)["state"] != "running" {
+        assert!(began.elapsed() < Duration::from_secs(10), "never started: {}", server.ok(&path));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (status, answer) = server.delete(&path);
+    assert_eq!(status, 200, "{answer}");
+    let cancelled = server.finished(&path);
+    assert_eq!(cancelled["state"], "cancelled", "{cancelled}");
+    // Stopped part way: no review, and not every decision was analysed.
+    assert_eq!(cancelled["result"], Value::Null, "{cancelled}");
+    assert_eq!(cancelled["error"], "cancelled", "{cancelled}");
+    let progress = &cancelled["progress"];
+    assert!(progress["done"].as_u64() < progress["total"].as_u64(), "{cancelled}");
+    // Its slot is free: the next job runs.
+    let (_, next) = server.post("/api/reviews", &json!({"match": TINY_MATCH, "ply": 0, "cube_ply": 0}).to_string());
+    assert_eq!(server.finished(&format!("/api/reviews/{}", next["id"]))["state"], "done");
+}
+
+#[test]
+fn every_documented_path_is_routed_with_its_methods() {
+    let server = Server::start();
+    let spec = server.ok("/api/openapi.json");
+    let paths = spec["paths"].as_object().unwrap();
+    assert!(paths.len() >= 12, "{paths:?}");
+    for (path, item) in paths {
+        let url = format!("{}{}", server.url, path.replace("{id}", "999999"));
+        for method in item.as_object().unwrap().keys() {
+            // No parameters and an empty body: each answers its own
+            // refusal, not the router's 404 (no such path) or 405.
+            let mut response = match method.as_str() {
+                "get" => server.agent.get(&url).call(),
+                "post" => server.agent.post(&url).header("content-type", "application/json").send("{}"),
+                "delete" => server.agent.delete(&url).call(),
+                other => panic!("{path}: a method the test does not know: {other}"),
+            }
+            .unwrap();
+            let status = response.status().as_u16();
+            let body = response.body_mut().read_to_string().unwrap();
+            assert_ne!(status, 405, "{method} {path} is not routed: {body}");
+            assert!(!body.contains("no such endpoint"), "{method} {path} is not routed: {status} {body}");
+            assert!(status < 500, "{method} {path}: {status} {body}");
+        }
     }
 }
 
