@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Compare `gammon review FILE --json` with gnubg 1.07's analysis of the same match.
 
-The gnubg side is a JSON file written by gnubg's embedded Python (see
-/work/gnubg-ref/README.md, scripts/analyse_dump.py there): records in file order
-with the loss, mark, cube numbers and luck of each, plus gnubg's statistics.
+The gnubg side is a JSON file written by scripts/gnubg_reference.py (gnubg's embedded
+Python: it generates matches of gnubg against itself with noise, or takes a .mat file,
+and dumps gnubg's `analyse match`): records in file order with the loss, mark, cube
+numbers and luck of each, plus gnubg's statistics.
 
 Reports, per player, our error rates beside gnubg's; the mean absolute difference
 of the per-move losses (moves matched by game, move number and player); the recall
@@ -11,7 +12,8 @@ and precision of very bad moves (loss > 0.12) both ways; the agreement on the
 proper cube action over the decisions both sides analysed; and the time taken.
 
 Standard library only.  Examples:
-  scripts/compare_gnubg_review.py M.mat --gnubg-json /work/gnubg-ref/analysis/M.json
+  scripts/gnubg_reference.py --out /tmp/gnubg-ref     # M.mat and M.json for each match
+  scripts/compare_gnubg_review.py /tmp/gnubg-ref/M.mat --gnubg-json /tmp/gnubg-ref/M.json
   scripts/compare_gnubg_review.py M.mat --gnubg-json REF.json --gammon-json OURS.json
   scripts/compare_gnubg_review.py M.mat --gnubg-json REF.json --self-check
 """
@@ -188,7 +190,7 @@ RATINGS = ("Awful!", "Beginner", "Casual player", "Intermediate", "Advanced", "E
 
 def gnubg_summary(ref, p):
     """gnubg's per-player figures: its own statistics where it reports them, else the
-    figures re-derived from its records (the reference README shows they agree)."""
+    figures re-derived from its records (gnubg_reference.py writes both; they agree)."""
     derived = (ref.get("summary") or [{}, {}])[p]
     official = (ref.get("gnubg_stats") or [{}, {}])[p]
     out = dict(derived)
@@ -371,6 +373,8 @@ def report_text(res, timing):
             d = ov - gv if gv is not None and ov is not None else None
             lines.append(f"  {k:22}{fmt(gv)} {fmt(ov)} {fmt(d)}")
         gm, om = g.get("marks") or {}, o.get("marks") or {}
+        if isinstance(om, dict) and isinstance(om.get("moves"), dict):
+            om = om["moves"]  # gammon's summary: marks of moves, cube decisions and rolls
         om_n = {norm_mark(k): v for k, v in om.items() if norm_mark(k)} if isinstance(om, dict) else {}
         lines.append(
             "  marks d/b/vb          "

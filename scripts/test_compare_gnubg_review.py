@@ -22,7 +22,7 @@ def move(player, loss, forced=False, mark=None, luck=0.0, pos="P"):
 
 
 def reference():
-    """A tiny reference in the layout of /work/gnubg-ref/analysis/*.json."""
+    """A tiny reference in the layout scripts/gnubg_reference.py writes."""
     recs = [
         move(0, 0.0, pos="A"),
         move(1, 0.20, mark="very bad", pos="B"),
