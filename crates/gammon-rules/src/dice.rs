@@ -146,8 +146,30 @@ pub struct OpeningRoll {
 /// # Errors
 /// `roll_die` returned a number outside 1..=6.
 pub fn opening_roll(mut roll_die: impl FnMut() -> u8) -> Result<OpeningRoll, DiceError> {
+    try_opening_roll(|| Ok::<_, DiceError>((roll_die(), roll_die())))
+}
+
+/// [`opening_roll`] from a source of die pairs that may fail or that
+/// watches the ties: dice typed by a person, a program that announces
+/// equal dice (and turns the cube by Murphy's rule). `roll_pair` gives the
+/// first player's die and the second player's; it is asked again after
+/// equal dice.
+///
+/// ```
+/// use gammon_rules::{try_opening_roll, DiceError};
+/// let mut pairs = [(4, 4), (2, 5)].into_iter();
+/// let r = try_opening_roll(|| pairs.next().ok_or(DiceError::OutOfRange(0))).unwrap();
+/// assert!(!r.first_player_starts);
+/// assert_eq!(r.dice.to_string(), "52");
+/// ```
+///
+/// # Errors
+/// The error of `roll_pair`, or a die outside 1..=6.
+pub fn try_opening_roll<E: From<DiceError>>(
+    mut roll_pair: impl FnMut() -> Result<(u8, u8), E>,
+) -> Result<OpeningRoll, E> {
     loop {
-        let (a, b) = (roll_die(), roll_die());
+        let (a, b) = roll_pair()?;
         let dice = Dice::new(a, b)?;
         if a != b {
             return Ok(OpeningRoll { first_player_starts: a > b, dice });
@@ -175,6 +197,23 @@ mod tests {
         assert!(!r.first_player_starts);
         assert_eq!(r.dice, Dice::new(5, 2).unwrap());
         assert!(opening_roll(|| 7).is_err());
+    }
+
+    #[test]
+    fn a_fallible_opening_roll_stops_at_the_first_error_and_asks_again_after_ties() {
+        // The ties are seen by the source, in order; the winner is the higher die.
+        let mut pairs = [(6, 6), (1, 1), (3, 5)].into_iter();
+        let mut asked = 0;
+        let r = try_opening_roll(|| {
+            asked += 1;
+            pairs.next().ok_or(DiceError::OutOfRange(0))
+        })
+        .unwrap();
+        assert_eq!((asked, r.first_player_starts, r.dice), (3, false, Dice::new(5, 3).unwrap()));
+        // An error of the source ends the roll; so does a die out of range.
+        let mut pairs = [(2, 2)].into_iter();
+        assert_eq!(try_opening_roll(|| pairs.next().ok_or(DiceError::OutOfRange(9))), Err(DiceError::OutOfRange(9)));
+        assert!(try_opening_roll(|| Ok::<_, DiceError>((0, 3))).is_err());
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //! | doubles are played four times, or as many as possible | [`MoveList::generate`] |
 //! | no legal move: the turn passes | [`MoveList::generate`] (empty list) |
 //! | single, gammon, backgammon | [`GameResult`], [`Position::game_result`] |
-//! | the opening roll | [`opening_roll`] |
+//! | the opening roll: one die each, ties rolled again, the higher die starts with both | [`opening_roll`], [`try_opening_roll`] |
 //! | the 21 rolls and their odds | [`ALL_ROLLS`], [`Dice::weight`] |
 //! | dice from a seed, replayed dice (duplicate play) | [`RandomDice`], [`ReplayDice`], [`RecordingDice`] |
 //! | the phase: finished, bearoff, race, contact | [`PositionClass`] |
@@ -67,7 +67,7 @@ mod sgf;
 mod xgid;
 
 pub use context::{ContextError, CubeOwner, DiceState, GameContext};
-pub use dice::{opening_roll, Dice, OpeningRoll, ALL_ROLLS};
+pub use dice::{opening_roll, try_opening_roll, Dice, OpeningRoll, ALL_ROLLS};
 pub use dice_source::{DiceSource, RandomDice, RecordingDice, ReplayDice};
 pub use error::{DiceError, PositionError, PositionIdError};
 pub use fibs::{FibsBoard, FibsError};

@@ -382,6 +382,14 @@ impl From<std::io::Error> for End {
     }
 }
 
+/// Dice out of range cannot come from the prompts or the seeded dice; if
+/// they did, the game stops as on a failed read.
+impl From<gammon_rules::DiceError> for End {
+    fn from(e: gammon_rules::DiceError) -> Self {
+        End::Io(std::io::Error::other(e.to_string()))
+    }
+}
+
 type Step<T> = std::result::Result<T, End>;
 
 /// Reads `31`, `3 1`, `3-1` or `3,1`: two dice 1..=6, in the order typed.

@@ -1,4 +1,6 @@
-//! The opening roll, and Murphy's automatic doubles on equal opening dice.
+//! The opening roll (the rules' [`gammon_rules::try_opening_roll`] with
+//! typed or seeded dice), and Murphy's automatic doubles on equal opening
+//! dice.
 
 use super::{End, First, Session, Step};
 use gammon_rules::{Dice, DiceSource};
@@ -52,45 +54,40 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
                 return Ok((human, d));
             }
         }
-        let murphy = self.murphy_active();
-        let (human_die, engine_die) = loop {
-            let (a, b) = if self.manual {
-                self.ask_roll("Opening roll: your die and the engine's die (e.g. 31 = you 3, engine 1): ")?
-            } else if !murphy {
-                // One die each: the two different dice, and a fair coin
-                // (the parity of a roll's sum) for who holds the higher one.
-                let d = self.dice.opening();
-                let coin = self.dice.roll();
-                if (coin.high() + coin.low()).is_multiple_of(2) {
-                    (d.high(), d.low())
-                } else {
-                    (d.low(), d.high())
-                }
-            } else {
-                // Ties count here: a roll of two dice, then the coin.
-                let d = self.dice.roll();
-                if d.is_double() {
-                    (d.high(), d.low())
-                } else {
-                    let coin = self.dice.roll();
-                    if (coin.high() + coin.low()).is_multiple_of(2) {
-                        (d.high(), d.low())
-                    } else {
-                        (d.low(), d.high())
-                    }
-                }
-            };
-            if a != b {
-                break (a, b);
+        // The rules' opening roll (ties rolled again, the higher die starts);
+        // ties are announced where they can matter: typed dice, Murphy's rule.
+        let announce = self.manual || self.murphy_active();
+        let opening = gammon_rules::try_opening_roll(|| {
+            let (a, b) = self.opening_pair()?;
+            if a == b && announce {
+                self.opening_tie(a)?;
             }
-            self.opening_tie(a)?;
-        };
-        let d = Dice::new(human_die, engine_die).map_err(|e| End::Io(std::io::Error::other(e.to_string())))?;
-        let who = if human_die > engine_die { "You move" } else { "The engine moves" };
+            Ok::<_, End>((a, b))
+        })?;
+        let d = opening.dice;
+        let (human_die, engine_die) =
+            if opening.first_player_starts { (d.high(), d.low()) } else { (d.low(), d.high()) };
+        let who = if opening.first_player_starts { "You move" } else { "The engine moves" };
         writeln!(
             self.out,
             "Opening roll: you rolled {human_die}, the engine rolled {engine_die}. {who} first with {d}."
         )?;
-        Ok((human_die > engine_die, d))
+        Ok((opening.first_player_starts, d))
+    }
+
+    /// One die each for the opening roll, the human's first: typed, or a
+    /// roll of two dice and, unless they are equal, a fair coin (the parity
+    /// of a second roll's sum) for who holds the higher one. The coin keeps
+    /// the dice of a seed as they always were.
+    fn opening_pair(&mut self) -> Step<(u8, u8)> {
+        if self.manual {
+            return self.ask_roll("Opening roll: your die and the engine's die (e.g. 31 = you 3, engine 1): ");
+        }
+        let d = self.dice.roll();
+        if d.is_double() {
+            return Ok((d.high(), d.low()));
+        }
+        let coin = self.dice.roll();
+        Ok(if (coin.high() + coin.low()).is_multiple_of(2) { (d.high(), d.low()) } else { (d.low(), d.high()) })
     }
 }
