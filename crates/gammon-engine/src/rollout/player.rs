@@ -8,7 +8,7 @@ use crate::cube::{cube_efficiency, decide_for, CubeError, CubeState, Response};
 use crate::met::Met;
 use crate::search::Search;
 use gammon_eval::bearoff2::bearoff_value;
-use gammon_eval::{Evaluator, Probabilities};
+use gammon_eval::{choose_move, Evaluator, Probabilities};
 use gammon_rules::{
     play_game, Abandoned, CubeOwner, Decision, Dice, DiceSource, Flow, GameStart, MatchRules, MatchState, MoveList,
     Position, RandomDice, Seat, Table, Turn, ALL_ROLLS,
@@ -63,7 +63,8 @@ impl Work {
 /// Both players of a rollout's trials and their dice.
 pub(super) struct Player<'a> {
     evaluator: &'a dyn Evaluator,
-    /// The chequer play's lookahead from 1 ply on (`None` at 0 ply).
+    /// The chequer play's lookahead from 1 ply on, at the rollout's ply
+    /// (`None` at 0 ply).
     search: Option<Search<&'a dyn Evaluator>>,
     settings: RolloutSettings,
     dice: TrialDice,
@@ -74,7 +75,7 @@ impl<'a> Player<'a> {
     pub(super) fn new(evaluator: &'a dyn Evaluator, settings: &RolloutSettings) -> Self {
         Player {
             evaluator,
-            search: (settings.ply > 0).then(|| Search::new(evaluator)),
+            search: (settings.ply > 0).then(|| Search::new(evaluator).with_plies(settings.ply)),
             settings: *settings,
             dice: TrialDice::new(settings.seed, settings.quasi_random),
             met: Met::kazaross_xg2(),
@@ -104,36 +105,19 @@ impl<'a> Player<'a> {
 
     /// The position after the 0-ply best move (seen by the next player).
     fn play0(&self, list: &mut MoveList, pos: &Position, dice: Dice) -> Position {
-        list.generate(pos, dice);
-        match list.positions() {
-            [] => pos.switched(),
-            [only] => *only,
-            all => {
-                let i = self.evaluator.best_move(pos, all);
-                all.get(i).copied().unwrap_or(all[0])
-            }
-        }
+        choose_move(self.evaluator, pos, dice, list).map_or_else(|| pos.switched(), |(_, after)| after)
     }
 
-    /// The position after the best move by the search's ranking at the
-    /// rollout's ply (gnubg's normal filter), seen by the next player.
-    fn play_searched(&self, search: &Search<&dyn Evaluator>, w: &mut Work, pos: &Position, dice: Dice) -> Position {
-        w.list.generate(pos, dice);
-        match w.list.positions() {
-            [] => pos.switched(),
-            [only] => *only,
-            all => {
-                let i = search.rank_results(all, self.settings.ply).first().map_or(0, |r| r.index);
-                all.get(i).copied().unwrap_or(all[0])
-            }
-        }
-    }
-
+    /// The position after the move of the rollout's chequer play (seen by
+    /// the next player): the 0-ply best move, or from 1 ply on the first of
+    /// the search's ranking (gnubg's normal filter), which is the search's
+    /// own [`Evaluator::best_move`].
     fn play(&self, w: &mut Work, pos: &Position, dice: Dice) -> Position {
-        match &self.search {
-            None => self.play0(&mut w.list, pos, dice),
-            Some(search) => self.play_searched(search, w, pos, dice),
-        }
+        let mover: &dyn Evaluator = match &self.search {
+            None => self.evaluator,
+            Some(search) => search,
+        };
+        choose_move(mover, pos, dice, &mut w.list).map_or_else(|| pos.switched(), |(_, after)| after)
     }
 
     /// Plays trial `k` from `start` at the one game loop's table ([`Trial`]);
@@ -347,7 +331,7 @@ impl Table for Trial<'_, '_> {
             self.fail(r)?;
             match &player.search {
                 None => self.w.chosen[roll_index(dice)],
-                Some(search) => player.play_searched(search, self.w, pos, dice),
+                Some(_) => player.play(self.w, pos, dice),
             }
         } else {
             player.play(self.w, pos, dice)
