@@ -5,7 +5,7 @@
 use crate::error::{chain, ApiError};
 use crate::jobs::{JobKind, JobView, Jobs, Progress, Work};
 use crate::params::{json_body, Ask, Query};
-use crate::work::on_pool;
+use crate::work::with_engine;
 use axum::body::Body;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
@@ -80,8 +80,7 @@ pub async fn moves(RawQuery(raw): RawQuery) -> Answer {
 pub async fn eval(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Answer {
     let query = Query::parse(raw.as_deref(), &["position", "match_id", "ply"])?;
     let (ask, plies) = (query.ask()?, query.ply(0)?);
-    let engine = Arc::clone(&state.engine);
-    on_pool(&state.pool, move || to_value(&EvalJson::from(&engine.evaluate(&ask.position, plies)))).await?
+    with_engine(&state, move |engine| to_value(&EvalJson::from(&engine.evaluate(&ask.position, plies)))).await?
 }
 
 /// `GET /api/analyse`: with dice the ranked moves (cubeful in the position's
@@ -90,11 +89,10 @@ pub async fn eval(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Ans
 pub async fn analyse(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Answer {
     let query = Query::parse(raw.as_deref(), &["position", "match_id", "dice", "ply", "cubeless"])?;
     let (ask, plies, cubeless) = (query.ask()?, query.ply(2)?, query.flag("cubeless")?);
-    let engine = Arc::clone(&state.engine);
-    on_pool(&state.pool, move || analyse_ask(&engine, &ask, plies, cubeless)).await?
+    with_engine(&state, move |engine| analyse_ask(engine, &ask, plies, cubeless)).await?
 }
 
-fn analyse_ask(engine: &Engine<NetEvaluator>, ask: &Ask, plies: u8, cubeless: bool) -> Answer {
+fn analyse_ask(engine: &Engine<&NetEvaluator>, ask: &Ask, plies: u8, cubeless: bool) -> Answer {
     match (ask.dice, cubeless) {
         (Some(dice), true) => to_value(&engine.analyse_roll(&ask.position, dice, plies).map_err(game_over)?),
         (Some(dice), false) => {
@@ -144,8 +142,7 @@ pub async fn cube(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Ans
         }
         e => ApiError::bad("position", format!("cannot analyse the cube at this score and cube: {}", chain(&e))),
     })?;
-    let engine = Arc::clone(&state.engine);
-    on_pool(&state.pool, move || {
+    with_engine(&state, move |engine| {
         let report = engine.decide(&question, plies).map_err(|e| ApiError::bad("position", chain(&e)))?;
         to_value(&report)
     })
@@ -412,7 +409,6 @@ pub async fn play(State(state): State<AppState>, body: Body) -> Answer {
             return Err(ApiError::bad("action", format!("{other:?} is not new, roll, double, move, take or pass")))
         }
     };
-    let engine = Arc::clone(&state.engine);
     let (seed, step, plies) = (request.seed, request.step, request.ply);
     let outcome = match action {
         None => {
@@ -428,7 +424,7 @@ pub async fn play(State(state): State<AppState>, body: Body) -> Answer {
                     gammon_rules::GameContext::new_match(length)
                 }
             };
-            on_pool(&state.pool, move || new_match(&engine, &context, plies, (seed, step))).await?
+            with_engine(&state, move |engine| new_match(engine, &context, plies, (seed, step))).await?
         }
         Some(action) => {
             let text = request
@@ -436,8 +432,10 @@ pub async fn play(State(state): State<AppState>, body: Body) -> Answer {
                 .as_deref()
                 .ok_or_else(|| ApiError::bad("position", "missing (the last answer's xgid)"))?;
             let ask = Ask::read(text, None, None)?;
-            on_pool(&state.pool, move || play_step(&engine, &ask.position, &ask.context, &action, plies, (seed, step)))
-                .await?
+            with_engine(&state, move |engine| {
+                play_step(engine, &ask.position, &ask.context, &action, plies, (seed, step))
+            })
+            .await?
         }
     };
     let outcome = outcome.map_err(|e| {

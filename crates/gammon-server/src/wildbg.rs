@@ -9,7 +9,7 @@
 
 use crate::error::ApiError;
 use crate::params::{parse_dice, Query};
-use crate::work::on_pool;
+use crate::work::with_engine;
 use axum::extract::{RawQuery, State};
 use axum::Json;
 use gammon_eval::Probabilities;
@@ -101,8 +101,7 @@ pub async fn get_move(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
     if position.game_result().is_some() {
         return Err(ApiError::bad("p0", "the game in this position is over"));
     }
-    let engine = std::sync::Arc::clone(&state.engine);
-    let moves = on_pool(&state.pool, move || {
+    let moves = with_engine(&state, move |engine| {
         let analysis = engine.analyse_roll(&position, dice, 0)?;
         let moves: Vec<MoveInfo> = analysis
             .moves

@@ -29,8 +29,12 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start() -> Server {
+        Self::start_with_threads(2)
+    }
+
+    fn start_with_threads(threads: usize) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
-            .args(["serve", "--port", "0", "--threads", "2"])
+            .args(["serve", "--port", "0", "--threads", &threads.to_string()])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -530,4 +534,43 @@ fn cube_facts_are_the_tables_numbers_in_the_cli_and_the_server() {
     }
     assert_eq!(verdicts[0], "no_double_take");
     assert_ne!(verdicts[1], "no_double_take", "the race is a double");
+}
+
+/// CPU seconds (user and system) the process `pid` has used so far.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command name (which may hold spaces): utime and
+    // stime are the 12th and 13th of them, in clock ticks (100 a second).
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<u64> = after.split(' ').skip(11).take(2).map(|f| f.parse().unwrap()).collect();
+    (fields[0] + fields[1]) as f64 / 100.0
+}
+
+#[test]
+fn a_client_that_hangs_up_frees_its_search() {
+    let server = Server::start_with_threads(1);
+    let impatient: ureq::Agent =
+        ureq::Agent::config_builder().timeout_global(Some(Duration::from_millis(200))).build().into();
+    // Four 3-ply analyses of the opening position, about a second of CPU
+    // each; each client gives up after 0.2 s. The first is running when its
+    // client goes, the others wait for the one worker.
+    let asks: Vec<String> = ["11", "22", "33", "44"]
+        .iter()
+        .map(|d| format!("{}/api/analyse?position=4HPwATDgc/ABMA&dice={d}&ply=3&cubeless=true", server.url))
+        .collect();
+    for url in &asks {
+        assert!(impatient.get(url).call().is_err(), "{url} answered within 0.2 s: pick slower work");
+    }
+    // Once the hang-ups are noticed the server is idle: no search runs on
+    // for nobody (four of them would take seconds of CPU).
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = server.child.id();
+    let before = cpu_seconds(pid);
+    std::thread::sleep(Duration::from_secs(1));
+    let busy = cpu_seconds(pid) - before;
+    assert!(busy < 0.3, "the server used {busy:.2} s of CPU in a second after its clients hung up");
+    // And the stopped searches left nothing wrong behind in the shared
+    // cache: the same question, asked patiently, is the CLI's answer.
+    let served = server.ok("/api/analyse?position=4HPwATDgc/ABMA&dice=11&ply=3&cubeless=true");
+    assert_eq!(timeless(served), timeless(cli_json(&["analyse", "start", "--dice", "11", "--ply", "3", "--cubeless"])));
 }

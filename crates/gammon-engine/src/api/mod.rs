@@ -54,13 +54,14 @@ use gammon_eval::{Evaluator, PositionClass};
 use gammon_rules::{Dice, GameContext, Move, MoveList, Position};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// An evaluator inside a [`Search`], with the match equity table the cube
 /// decisions use (Kazaross-XG2 unless set). `Sync`: share it between threads.
 pub struct Engine<E: Evaluator> {
     search: Search<E>,
-    met: Met,
+    met: Arc<Met>,
 }
 
 impl<E: Evaluator> fmt::Debug for Engine<E> {
@@ -78,13 +79,22 @@ impl<E: Evaluator> Engine<E> {
 
     /// An engine around a search set up by the caller.
     pub fn with_search(search: Search<E>) -> Self {
-        Engine { search, met: Met::kazaross_xg2().clone() }
+        Engine { search, met: Arc::new(Met::kazaross_xg2().clone()) }
+    }
+
+    /// This engine (the same evaluator, search cache and table) for work
+    /// that may be abandoned: once `stop` is set its searches stop at once
+    /// and its answers are meaningless, to be thrown away
+    /// ([`Search::stoppable`]). The server gives each request one, set when
+    /// the client goes away.
+    pub fn stoppable(&self, stop: Arc<AtomicBool>) -> Engine<&E> {
+        Engine { search: self.search.stoppable(stop), met: Arc::clone(&self.met) }
     }
 
     /// The same engine with another match equity table.
     #[must_use]
     pub fn with_met(mut self, met: Met) -> Self {
-        self.met = met;
+        self.met = Arc::new(met);
         self
     }
 

@@ -95,6 +95,10 @@ impl<E: Evaluator> Nply<'_, E> {
     fn node(&self, pos: &Position, slots: &[Slot], plies: u8, top: bool) -> (Vec<f64>, Probabilities) {
         // Exact money bearoffs are leaves at any depth, as in gnubg.
         let exact = || slots.iter().flatten().all(CubeState::is_money) && bearoff2::holds(pos);
+        if self.search.stopped() {
+            // Abandoned work (Search::stoppable): nothing here is kept.
+            return (vec![0.0; slots.len()], Probabilities::default());
+        }
         if plies == 0 || PositionClass::of(pos) == PositionClass::Finished || exact() {
             let p = self.search.value(pos, 0).sanitized();
             let q = P::of(&p);

@@ -82,7 +82,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 mod cache;
 mod filter;
@@ -154,8 +155,11 @@ pub struct Search<E: Evaluator> {
     evaluator: E,
     filter: MoveFilter,
     plies: u8,
-    cache: Option<Cache>,
-    evaluations: AtomicU64,
+    /// Shared with the searches [`stoppable`](Search::stoppable) makes.
+    cache: Option<Arc<Cache>>,
+    evaluations: Arc<AtomicU64>,
+    /// Once set, the search stops (see [`Search::stoppable`]).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl<E: Evaluator> fmt::Debug for Search<E> {
@@ -261,9 +265,36 @@ impl<E: Evaluator> Search<E> {
             evaluator,
             filter: MoveFilter::NORMAL,
             plies: Self::DEFAULT_PLIES,
-            cache: Cache::new(Self::DEFAULT_CACHE_ENTRIES),
-            evaluations: AtomicU64::new(0),
+            cache: Cache::new(Self::DEFAULT_CACHE_ENTRIES).map(Arc::new),
+            evaluations: Arc::new(AtomicU64::new(0)),
+            stop: None,
         }
+    }
+
+    /// This search (the same evaluator, filter, depth, cache and counters)
+    /// with a stop flag, for work that may be abandoned: a request whose
+    /// client has gone. Once `stop` is set, every search node still to be
+    /// searched returns at once with a meaningless value, so whatever the
+    /// search was answering must be thrown away; the cache only ever
+    /// receives values finished before the stop, so other searches sharing
+    /// it are not affected.
+    pub fn stoppable(&self, stop: Arc<AtomicBool>) -> Search<&E> {
+        Search {
+            evaluator: &self.evaluator,
+            filter: self.filter,
+            plies: self.plies,
+            cache: self.cache.clone(),
+            evaluations: Arc::clone(&self.evaluations),
+            stop: Some(stop),
+        }
+    }
+
+    /// Whether this search's stop flag is set: its answers from now on are
+    /// meaningless.
+    pub fn stopped(&self) -> bool {
+        // Acquire: a node that sees the flag after a child returned a
+        // meaningless value (having seen it) never caches its own.
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Acquire))
     }
 
     /// The same search with other move filters (and an empty cache).
@@ -278,7 +309,7 @@ impl<E: Evaluator> Search<E> {
     /// to a power of two); 0 turns the cache off.
     #[must_use]
     pub fn with_cache_entries(mut self, entries: usize) -> Self {
-        self.cache = Cache::new(entries);
+        self.cache = Cache::new(entries).map(Arc::new);
         self
     }
 
@@ -306,7 +337,7 @@ impl<E: Evaluator> Search<E> {
 
     /// Number of cache entries (0: no cache).
     pub fn cache_entries(&self) -> usize {
-        self.cache.as_ref().map_or(0, Cache::entries)
+        self.cache.as_ref().map_or(0, |c| c.entries())
     }
 
     /// Empties the cache.
@@ -318,7 +349,7 @@ impl<E: Evaluator> Search<E> {
 
     /// Work done since the search was made or [`reset_stats`](Self::reset_stats).
     pub fn stats(&self) -> SearchStats {
-        let (cache_lookups, cache_hits) = self.cache.as_ref().map_or((0, 0), Cache::counts);
+        let (cache_lookups, cache_hits) = self.cache.as_ref().map_or((0, 0), |c| c.counts());
         SearchStats { evaluations: self.evaluations.load(Ordering::Relaxed), cache_lookups, cache_hits }
     }
 
@@ -338,13 +369,16 @@ impl<E: Evaluator> Search<E> {
         if let Some(p) = self.without_search(pos, plies) {
             return p;
         }
+        if self.stopped() {
+            return Probabilities::default();
+        }
         let after: Vec<Probabilities> = if plies >= 2 {
             ALL_ROLLS.par_iter().map(|&dice| with_scratch(|s| self.after_roll(s, pos, dice, plies))).collect()
         } else {
             with_scratch(|s| ALL_ROLLS.iter().map(|&dice| self.after_roll(s, pos, dice, plies)).collect())
         };
         let p = combine(&after);
-        self.cache_put(pos, plies, p);
+        self.put_searched(pos, plies, p);
         p
     }
 
@@ -520,12 +554,15 @@ impl<E: Evaluator> Search<E> {
         if let Some(p) = self.without_search(pos, plies) {
             return p;
         }
+        if self.stopped() {
+            return Probabilities::default();
+        }
         let mut after = [Probabilities::default(); 21];
         for (a, &dice) in after.iter_mut().zip(ALL_ROLLS.iter()) {
             *a = self.after_roll(s, pos, dice, plies);
         }
         let p = combine(&after);
-        self.cache_put(pos, plies, p);
+        self.put_searched(pos, plies, p);
         p
     }
 
@@ -560,6 +597,9 @@ impl<E: Evaluator> Search<E> {
     /// same position when no checker can move) and its value for the
     /// opponent at `rest` plies where choosing the move needed it.
     fn reply_in(&self, s: &mut Scratch, pos: &Position, dice: Dice, rest: u8) -> (Position, Option<Probabilities>) {
+        if self.stopped() {
+            return (pos.switched(), Some(Probabilities::default()));
+        }
         s.list.generate(pos, dice);
         if s.list.is_empty() {
             return (pos.switched(), None);
@@ -616,6 +656,16 @@ impl<E: Evaluator> Search<E> {
     fn cache_put(&self, pos: &Position, plies: u8, p: Probabilities) {
         if let Some(c) = &self.cache {
             c.put(pos, plies, p);
+        }
+    }
+
+    /// Caches a searched value unless the search was stopped while it was
+    /// being computed (then some of its parts may be meaningless). Static
+    /// values are cached by [`cache_put`](Self::cache_put): they are right
+    /// whatever the flag says.
+    fn put_searched(&self, pos: &Position, plies: u8, p: Probabilities) {
+        if !self.stopped() {
+            self.cache_put(pos, plies, p);
         }
     }
 }

@@ -416,3 +416,49 @@ fn the_pubeval_screen_plays_the_nets_best_of_pubevals_best_few() {
         }
     }
 }
+
+#[test]
+fn a_stopped_search_does_little_and_leaves_the_shared_cache_right() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let positions = contact_positions(3);
+    let dice = Dice::new(5, 2).unwrap();
+    // The answers of a search that is never stopped, with a cache of its own.
+    let fresh = Search::new(net());
+    let expected: Vec<_> = positions.iter().map(|p| fresh.analyse_roll(p, dice, 2).unwrap()).collect();
+
+    let shared = Search::new(net());
+    // Stopped before it starts: only the root's static values.
+    let stopped = shared.stoppable(Arc::new(AtomicBool::new(true)));
+    assert!(stopped.stopped());
+    let _ = stopped.analyse_roll(&positions[0], dice, 2).unwrap();
+    let little = shared.stats().evaluations;
+    shared.reset_stats();
+    let _ = shared.analyse_roll(&positions[0], dice, 2).unwrap();
+    assert!(little * 20 < shared.stats().evaluations, "{little} vs {}", shared.stats().evaluations);
+    shared.clear_cache();
+
+    // Stopped part way through, at several moments: whatever it cached, the
+    // searches that share the cache answer exactly as before.
+    for delay_ms in [0, 1, 2, 4, 8, 16, 32] {
+        let flag = Arc::new(AtomicBool::new(false));
+        let stoppable = shared.stoppable(Arc::clone(&flag));
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+                flag.store(true, Ordering::Release);
+            });
+            for p in &positions {
+                let _ = stoppable.analyse_roll(p, dice, 2);
+            }
+        });
+        for (p, want) in positions.iter().zip(&expected) {
+            let got = shared.analyse_roll(p, dice, 2).unwrap();
+            assert!(
+                &got == want,
+                "after a stop at {delay_ms} ms, {}: the cache kept a stopped value",
+                p.to_position_id()
+            );
+        }
+    }
+}
