@@ -1,6 +1,6 @@
 //! `gammon duel`: two players, many cubeless money games, duplicate dice.
 
-use crate::args::ThreadsArg;
+use crate::args::{JsonArg, ThreadsArg};
 use crate::evaluators;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -25,9 +25,8 @@ pub struct DuelArgs {
     seed: u64,
     #[command(flatten)]
     threads: ThreadsArg,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    json: JsonArg,
 }
 
 #[derive(Serialize)]
@@ -57,7 +56,7 @@ pub fn run(args: &DuelArgs) -> Result<()> {
     let start = std::time::Instant::now();
     let r = pool.install(|| duel(a.as_ref(), b.as_ref(), pairs, args.seed));
     let secs = start.elapsed().as_secs_f64();
-    if args.json {
+    if args.json.json {
         let j = DuelJson {
             a: a.name(),
             b: b.name(),

@@ -9,6 +9,9 @@
 //! is a [`Table`]: two [`Player`]s and a [`CubePolicy`] make one
 //! ([`Seats`]), and callers with more to do (learning after every move,
 //! stopping a rollout trial early) implement the trait themselves.
+//!
+//! One file because the loop and the [`Table`] it calls are one contract,
+//! read together: about 480 lines, the rest tests.
 
 use crate::context::{DiceState, GameContext};
 use crate::dice::Dice;

@@ -1,6 +1,13 @@
 //! The JSON form of the engine's answers: what `gammon … --json` prints and
 //! a server can send. Positions are written as gnubg Position IDs, moves in
 //! gnubg notation, probabilities with the losing chance written out.
+//!
+//! One file on purpose: every JSON shape the engine answers with (moves,
+//! evaluations, analyses, cube reports and their facts, rollouts) side by
+//! side, so that a field means the same and is named the same in all of
+//! them; `docs/openapi.json`, `docs/analyse.md` and `docs/review.md` are
+//! checked against what it writes. It is types and their conversions, no
+//! logic.
 
 use super::{CubeReport, CubefulRollAnalysis, Evaluation, LegalMoves, RollAnalysis, RolloutOutcome, RolloutReport};
 use crate::cube::{Fact, TakePoint};
