@@ -122,7 +122,7 @@ fn every_endpoint_answers_what_the_cli_prints() {
     let pos = "4HPwATDgc/ABMA";
     assert_eq!(server.ok(&format!("/api/moves?position={pos}&dice=31")), cli_json(&["moves", pos, "31"]));
     assert_eq!(server.ok("/api/eval?position=start"), cli_json(&["eval", "start"]));
-    for ply in ["0", "1"] {
+    for ply in ["0", "1", "2"] {
         let served = server.ok(&format!("/api/analyse?position={pos}&dice=31&ply={ply}"));
         assert_eq!(timeless(served), timeless(cli_json(&["analyse", pos, "--dice", "31", "--ply", ply])));
         let served = server.ok(&format!("/api/analyse?position={pos}&dice=64&ply={ply}&cubeless=true"));
@@ -137,8 +137,10 @@ fn every_endpoint_answers_what_the_cli_prints() {
     let served = server.ok(&format!("/api/analyse?position={}&ply=1", without_dice.replace(':', "%3A")));
     assert!(served["cube"].is_object(), "{served}");
     assert_eq!(timeless(served), timeless(cli_json(&["analyse", &without_dice, "--ply", "1"])));
-    let served = server.ok(&format!("/api/cube?position={}&ply=1", without_dice.replace(':', "%3A")));
-    assert_eq!(timeless(served), timeless(cli_json(&["cube", &without_dice, "--ply", "1"])));
+    for ply in ["1", "2"] {
+        let served = server.ok(&format!("/api/cube?position={}&ply={ply}", without_dice.replace(':', "%3A")));
+        assert_eq!(timeless(served), timeless(cli_json(&["cube", &without_dice, "--ply", ply])));
+    }
     // A Position ID with a separate Match ID is the same as gnubg's pair.
     let pair = server.ok("/api/eval?position=4HPwATDgc/ABMA&match_id=cAkAAAAAAAAA");
     assert_eq!(pair["position"], pos);
