@@ -34,7 +34,7 @@
 //! | raccoon (money): the doubler redoubles a beaver | [`Cube::raccooned`], [`MatchState::may_raccoon`] |
 //! | the largest cube | [`MatchRules::max_cube`] |
 //! | Jacoby (money): gammons count single while the cube is centred | [`MatchState::jacoby_applies`], [`MatchState::points`] |
-//! | Murphy (money): equal opening dice turn the cube | [`MatchState::automatic_double`] |
+//! | Murphy (money): equal opening dice turn the cube | [`MatchState::opening_roll`], [`MatchState::automatic_double`] |
 //! | points of a game: the result times the cube | [`MatchState::points`] |
 //! | resignation: single, gammon or backgammon offered, accepted (scored as that result, Jacoby included) or declined (only a higher offer counts that turn) | [`Table::offers_resignation`], [`Table::accepts_resignation`], [`GameEnd::Resigned`] |
 //! | the match score, the winner at the match length | [`MatchState::record`], [`MatchState::winner`] |

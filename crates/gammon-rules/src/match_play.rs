@@ -8,6 +8,8 @@
 //! side on roll that the formats and the cube analysis use.
 
 use crate::context::{CubeOwner, DiceState, GameContext};
+use crate::dice::{try_opening_roll, Dice, OpeningRoll};
+use crate::error::DiceError;
 use crate::game_result::GameResult;
 use crate::match_id::Seat;
 use thiserror::Error;
@@ -333,6 +335,48 @@ impl MatchState {
         (allowed && next <= self.rules.max_cube).then_some(Cube { value: next, automatic: cube.automatic + 1, ..*cube })
     }
 
+    /// The opening roll of a game of this match ([`try_opening_roll`]) with
+    /// Murphy's rule: each pair of equal dice turns `cube` automatically
+    /// while [`automatic_double`](Self::automatic_double) allows it, and
+    /// `on_tie` hears each tie: the die, and the cube it turned, if any (a
+    /// program announces it; its error stops the roll).
+    ///
+    /// ```
+    /// use gammon_rules::{Cube, DiceError, MatchRules, MatchState};
+    /// let m = MatchState::new(MatchRules { murphy: 1, ..MatchRules::money() });
+    /// let (mut cube, mut pairs, mut ties) = (Cube::START, [(3, 3), (6, 6), (2, 5)].into_iter(), Vec::new());
+    /// let r = m
+    ///     .opening_roll(&mut cube, || pairs.next().ok_or(DiceError::OutOfRange(0)), |die, turned| {
+    ///         ties.push((die, turned.map(|c| c.value)));
+    ///         Ok::<_, DiceError>(())
+    ///     })
+    ///     .unwrap();
+    /// assert_eq!(ties, [(3, Some(2)), (6, None)]); // one automatic double allowed
+    /// assert_eq!((cube.value, r.dice.to_string(), r.first_player_starts), (2, "52".to_string(), false));
+    /// ```
+    ///
+    /// # Errors
+    /// The error of `roll_pair` or `on_tie`, or a die outside 1..=6.
+    pub fn opening_roll<E: From<DiceError>>(
+        &self,
+        cube: &mut Cube,
+        mut roll_pair: impl FnMut() -> Result<(u8, u8), E>,
+        mut on_tie: impl FnMut(u8, Option<Cube>) -> Result<(), E>,
+    ) -> Result<OpeningRoll, E> {
+        try_opening_roll(|| {
+            let (a, b) = roll_pair()?;
+            if a == b {
+                Dice::new(a, b)?;
+                let turned = self.automatic_double(cube);
+                if let Some(c) = turned {
+                    *cube = c;
+                }
+                on_tie(a, turned)?;
+            }
+            Ok((a, b))
+        })
+    }
+
     /// True if the Jacoby rule makes a gammon count single with `cube`:
     /// money play with the rule on and the cube never taken.
     pub const fn jacoby_applies(&self, cube: &Cube) -> bool {
@@ -440,6 +484,39 @@ mod tests {
         // And without the cube it has nothing to reward.
         let cubeless = MatchState::new(MatchRules { jacoby: true, ..MatchRules::cubeless() });
         assert_eq!(cubeless.points(GameResult::Backgammon, &Cube::START), 3);
+    }
+
+    #[test]
+    fn the_opening_roll_turns_the_cube_on_ties_only_where_murphy_plays() {
+        let ties = |state: &MatchState, pairs: &[(u8, u8)]| {
+            let (mut cube, mut seen) = (Cube::START, Vec::new());
+            let mut pairs = pairs.iter().copied();
+            let r = state
+                .opening_roll(
+                    &mut cube,
+                    || pairs.next().ok_or(DiceError::OutOfRange(0)),
+                    |die, turned| {
+                        seen.push((die, turned.map(|c| c.value)));
+                        Ok::<_, DiceError>(())
+                    },
+                )
+                .unwrap();
+            (r.dice.to_string(), cube.value, cube.automatic, seen)
+        };
+        let pairs = [(1, 1), (2, 2), (3, 3), (6, 4)];
+        let murphy = MatchState::new(MatchRules { murphy: 2, ..MatchRules::money() });
+        assert_eq!(ties(&murphy, &pairs), ("64".into(), 4, 2, vec![(1, Some(2)), (2, Some(4)), (3, None)]));
+        // A match, or money without the rule: ties are only rolled again.
+        for state in [MatchState::new(MatchRules::new_match(5)), MatchState::new(MatchRules::money())] {
+            assert_eq!(ties(&state, &pairs), ("64".into(), 1, 0, vec![(1, None), (2, None), (3, None)]));
+        }
+        // A die out of range is refused, and the callback's error stops the roll.
+        let mut cube = Cube::START;
+        let bad = murphy.opening_roll(&mut cube, || Ok::<_, DiceError>((7, 7)), |_, _| Ok(()));
+        assert!(bad.is_err());
+        assert_eq!(cube.value, 1, "no automatic double for a die that is not one");
+        let stopped = murphy.opening_roll(&mut cube, || Ok((5, 5)), |_, _| Err(DiceError::OutOfRange(9)));
+        assert_eq!(stopped.unwrap_err(), DiceError::OutOfRange(9));
     }
 
     #[test]

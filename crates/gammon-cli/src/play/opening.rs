@@ -1,9 +1,12 @@
-//! The opening roll (the rules' [`gammon_rules::try_opening_roll`] with
-//! typed or seeded dice), and Murphy's automatic doubles on equal opening
-//! dice.
+//! The opening roll: the rules' [`MatchState::opening_roll`] (ties rolled
+//! again, Murphy's automatic doubles) with typed or seeded dice, each tie
+//! announced to the player.
+//!
+//! [`MatchState::opening_roll`]: gammon_rules::MatchState::opening_roll
 
 use super::{End, First, Session, Step};
-use gammon_rules::{Dice, DiceSource};
+use gammon_rules::{Cube, Dice, DiceSource};
+use std::cell::RefCell;
 use std::io::{BufRead, Write};
 
 impl<R: BufRead, W: Write> Session<'_, R, W> {
@@ -13,18 +16,16 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         rules.cube && rules.is_money() && rules.murphy > 0
     }
 
-    /// Equal opening dice: turns the cube automatically if the Murphy rule
-    /// allows another automatic double, and says so.
-    fn opening_tie(&mut self, die: u8) -> Step<()> {
-        if let Some(cube) = self.state.automatic_double(&self.cube) {
-            self.cube = cube;
-            writeln!(
+    /// Says what equal opening dice did: the cube the Murphy rule turned,
+    /// or just another roll.
+    fn announce_tie(&mut self, die: u8, turned: Option<Cube>) -> Step<()> {
+        match turned {
+            Some(cube) => writeln!(
                 self.out,
                 "Both dice show {die}: automatic double (Murphy rule), the cube is now at {}, centred. Roll again.",
                 cube.value
-            )?;
-        } else {
-            writeln!(self.out, "Both dice show {die}: roll again.")?;
+            )?,
+            None => writeln!(self.out, "Both dice show {die}: roll again.")?,
         }
         Ok(())
     }
@@ -54,16 +55,19 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
                 return Ok((human, d));
             }
         }
-        // The rules' opening roll (ties rolled again, the higher die starts);
-        // ties are announced where they can matter: typed dice, Murphy's rule.
+        // The rules' opening roll (ties rolled again, the higher die starts,
+        // Murphy's automatic doubles); ties are announced where they can
+        // matter: typed dice, Murphy's rule.
         let announce = self.manual || self.murphy_active();
-        let opening = gammon_rules::try_opening_roll(|| {
-            let (a, b) = self.opening_pair()?;
-            if a == b && announce {
-                self.opening_tie(a)?;
-            }
-            Ok::<_, End>((a, b))
-        })?;
+        let (state, mut cube) = (self.state, self.cube);
+        // Both callbacks talk to the player, one at a time.
+        let session = RefCell::new(&mut *self);
+        let opening = state.opening_roll(
+            &mut cube,
+            || session.borrow_mut().opening_pair(),
+            |die, turned| if announce { session.borrow_mut().announce_tie(die, turned) } else { Ok(()) },
+        )?;
+        self.cube = cube;
         let d = opening.dice;
         let (human_die, engine_die) =
             if opening.first_player_starts { (d.high(), d.low()) } else { (d.low(), d.high()) };
