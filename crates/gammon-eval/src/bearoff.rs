@@ -90,9 +90,13 @@
 //! Backgammons are impossible once every checker is home. The two sides are
 //! treated as independent: each plays its own min-expected-rolls policy.
 
+use crate::bearoff2::{cache_dir, CacheOutcome};
+use crate::file_format::{read_file, write_file_atomic, FileError, FileKind};
 use crate::{Evaluator, Probabilities};
 use gammon_rules::{Dice, Position, ALL_ROLLS};
+use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::path::Path;
 use std::sync::OnceLock;
 use thiserror::Error;
 
@@ -302,8 +306,11 @@ pub fn home_layouts(pos: &Position) -> Option<(Layout, Layout)> {
 /// The one-sided bearoff database: for each of the [`LAYOUTS`] layouts the
 /// distribution of the number of rolls to bear off all checkers, and for
 /// 15-checker layouts the distribution of rolls to bear off the first one.
-/// Built in memory by [`BearoffDb::build`] (about 80 ms in release, 4.6 MB);
+/// Built in memory by [`BearoffDb::build`] (about 80 ms in release, 4.6 MB)
+/// and cached on disk ([`BearoffDb::load_or_build`], file [`CACHE_FILE`]),
+/// so that a process reads it in a few milliseconds instead of building it;
 /// [`bearoff_db`] holds a shared instance.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct BearoffDb {
     /// `dist[offsets[r]..offsets[r + 1]]` = distribution of layout `r`.
     offsets: Vec<u32>,
@@ -688,16 +695,119 @@ impl Evaluator for BearoffDb {
     }
 }
 
-/// The process-wide database, built on first use (thread-safe, once).
+/// The cache file of the database, in the cache folder
+/// ([`cache_dir`](crate::bearoff2::cache_dir)).
+pub const CACHE_FILE: &str = "bearoff1-15.gdb";
+/// Version of the cache file's payload.
+pub const CACHE_VERSION: u32 = 1;
+/// The largest cache file read: the tables are about 4.6 MB.
+const CACHE_LIMIT: u64 = 32 << 20;
+
+impl BearoffDb {
+    /// Writes the database to `path` (atomically, in the project's file
+    /// format).
+    ///
+    /// # Errors
+    /// The file cannot be written.
+    pub fn write(&self, path: &Path) -> Result<(), FileError> {
+        write_file_atomic(path, FileKind::Bearoff1, CACHE_VERSION, self)
+    }
+
+    /// Reads a database written by [`write`](Self::write), checking that its
+    /// tables fit together (a file that passes the checksum but was written
+    /// by something else is refused, never half used).
+    ///
+    /// # Errors
+    /// The file cannot be read, is not of this kind and version, or its
+    /// tables do not fit ([`FileError::Invalid`]).
+    pub fn read(path: &Path) -> Result<BearoffDb, FileError> {
+        let db: BearoffDb = read_file(path, FileKind::Bearoff1, CACHE_VERSION, CACHE_LIMIT)?;
+        if db.is_whole() {
+            Ok(db)
+        } else {
+            Err(FileError::in_file(path, FileError::Invalid("not a whole one-sided bearoff database".into())))
+        }
+    }
+
+    /// Whether the tables have one entry per layout and their offsets run
+    /// in order inside the distributions.
+    fn is_whole(&self) -> bool {
+        let runs = |offsets: &[u32], table: &[f32]| {
+            offsets.len() == LAYOUTS + 1
+                && offsets.first() == Some(&0)
+                && offsets.last().is_some_and(|&o| o as usize == table.len())
+                && offsets.windows(2).all(|w| w[0] <= w[1])
+        };
+        self.mean.len() == LAYOUTS
+            && self.first_mean.len() == LAYOUTS
+            && runs(&self.offsets, &self.dist)
+            && runs(&self.first_offsets, &self.first)
+    }
+
+    /// The database from the cache file [`CACHE_FILE`] in `dir`, or built
+    /// and written there when that file cannot be read (missing, damaged,
+    /// another version); the build is used as it is when the file cannot be
+    /// written (or `dir` is `None`).
+    pub fn load_or_build(dir: Option<&Path>) -> (BearoffDb, CacheOutcome) {
+        let Some(dir) = dir else {
+            return (Self::build(), CacheOutcome::NoCacheDir);
+        };
+        let path = dir.join(CACHE_FILE);
+        if let Ok(db) = Self::read(&path) {
+            return (db, CacheOutcome::Read);
+        }
+        let db = Self::build();
+        let written = std::fs::create_dir_all(dir).is_ok() && db.write(&path).is_ok();
+        (db, if written { CacheOutcome::Built } else { CacheOutcome::NotWritten })
+    }
+}
+
+/// The process-wide database: read from the cache on first use, or built
+/// and cached (thread-safe, once).
 pub fn bearoff_db() -> &'static BearoffDb {
     static DB: OnceLock<BearoffDb> = OnceLock::new();
-    DB.get_or_init(BearoffDb::build)
+    DB.get_or_init(|| BearoffDb::load_or_build(cache_dir().as_deref()).0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use gammon_rules::MoveList;
+
+    #[test]
+    fn the_cache_holds_the_same_database_and_a_damaged_one_is_rebuilt() {
+        let dir = std::env::temp_dir().join(format!("gammon-bearoff1-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (built, how) = BearoffDb::load_or_build(Some(&dir));
+        assert_eq!(how, CacheOutcome::Built);
+        assert!(built.is_whole());
+        let (read, how) = BearoffDb::load_or_build(Some(&dir));
+        assert_eq!(how, CacheOutcome::Read);
+        assert!(read == built, "the cache gives back the same tables, bit for bit");
+        // A damaged file (the checksum no longer matches) is rebuilt.
+        let path = dir.join(CACHE_FILE);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x55;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(BearoffDb::read(&path).is_err());
+        assert_eq!(BearoffDb::load_or_build(Some(&dir)).1, CacheOutcome::Built);
+        // Tables that do not fit together are refused even with a good
+        // checksum, and a file of another kind is not read as one.
+        let mut broken = built.clone();
+        broken.offsets.pop();
+        broken.write(&path).unwrap();
+        assert!(BearoffDb::read(&path).unwrap_err().to_string().contains("not a whole one-sided bearoff database"));
+        std::fs::write(&path, b"not a database").unwrap();
+        assert!(BearoffDb::read(&path).is_err());
+        assert_eq!(BearoffDb::load_or_build(Some(&dir)).1, CacheOutcome::Built);
+        // A cache folder that is a file: built, not written, no error.
+        let blocked = dir.join("file");
+        std::fs::write(&blocked, b"x").unwrap();
+        assert_eq!(BearoffDb::load_or_build(Some(&blocked)).1, CacheOutcome::NotWritten);
+        assert_eq!(BearoffDb::load_or_build(None).1, CacheOutcome::NoCacheDir);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn binomials() {

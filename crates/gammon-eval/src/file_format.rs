@@ -1,11 +1,11 @@
 //! The one place where gammon reads and writes binary files (weights,
-//! training checkpoints, labelled positions, the two-sided bearoff cache,
-//! rollout shards: [`FileKind`]): a fixed header of our own, then a
+//! training checkpoints, labelled positions, the bearoff caches, rollout
+//! shards: [`FileKind`]): a fixed header of our own, then a
 //! `bincode` 2 payload. See `docs/file-format.md` for the byte layout.
 //!
 //! | offset | size | field |
 //! |---|---|---|
-//! | 0 | 8 | magic: `GAMMON` then the file kind, two ASCII bytes (`NN`, `CK`, `DS`, `B2`, `RS`) |
+//! | 0 | 8 | magic: `GAMMON` then the file kind, two ASCII bytes (`NN`, `CK`, `DS`, `B2`, `B1`, `RS`) |
 //! | 8 | 4 | format version, u32 little-endian |
 //! | 12 | 8 | payload length in bytes, u64 little-endian |
 //! | 20 | 8 | FNV-1a 64 checksum of the payload, u64 little-endian |
@@ -56,14 +56,23 @@ pub enum FileKind {
     /// The cached two-sided bearoff database (`GAMMONB2`), rebuilt when it
     /// cannot be read.
     Bearoff2,
+    /// The cached one-sided bearoff database (`GAMMONB1`), rebuilt when it
+    /// cannot be read.
+    Bearoff1,
     /// The exact sums of a rollout's trials, or of a shard of them
     /// (`GAMMONRS`), which `gammon merge` combines.
     RolloutShard,
 }
 
 impl FileKind {
-    const ALL: [FileKind; 5] =
-        [FileKind::Weights, FileKind::Checkpoint, FileKind::Dataset, FileKind::Bearoff2, FileKind::RolloutShard];
+    const ALL: [FileKind; 6] = [
+        FileKind::Weights,
+        FileKind::Checkpoint,
+        FileKind::Dataset,
+        FileKind::Bearoff2,
+        FileKind::Bearoff1,
+        FileKind::RolloutShard,
+    ];
 
     const fn tag(self) -> [u8; 2] {
         match self {
@@ -71,6 +80,7 @@ impl FileKind {
             FileKind::Checkpoint => *b"CK",
             FileKind::Dataset => *b"DS",
             FileKind::Bearoff2 => *b"B2",
+            FileKind::Bearoff1 => *b"B1",
             FileKind::RolloutShard => *b"RS",
         }
     }
@@ -81,6 +91,7 @@ impl FileKind {
             FileKind::Checkpoint => "a gammon training checkpoint",
             FileKind::Dataset => "a gammon training dataset",
             FileKind::Bearoff2 => "a gammon two-sided bearoff database",
+            FileKind::Bearoff1 => "a gammon one-sided bearoff database",
             FileKind::RolloutShard => "a gammon rollout shard",
         }
     }
