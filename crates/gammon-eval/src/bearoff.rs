@@ -90,7 +90,7 @@
 //! Backgammons are impossible once every checker is home. The two sides are
 //! treated as independent: each plays its own min-expected-rolls policy.
 
-use crate::bearoff2::{cache_dir, CacheOutcome};
+use crate::bearoff2::{cache_dir, load_or_build_cached, CacheOutcome};
 use crate::file_format::{read_file, write_file_atomic, FileError, FileKind};
 use crate::{Evaluator, Probabilities};
 use gammon_rules::{Dice, Position, ALL_ROLLS};
@@ -749,16 +749,7 @@ impl BearoffDb {
     /// another version); the build is used as it is when the file cannot be
     /// written (or `dir` is `None`).
     pub fn load_or_build(dir: Option<&Path>) -> (BearoffDb, CacheOutcome) {
-        let Some(dir) = dir else {
-            return (Self::build(), CacheOutcome::NoCacheDir);
-        };
-        let path = dir.join(CACHE_FILE);
-        if let Ok(db) = Self::read(&path) {
-            return (db, CacheOutcome::Read);
-        }
-        let db = Self::build();
-        let written = std::fs::create_dir_all(dir).is_ok() && db.write(&path).is_ok();
-        (db, if written { CacheOutcome::Built } else { CacheOutcome::NotWritten })
+        load_or_build_cached(dir, CACHE_FILE, |path| Self::read(path).ok(), Self::build, BearoffDb::write)
     }
 }
 

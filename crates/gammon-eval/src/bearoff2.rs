@@ -338,18 +338,37 @@ impl TwoSidedDb {
                 values: vec![],
             })
         };
-        let Some(dir) = dir else {
-            return (build(), CacheOutcome::NoCacheDir);
-        };
-        let path = dir.join(name);
-        match Self::read(&path) {
-            Ok(db) if db.max_checkers == max_checkers => return (db, CacheOutcome::Read),
-            _ => {}
-        }
-        let db = build();
-        let written = std::fs::create_dir_all(dir).is_ok() && db.write(&path).is_ok();
-        (db, if written { CacheOutcome::Built } else { CacheOutcome::NotWritten })
+        load_or_build_cached(
+            dir,
+            name,
+            |path| Self::read(path).ok().filter(|db| db.max_checkers == max_checkers),
+            build,
+            TwoSidedDb::write,
+        )
     }
+}
+
+/// A table from the cache file `name` in `dir` when `read` takes it, else
+/// built and written there (atomically); the build is used as it is when
+/// the file cannot be written or no folder is known. Both bearoff
+/// databases are cached this way.
+pub(crate) fn load_or_build_cached<T>(
+    dir: Option<&Path>,
+    name: &str,
+    read: impl FnOnce(&Path) -> Option<T>,
+    build: impl FnOnce() -> T,
+    write: impl FnOnce(&T, &Path) -> Result<(), FileError>,
+) -> (T, CacheOutcome) {
+    let Some(dir) = dir else {
+        return (build(), CacheOutcome::NoCacheDir);
+    };
+    let path = dir.join(name);
+    if let Some(table) = read(&path) {
+        return (table, CacheOutcome::Read);
+    }
+    let table = build();
+    let written = std::fs::create_dir_all(dir).is_ok() && write(&table, &path).is_ok();
+    (table, if written { CacheOutcome::Built } else { CacheOutcome::NotWritten })
 }
 
 /// How [`TwoSidedDb::load_or_build`] got its table.

@@ -8,6 +8,7 @@
 //! against Kubernetes' schemas (docs/scale-out.md).
 #![allow(clippy::unwrap_used)]
 
+use crate::shards::results;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -49,12 +50,6 @@ fn run_step(script: &str, env: &HashMap<String, String>, bin_dir: &Path) -> Stri
     let out = Command::new("/bin/sh").arg("-c").arg(script).envs(env).env("PATH", path).output().unwrap();
     assert!(out.status.success(), "{script}\n{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
-}
-
-/// Everything but the last line (the costs).
-fn results(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[..lines.len().saturating_sub(1)].join("\n")
 }
 
 #[test]

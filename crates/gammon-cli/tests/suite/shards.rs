@@ -32,9 +32,9 @@ fn path(p: &Path) -> &str {
 }
 
 /// Everything but the last line (the costs: time, threads).
-fn results(text: &str) -> String {
+pub(crate) fn results(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    lines[..lines.len() - 1].join("\n")
+    lines[..lines.len().saturating_sub(1)].join("\n")
 }
 
 /// The JSON without its cost fields.

@@ -6,6 +6,7 @@
 //! installs them); `GAMMON_SKIP_SLURM=1` skips it on a machine without.
 #![allow(clippy::unwrap_used)]
 
+use crate::shards::results;
 use gammon_testkit::Output;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -61,12 +62,6 @@ fn gammon(args: &[&str]) -> Output {
     gammon_testkit::run(BIN, args, b"")
 }
 
-/// Everything but the last line (the costs).
-fn results(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[..lines.len().saturating_sub(1)].join("\n")
-}
-
 #[test]
 fn job_arrays_and_their_merge_give_the_single_process_results() {
     if std::env::var_os("GAMMON_SKIP_SLURM").is_some() {
@@ -89,16 +84,14 @@ fn job_arrays_and_their_merge_give_the_single_process_results() {
     // A rollout of the moves of a roll in 3 shards.
     let args = "--dice 43 --truncate 3 --moves 3";
     let out = d("rollout");
-    submit(
-        "rollout.sbatch",
-        &[
-            ("GAMMON_POSITION", "4HPwATDgc/ABMA"),
-            ("GAMMON_GAMES", "240"),
-            ("GAMMON_SHARDS", "3"),
-            ("GAMMON_OUT", &out),
-            ("GAMMON_ARGS", args),
-        ],
-    );
+    let rollout = [
+        ("GAMMON_POSITION", "4HPwATDgc/ABMA"),
+        ("GAMMON_GAMES", "240"),
+        ("GAMMON_SHARDS", "3"),
+        ("GAMMON_OUT", &out),
+        ("GAMMON_ARGS", args),
+    ];
+    submit("rollout.sbatch", &rollout);
     // Meanwhile the same rollout in one process.
     let local =
         gammon(&["rollout", "4HPwATDgc/ABMA", "--dice", "43", "--truncate", "3", "--moves", "3", "--games", "240"]);
@@ -115,17 +108,7 @@ fn job_arrays_and_their_merge_give_the_single_process_results() {
     // A shard lost: resubmit only it, and the merge comes out the same.
     std::fs::remove_file(dir.join("rollout/shard-1.grs")).unwrap();
     std::fs::remove_file(&result).unwrap();
-    submit(
-        "rollout.sbatch",
-        &[
-            ("GAMMON_POSITION", "4HPwATDgc/ABMA"),
-            ("GAMMON_GAMES", "240"),
-            ("GAMMON_SHARDS", "3"),
-            ("GAMMON_OUT", &out),
-            ("GAMMON_ARGS", args),
-            ("GAMMON_ONLY", "1"),
-        ],
-    );
+    submit("rollout.sbatch", &[&rollout[..], &[("GAMMON_ONLY", "1")]].concat());
     wait_for(&result, &dir.join("rollout/logs"));
     assert_eq!(results(&std::fs::read_to_string(&result).unwrap()), results(&local.stdout));
 
