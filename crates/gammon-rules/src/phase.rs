@@ -61,18 +61,15 @@ impl PositionClass {
     /// contact positions; [`PositionClass::of`] asks it only of those.
     pub const fn is_crashed(pos: &Position) -> bool {
         const N: u32 = 6;
-        let (me, him) = pos.to_boards();
-        Self::side_crashed(&me, N) || Self::side_crashed(&him, N)
+        let (me, him) = pos.checkers_in_play();
+        // His ace and deuce points are my 24 and 23.
+        Self::side_crashed(me as u32, pos.my_checkers(1) as u32, pos.my_checkers(2) as u32, N)
+            || Self::side_crashed(him as u32, pos.their_checkers(24) as u32, pos.their_checkers(23) as u32, N)
     }
 
-    const fn side_crashed(board: &[u8; 25], n: u32) -> bool {
-        let mut total = 0u32;
-        let mut i = 0;
-        while i < 25 {
-            total += board[i] as u32;
-            i += 1;
-        }
-        let (ace, deuce) = (board[0] as u32, board[1] as u32);
+    /// gnubg's test for one side with `total` checkers in play, `ace` on
+    /// its ace point and `deuce` on its deuce point.
+    const fn side_crashed(total: u32, ace: u32, deuce: u32, n: u32) -> bool {
         if total <= n {
             true
         } else if ace > 1 {
@@ -120,5 +117,47 @@ mod tests {
         // The opponent has borne off everything.
         let over = Position::from_position_id("AAAAAAAA/38AAA").unwrap();
         assert_eq!(PositionClass::of(&over), PositionClass::Finished);
+    }
+
+    /// gnubg's `ClassifyPosition` test written over its own board arrays,
+    /// as `eval.c` does: the reference for the mask-based version.
+    fn crashed_on_boards(pos: &Position) -> bool {
+        let side = |board: &[u8; 25]| {
+            let total: u32 = board.iter().map(|&n| u32::from(n)).sum();
+            let (ace, deuce) = (u32::from(board[0]), u32::from(board[1]));
+            if total <= 6 {
+                true
+            } else if ace > 1 {
+                total <= 6 + ace || (deuce > 1 && 1 + total - (ace + deuce) <= 6)
+            } else {
+                deuce > 0 && total < 6 + deuce
+            }
+        };
+        let (me, him) = pos.to_boards();
+        side(&me) || side(&him)
+    }
+
+    #[test]
+    fn crashed_agrees_with_the_board_array_reference() {
+        use crate::{DiceSource, MoveList, RandomDice};
+        // Positions along random games, which reach crashed boards near their ends.
+        let mut dice = RandomDice::new(11, 0);
+        let mut list = MoveList::new();
+        let (mut crashed, mut seen) = (0, 0);
+        for game in 0..300u64 {
+            let mut pos = Position::STARTING;
+            for turn in 0..400u64 {
+                if pos.my_occupied() == 0 || pos.their_occupied() == 0 {
+                    break;
+                }
+                assert_eq!(PositionClass::is_crashed(&pos), crashed_on_boards(&pos), "{}", pos.to_position_id());
+                seen += 1;
+                crashed += usize::from(crashed_on_boards(&pos));
+                list.generate(&pos, dice.roll());
+                let n = list.len();
+                pos = if n == 0 { pos.switched() } else { list.positions()[((game + turn) as usize * 7919) % n] };
+            }
+        }
+        assert!(crashed > 1_000 && seen - crashed > 1_000, "{crashed} crashed of {seen}");
     }
 }
