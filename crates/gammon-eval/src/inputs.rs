@@ -83,14 +83,6 @@ impl SparseInputs {
         self.value.clear();
     }
 
-    #[inline]
-    fn push(&mut self, index: usize, value: f32) {
-        if value != 0.0 {
-            self.index.push(index as u16);
-            self.value.push(value);
-        }
-    }
-
     /// The dense vector of `len` units.
     pub fn to_dense(&self, len: usize) -> Vec<f32> {
         let mut v = vec![0.0; len];
@@ -98,6 +90,40 @@ impl SparseInputs {
             v[usize::from(i)] = x;
         }
         v
+    }
+}
+
+/// The units of one position while it is encoded: a buffer on the stack
+/// that takes each unit without a branch or a capacity check (a zero unit is
+/// written and then overwritten by the next), copied out once at the end.
+/// `N` is the encoding's length plus one, so that even an encoding whose
+/// every unit is non-zero never writes past the end.
+struct Units<const N: usize> {
+    index: [u16; N],
+    value: [f32; N],
+    len: usize,
+}
+
+impl<const N: usize> Units<N> {
+    #[inline(always)]
+    fn new() -> Self {
+        Units { index: [0; N], value: [0.0; N], len: 0 }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, index: usize, value: f32) {
+        // Each unit is pushed at most once, so `len` stays below `N`; the
+        // `min` only lets the compiler drop the bounds checks.
+        let at = self.len.min(N - 1);
+        self.index[at] = index as u16;
+        self.value[at] = value;
+        self.len = at + usize::from(value != 0.0);
+    }
+
+    fn copy_to(&self, out: &mut SparseInputs) {
+        out.clear();
+        out.index.extend_from_slice(&self.index[..self.len]);
+        out.value.extend_from_slice(&self.value[..self.len]);
     }
 }
 
@@ -132,9 +158,10 @@ impl Encoding for ContactEncoding {
     const VERSION: u32 = 2;
 
     fn encode(pos: &Position, out: &mut SparseInputs) {
-        out.clear();
-        contact_side(pos, 0, out);
-        contact_side(&pos.switched(), CONTACT_SIDE, out);
+        let mut units = Units::<{ Self::LEN + 1 }>::new();
+        contact_side(pos, 0, &mut units);
+        contact_side(&pos.switched(), CONTACT_SIDE, &mut units);
+        units.copy_to(out);
     }
 }
 
@@ -143,15 +170,16 @@ impl Encoding for RaceEncoding {
     const VERSION: u32 = 1;
 
     fn encode(pos: &Position, out: &mut SparseInputs) {
-        out.clear();
-        race_side(pos, 0, out);
-        race_side(&pos.switched(), RACE_SIDE, out);
+        let mut units = Units::<{ Self::LEN + 1 }>::new();
+        race_side(pos, 0, &mut units);
+        race_side(&pos.switched(), RACE_SIDE, &mut units);
+        units.copy_to(out);
     }
 }
 
 /// gnubg's four units for a point with `n` checkers.
 #[inline]
-fn point_units(n: u8, base: usize, out: &mut SparseInputs) {
+fn point_units<const N: usize>(n: u8, base: usize, out: &mut Units<N>) {
     match n {
         0 => {}
         1 => out.push(base, 1.0),
@@ -163,7 +191,7 @@ fn point_units(n: u8, base: usize, out: &mut SparseInputs) {
     }
 }
 
-fn raw_points(pos: &Position, base: usize, out: &mut SparseInputs) {
+fn raw_points<const N: usize>(pos: &Position, base: usize, out: &mut Units<N>) {
     let mut mine = pos.my_occupied() & !(1 << 25);
     while mine != 0 {
         let p = mine.trailing_zeros() as usize;
@@ -172,7 +200,7 @@ fn raw_points(pos: &Position, base: usize, out: &mut SparseInputs) {
     }
 }
 
-fn contact_side(pos: &Position, base: usize, out: &mut SparseInputs) {
+fn contact_side<const N: usize>(pos: &Position, base: usize, out: &mut Units<N>) {
     raw_points(pos, base, out);
     let bar = pos.my_bar();
     let b = base + POINT_UNITS;
@@ -370,13 +398,14 @@ fn top_point(m: u32) -> u32 {
 /// points must be open, checkers on the bar enter first, other rules are
 /// ignored.
 pub fn hit_stats(pos: &Position) -> HitStats {
-    let blots = pos.their_blots();
+    let bar = pos.my_bar();
+    let sources = if bar > 0 { 1 << 25 } else { pos.my_occupied() & POINTS };
+    // Checkers move down: only blots below our rearmost checker can be hit.
+    let blots = pos.their_blots() & ((1u32 << top_point(sources)) - 1);
     if blots == 0 {
         return HitStats::default();
     }
     let open = !pos.blocked_points() & POINTS;
-    let bar = pos.my_bar();
-    let sources = if bar > 0 { 1 << 25 } else { pos.my_occupied() & POINTS };
     // Per die: blots hit directly, and points reached (open) as a first step.
     let mut direct = [0u32; 7];
     let mut via = [0u32; 7];
@@ -585,7 +614,7 @@ pub fn escape_chance(pos: &Position) -> f32 {
     escapes as f32 / 36.0
 }
 
-fn race_side(pos: &Position, base: usize, out: &mut SparseInputs) {
+fn race_side<const N: usize>(pos: &Position, base: usize, out: &mut Units<N>) {
     raw_points(pos, base, out);
     let off = pos.borne_off().0;
     let o = base + POINT_UNITS;

@@ -137,28 +137,39 @@ pub fn forward_with(k: Kernel, net: NetSlices<'_>, index: &[u16], value: &[f32],
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Path::Avx2 => unsafe { forward_avx2(net, index, value, hidden) },
-        _ => forward_body(net, index, value, hidden),
+        _ => forward_body::<CHUNK>(net, index, value, hidden),
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 fn forward_avx2(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
-    forward_body(net, index, value, hidden)
+    forward_body::<CHUNK>(net, index, value, hidden)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn forward_avx512(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
-    forward_body(net, index, value, hidden)
+    // 128 floats are 8 of AVX-512's 32 registers: a 128-unit layer reads
+    // each input row once, whole.
+    forward_body::<{ 2 * CHUNK }>(net, index, value, hidden)
 }
 
+/// The forward pass, the first layer `WIDE` units at a time where the layer
+/// divides into such chunks, else [`CHUNK`] at a time.
 #[inline(always)]
-fn forward_body(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
+fn forward_body<const WIDE: usize>(
+    net: NetSlices<'_>,
+    index: &[u16],
+    value: &[f32],
+    hidden: &mut [f32],
+) -> [f32; OUTPUTS] {
     let h = net.b1.len();
     let hidden = &mut hidden[..h];
-    if h.is_multiple_of(CHUNK) {
-        first_layer_chunked(net, index, value, hidden);
+    if h.is_multiple_of(WIDE) {
+        first_layer_chunked::<WIDE>(net, index, value, hidden);
+    } else if h.is_multiple_of(CHUNK) {
+        first_layer_chunked::<CHUNK>(net, index, value, hidden);
     } else {
         first_layer(net, index, value, hidden);
     }
@@ -175,14 +186,14 @@ const CHUNK: usize = 64;
 /// memory on every row). Each unit sums the same terms in the same order as
 /// [`first_layer`], so the results are identical.
 #[inline(always)]
-fn first_layer_chunked(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) {
+fn first_layer_chunked<const C: usize>(net: NetSlices<'_>, index: &[u16], value: &[f32], hidden: &mut [f32]) {
     let h = hidden.len();
-    for (c, (out, bias)) in hidden.chunks_exact_mut(CHUNK).zip(net.b1.chunks_exact(CHUNK)).enumerate() {
-        let mut acc = [0.0f32; CHUNK];
+    for (c, (out, bias)) in hidden.chunks_exact_mut(C).zip(net.b1.chunks_exact(C)).enumerate() {
+        let mut acc = [0.0f32; C];
         acc.copy_from_slice(bias);
         for (&i, &v) in index.iter().zip(value) {
-            let start = usize::from(i) * h + c * CHUNK;
-            let Some(row) = net.w1.get(start..start + CHUNK) else { continue };
+            let start = usize::from(i) * h + c * C;
+            let Some(row) = net.w1.get(start..start + C) else { continue };
             // v * w is exactly w for the (common) inputs of 1.0.
             for (a, w) in acc.iter_mut().zip(row) {
                 *a += v * w;
@@ -610,7 +621,7 @@ mod tests {
                 .map(|_| if rng.random_range(0..2) == 0 { 1.0 } else { rng.random_range(0.0..2.0) })
                 .collect();
             let mut hidden = vec![0.0; h];
-            let want = forward_body(net, &index, &value, &mut hidden);
+            let want = forward_body::<CHUNK>(net, &index, &value, &mut hidden);
             let want_hidden = hidden.clone();
             for k in Kernel::available() {
                 let got = forward_with(k, net, &index, &value, &mut hidden);
