@@ -573,6 +573,9 @@ fn backbone(made: u32) -> f32 {
 
 /// Share of the 36 rolls with which our rearmost checker gets past the
 /// opponent's points in the 12 points in front of it (1.0 if none block).
+/// A roll counts when the checker lands, on an open point on the board,
+/// beyond the farthest of those points: with one die, with both (through
+/// either die's point) or with up to four steps of a double.
 pub fn escape_chance(pos: &Position) -> f32 {
     let mine = pos.my_occupied();
     if mine == 0 {
@@ -585,34 +588,67 @@ pub fn escape_chance(pos: &Position) -> f32 {
     if in_front == 0 {
         return 1.0;
     }
-    // Past the lowest blocking point in front of it.
-    let lowest = in_front.trailing_zeros();
-    let target = (1u32 << lowest) - 1;
-    let open = !blocks & POINTS;
-    let start = 1u32 << back;
-    // Points reached (open) with one die.
-    let mut step = [0u32; 7];
-    for (d, s) in step.iter_mut().enumerate().skip(1) {
-        *s = (start >> d) & open;
-    }
-    // Branch-free over the rolls, as in `hit_stats`.
-    let mut escapes = 0u32;
-    for &(a, b) in &NON_DOUBLES {
-        let one = step[a] | step[b];
-        let two = ((step[a] >> b) | (step[b] >> a)) & open;
-        escapes += 2 * u32::from((one | two) & target != 0);
-    }
+    // Distance to the farthest blocking point in front of it (1..=12).
+    let far = back - in_front.trailing_zeros();
+    // Bit k: the point k pips ahead is open and on the board (point 0, his
+    // bar, is not in `POINTS`; points past it shift out).
+    let ahead = ((!blocks & POINTS) << (31 - back)).reverse_bits();
+    let past = ahead & !((2u32 << far) - 1);
+    // The 30 non-double rolls (15 pairs, each twice), one bit a pair: with
+    // one die past, or both dice past through an open first landing.
+    let single = ROLLS_WITH_DIE[(past >> 1) as usize & 0x3F];
+    let through = ROLLS_WITH_DIE[(ahead >> 1) as usize & 0x3F];
+    let both = ROLLS_WITH_SUM[(past >> 3) as usize & 0x1FF];
+    let mut escapes = 2 * (single | (both & through)).count_ones();
     for d in 1..=6 {
-        let mut reach = start;
-        let mut got = false;
-        for _ in 0..4 {
-            reach = (reach >> d) & open;
-            got |= reach & target != 0;
+        // Every landing up to the k-th open, the k-th past.
+        let (mut free, mut got) = (1u32, 0u32);
+        for k in 1..=4 {
+            free &= ahead >> (k * d);
+            got |= free & (past >> (k * d));
         }
-        escapes += u32::from(got);
+        escapes += got & 1;
     }
     escapes as f32 / 36.0
 }
+
+/// For each set of dice values (bit `v - 1` for value `v`), the non-double
+/// rolls of [`NON_DOUBLES`] (bit `i` for entry `i`) showing one of them.
+static ROLLS_WITH_DIE: [u16; 64] = {
+    let mut table = [0u16; 64];
+    let mut m = 0;
+    while m < 64 {
+        let mut i = 0;
+        while i < NON_DOUBLES.len() {
+            let (a, b) = NON_DOUBLES[i];
+            if m & (1 << (a - 1)) != 0 || m & (1 << (b - 1)) != 0 {
+                table[m] |= 1 << i;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    table
+};
+
+/// For each set of pip totals (bit `s - 3` for total `s`, 3 to 11), the
+/// non-double rolls of [`NON_DOUBLES`] with one of those totals.
+static ROLLS_WITH_SUM: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut i = 0;
+        while i < NON_DOUBLES.len() {
+            let (a, b) = NON_DOUBLES[i];
+            if m & (1 << (a + b - 3)) != 0 {
+                table[m] |= 1 << i;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    table
+};
 
 fn race_side<const N: usize>(pos: &Position, base: usize, out: &mut Units<N>) {
     raw_points(pos, base, out);
@@ -890,6 +926,77 @@ mod tests {
             }
         }
         assert!(checked > 10_000);
+    }
+
+    /// The first version of [`escape_chance`], a loop over the rolls on
+    /// point masks: the table version must give the same bits.
+    fn escape_chance_by_rolls(pos: &Position) -> f32 {
+        let mine = pos.my_occupied();
+        if mine == 0 {
+            return 1.0;
+        }
+        let back = 31 - mine.leading_zeros();
+        let blocks = pos.blocked_points();
+        let window = if back > 13 { ((1u32 << back) - 1) & !((1u32 << (back - 12)) - 1) } else { (1u32 << back) - 1 };
+        let in_front = blocks & window;
+        if in_front == 0 {
+            return 1.0;
+        }
+        let target = (1u32 << in_front.trailing_zeros()) - 1;
+        let open = !blocks & POINTS;
+        let start = 1u32 << back;
+        let step: Vec<u32> = (0..7).map(|d| if d == 0 { 0 } else { (start >> d) & open }).collect();
+        let mut escapes = 0u32;
+        for &(a, b) in &NON_DOUBLES {
+            let one = step[a] | step[b];
+            let two = ((step[a] >> b) | (step[b] >> a)) & open;
+            escapes += 2 * u32::from((one | two) & target != 0);
+        }
+        for d in 1..=6 {
+            let mut reach = start;
+            let mut got = false;
+            for _ in 0..4 {
+                reach = (reach >> d) & open;
+                got |= reach & target != 0;
+            }
+            escapes += u32::from(got);
+        }
+        escapes as f32 / 36.0
+    }
+
+    /// Positions along random games from the start, both sides' views:
+    /// openings, middle games, crashed boards and bearoffs with contact.
+    fn random_game_positions(games: u64) -> Vec<Position> {
+        use gammon_rules::{DiceSource, MoveList, RandomDice};
+        let mut dice = RandomDice::new(5, 0);
+        let mut list = MoveList::new();
+        let mut out = Vec::new();
+        for game in 0..games {
+            let mut pos = Position::STARTING;
+            for turn in 0..300u64 {
+                if pos.my_occupied() == 0 || pos.their_occupied() == 0 {
+                    break;
+                }
+                out.extend([pos, pos.switched()]);
+                list.generate(&pos, dice.roll());
+                let n = list.len();
+                pos = if n == 0 { pos.switched() } else { list.positions()[((game * 31 + turn) as usize * 7919) % n] };
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn escape_chance_equals_the_loop_over_the_rolls() {
+        let positions = random_game_positions(400);
+        assert!(positions.len() > 40_000);
+        let mut blocked = 0;
+        for p in &positions {
+            let e = escape_chance(p);
+            assert_eq!(e.to_bits(), escape_chance_by_rolls(p).to_bits(), "{}", p.to_position_id());
+            blocked += usize::from(e < 1.0);
+        }
+        assert!(blocked > 10_000, "{blocked} of {} positions with a blockade", positions.len());
     }
 
     #[test]
