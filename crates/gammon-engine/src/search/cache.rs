@@ -175,6 +175,13 @@ impl Cache {
         (&self.buckets[(h as usize) & self.mask], counter)
     }
 
+    /// Starts reading the bucket of a key, so that the lookups of a batch
+    /// of positions wait for memory together rather than one after another.
+    pub(super) fn prefetch(&self, pos: &Position, plies: u8) {
+        let (bucket, _) = self.locate(pos.key(), plies);
+        std::hint::black_box(bucket.0[0][0].load(Relaxed));
+    }
+
     pub(super) fn get(&self, pos: &Position, plies: u8) -> Option<Probabilities> {
         let key = pos.key();
         let (bucket, counter) = self.locate(key, plies);

@@ -509,6 +509,11 @@ impl<E: Evaluator> Search<E> {
         values.clear();
         misses.clear();
         miss_index.clear();
+        if let Some(c) = &self.cache {
+            for pos in positions {
+                c.prefetch(pos, 0);
+            }
+        }
         for (i, pos) in positions.iter().enumerate() {
             let v = match node(pos) {
                 Node::Exact(p) => p,
