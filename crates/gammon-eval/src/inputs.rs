@@ -191,17 +191,9 @@ fn point_units<const N: usize>(n: u8, base: usize, out: &mut Units<N>) {
     }
 }
 
-fn raw_points<const N: usize>(pos: &Position, base: usize, out: &mut Units<N>) {
-    let mut mine = pos.my_occupied() & !(1 << 25);
-    while mine != 0 {
-        let p = mine.trailing_zeros() as usize;
-        mine &= mine - 1;
-        point_units(pos.my_checkers(p), base + 4 * (p - 1), out);
-    }
-}
-
 fn contact_side<const N: usize>(pos: &Position, base: usize, out: &mut Units<N>) {
-    raw_points(pos, base, out);
+    // The point units (from `base`) come with the features' pass over our checkers.
+    let (features, in_play) = features_and_count(pos, base, out);
     let bar = pos.my_bar();
     let b = base + POINT_UNITS;
     if bar >= 1 {
@@ -214,7 +206,6 @@ fn contact_side<const N: usize>(pos: &Position, base: usize, out: &mut Units<N>)
         out.push(b + 2, 1.0);
         out.push(b + 3, (f32::from(bar) - 3.0) / 2.0);
     }
-    let (features, in_play) = features_and_count(pos);
     let off = (15 - in_play) as f32;
     let o = b + 4;
     out.push(o, off.min(5.0) / 5.0);
@@ -228,12 +219,17 @@ fn contact_side<const N: usize>(pos: &Position, base: usize, out: &mut Units<N>)
 
 /// The handcrafted features of the side on roll, in the table's order.
 pub fn contact_features(pos: &Position) -> [f32; CONTACT_FEATURES] {
-    features_and_count(pos).0
+    features_and_count(pos, 0, &mut Units::<{ ContactEncoding::LEN + 1 }>::new()).0
 }
 
 /// The features, and the checkers the side on roll still has in play: one
-/// pass over its checkers gathers the pip count, timing and the rest.
-fn features_and_count(pos: &Position) -> ([f32; CONTACT_FEATURES], u32) {
+/// pass over its checkers gathers the pip count, timing and the rest, and
+/// pushes the point units of each point (from unit `base`).
+fn features_and_count<const N: usize>(
+    pos: &Position,
+    base: usize,
+    out: &mut Units<N>,
+) -> ([f32; CONTACT_FEATURES], u32) {
     let mine = pos.my_occupied();
     let made = pos.my_made_points();
     let mut pips = 0u32;
@@ -250,10 +246,12 @@ fn features_and_count(pos: &Position) -> ([f32; CONTACT_FEATURES], u32) {
     while m != 0 {
         let p = m.trailing_zeros() as usize;
         m &= m - 1;
-        let n = u32::from(pos.my_checkers(p));
+        let checkers = pos.my_checkers(p);
+        let n = u32::from(checkers);
         pips += n * p as u32;
         in_play += n;
         if p <= 24 {
+            point_units(checkers, base + 4 * (p - 1), out);
             // Timing: checkers beyond two on a made point, or not on one.
             let spare = if n >= 2 { n - 2 } else { n };
             timing += spare * (p as u32 - 1);
@@ -651,31 +649,36 @@ static ROLLS_WITH_SUM: [u16; 512] = {
 };
 
 fn race_side<const N: usize>(pos: &Position, base: usize, out: &mut Units<N>) {
-    raw_points(pos, base, out);
-    let off = pos.borne_off().0;
-    let o = base + POINT_UNITS;
-    if (1..=14).contains(&off) {
-        out.push(o + usize::from(off) - 1, 1.0);
-    }
-    let f = o + 14;
-    let (pips, _) = pos.pip_count();
-    let mut crossovers = 0u32;
-    let mut outside = 0u32;
-    let mut low = 0u32;
-    let mut m = pos.my_occupied() & POINTS;
+    // One pass over our checkers: the point units (in increasing order)
+    // and the sums of the features.
+    let (mut pips, mut in_play, mut crossovers, mut outside, mut low) = (0u32, 0u32, 0u32, 0u32, 0u32);
+    let mut m = pos.my_occupied();
     while m != 0 {
         let p = m.trailing_zeros() as usize;
         m &= m - 1;
-        let n = u32::from(pos.my_checkers(p));
-        crossovers += n * ((p as u32 - 1) / 6);
-        if p > 6 {
-            outside += n;
-        }
-        if p <= 2 {
-            low += n;
+        let checkers = pos.my_checkers(p);
+        let n = u32::from(checkers);
+        pips += n * p as u32;
+        in_play += n;
+        // The bar (25) counts in the pips and the checkers in play only.
+        if p <= 24 {
+            point_units(checkers, base + 4 * (p - 1), out);
+            crossovers += n * ((p as u32 - 1) / 6);
+            if p > 6 {
+                outside += n;
+            }
+            if p <= 2 {
+                low += n;
+            }
         }
     }
-    out.push(f, f32::from(off) / 15.0);
+    let off = 15 - in_play;
+    let o = base + POINT_UNITS;
+    if (1..=14).contains(&off) {
+        out.push(o + off as usize - 1, 1.0);
+    }
+    let f = o + 14;
+    out.push(f, off as f32 / 15.0);
     out.push(f + 1, pips as f32 / 100.0);
     out.push(f + 2, crossovers as f32 / 10.0);
     out.push(f + 3, outside as f32 / 15.0);
