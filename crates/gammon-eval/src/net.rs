@@ -270,12 +270,62 @@ fn net_value<E: Encoding>(net: &Mlp, pos: &Position, scratch: &mut Scratch) -> P
     apply_certainties(pos, Probabilities::from_array(out))
 }
 
+thread_local! {
+    /// Each thread's scratch for [`NetEvaluator`]'s [`Evaluator`] methods,
+    /// kept between calls: searches and rollouts call them for a handful
+    /// of positions at a time, and a new scratch is four allocations and an
+    /// atomic reference count.
+    static SCRATCH: std::cell::RefCell<Option<Scratch>> = const { std::cell::RefCell::new(None) };
+}
+
+impl NetEvaluator {
+    /// Runs `f` with this thread's scratch for this evaluator (made on first
+    /// use, and again when another evaluator used it last).
+    fn with_scratch<T>(&self, f: impl FnOnce(&mut Scratch) -> T) -> T {
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut slot) => {
+                let mine = slot.as_ref().and_then(|s| s.fast.as_ref()).is_some_and(|f| Arc::ptr_eq(f, &self.nets));
+                if !mine {
+                    *slot = Some(self.scratch());
+                }
+                match slot.as_mut() {
+                    Some(scratch) => f(scratch),
+                    None => f(&mut self.scratch()),
+                }
+            }
+            // Called from inside `f` (no caller does today): a scratch of its own.
+            Err(_) => f(&mut self.scratch()),
+        })
+    }
+}
+
 impl Evaluator for NetEvaluator {
     fn evaluate_batch(&self, positions: &[Position], out: &mut [Probabilities]) {
-        let mut scratch = self.scratch();
-        for (p, o) in positions.iter().zip(out.iter_mut()) {
-            *o = self.evaluate_with(p, &mut scratch).0;
-        }
+        self.with_scratch(|scratch| {
+            for (p, o) in positions.iter().zip(out.iter_mut()) {
+                *o = self.evaluate_with(p, scratch).0;
+            }
+        });
+    }
+
+    fn evaluate(&self, position: &Position) -> Probabilities {
+        self.with_scratch(|scratch| self.evaluate_with(position, scratch).0)
+    }
+
+    /// As the trait's: the lowest equity for the opponent, ties to the first.
+    fn best_move(&self, _before: &Position, results: &[Position]) -> usize {
+        self.with_scratch(|scratch| {
+            let mut best = 0;
+            let mut best_equity = f32::INFINITY;
+            for (i, p) in results.iter().enumerate() {
+                let e = self.evaluate_with(p, scratch).0.equity();
+                if e < best_equity {
+                    best_equity = e;
+                    best = i;
+                }
+            }
+            best
+        })
     }
 
     fn name(&self) -> String {
