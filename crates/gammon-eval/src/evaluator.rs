@@ -38,6 +38,15 @@ pub trait Evaluator: Sync {
         best
     }
 
+    /// [`best_move`](Self::best_move) and the value of the result it picks
+    /// (as [`evaluate`](Self::evaluate) gives it), for callers that need
+    /// both: an evaluator that values every result to choose overrides it to
+    /// keep the value instead of evaluating again.
+    fn best_move_valued(&self, before: &Position, results: &[Position]) -> (usize, Probabilities) {
+        let i = self.best_move(before, results);
+        (i, results.get(i).map(|r| self.evaluate(r)).unwrap_or_default())
+    }
+
     /// A short name for logs and results.
     fn name(&self) -> String;
 }
@@ -54,6 +63,9 @@ impl<T: Evaluator + ?Sized> Evaluator for Box<T> {
     fn best_move(&self, before: &Position, results: &[Position]) -> usize {
         (**self).best_move(before, results)
     }
+    fn best_move_valued(&self, before: &Position, results: &[Position]) -> (usize, Probabilities) {
+        (**self).best_move_valued(before, results)
+    }
     fn name(&self) -> String {
         (**self).name()
     }
@@ -69,6 +81,9 @@ impl<T: Evaluator + ?Sized> Evaluator for &T {
     }
     fn best_move(&self, before: &Position, results: &[Position]) -> usize {
         (**self).best_move(before, results)
+    }
+    fn best_move_valued(&self, before: &Position, results: &[Position]) -> (usize, Probabilities) {
+        (**self).best_move_valued(before, results)
     }
     fn name(&self) -> String {
         (**self).name()

@@ -313,15 +313,20 @@ impl Evaluator for NetEvaluator {
     }
 
     /// As the trait's: the lowest equity for the opponent, ties to the first.
-    fn best_move(&self, _before: &Position, results: &[Position]) -> usize {
+    fn best_move(&self, before: &Position, results: &[Position]) -> usize {
+        self.best_move_valued(before, results).0
+    }
+
+    fn best_move_valued(&self, _before: &Position, results: &[Position]) -> (usize, Probabilities) {
         self.with_scratch(|scratch| {
-            let mut best = 0;
+            let mut best = (0, Probabilities::default());
             let mut best_equity = f32::INFINITY;
             for (i, p) in results.iter().enumerate() {
-                let e = self.evaluate_with(p, scratch).0.equity();
+                let v = self.evaluate_with(p, scratch).0;
+                let e = v.equity();
                 if e < best_equity {
                     best_equity = e;
-                    best = i;
+                    best = (i, v);
                 }
             }
             best

@@ -92,20 +92,22 @@ impl<'a> Player<'a> {
         Probabilities::of_finished(pos).or_else(|| if self.settings.bearoff_exact { bearoff_value(pos) } else { None })
     }
 
-    /// 0-ply values for their sides on roll: exact where [`Self::exact`]
-    /// knows, the evaluator otherwise.
-    fn values(&self, positions: &[Position], out: &mut [Probabilities]) {
-        self.evaluator.evaluate_batch(positions, out);
-        for (p, o) in positions.iter().zip(out.iter_mut()) {
-            if let Some(v) = self.exact(p) {
-                *o = v;
+    /// The position after the 0-ply best move (seen by the next player) and
+    /// its value for its side on roll (exact where [`Self::exact`] knows), from
+    /// the evaluation that chose it.
+    fn play0_valued(&self, list: &mut MoveList, pos: &Position, dice: Dice) -> (Position, Probabilities) {
+        list.generate(pos, dice);
+        let (after, value) = match list.positions() {
+            [] => (pos.switched(), None),
+            [only] => (*only, None),
+            results => {
+                let (i, v) = self.evaluator.best_move_valued(pos, results);
+                // An evaluator answering out of range plays the first move.
+                results.get(i).map_or((results[0], None), |&r| (r, Some(v)))
             }
-        }
-    }
-
-    /// The position after the 0-ply best move (seen by the next player).
-    fn play0(&self, list: &mut MoveList, pos: &Position, dice: Dice) -> Position {
-        choose_move(self.evaluator, pos, dice, list).map_or_else(|| pos.switched(), |(_, after)| after)
+        };
+        let value = self.exact(&after).or(value).unwrap_or_else(|| self.evaluator.evaluate(&after));
+        (after, value)
     }
 
     /// The position after the move of the rollout's chequer play (seen by
@@ -246,9 +248,8 @@ impl Trial<'_, '_> {
     fn count_luck(&mut self, pos: &Position, dice: Dice, mover_is_root: bool) -> Result<(), RolloutError> {
         let (player, w) = (self.player, &mut *self.w);
         for (i, d) in ALL_ROLLS.iter().enumerate() {
-            w.chosen[i] = player.play0(&mut w.list, pos, *d);
+            (w.chosen[i], w.values[i]) = player.play0_valued(&mut w.list, pos, *d);
         }
-        player.values(&w.chosen, &mut w.values);
         let actual = roll_index(dice);
         // Values for the mover: the chosen results are seen by the next player.
         let mut mean = [0.0f64; 5];
