@@ -406,50 +406,110 @@ pub fn hit_stats(pos: &Position) -> HitStats {
         return HitStats::default();
     }
     let open = !pos.blocked_points() & POINTS;
-    // Per die: blots hit directly, and points reached (open) as a first step.
-    let mut direct = [0u32; 7];
-    let mut via = [0u32; 7];
-    for (d, (hit, reach)) in direct.iter_mut().zip(via.iter_mut()).enumerate().skip(1) {
-        *hit = (sources >> d) & blots;
-        *reach = (sources >> d) & open;
+    let shots = Shots {
+        direct: std::array::from_fn(|d| (sources >> d) & blots),
+        via: std::array::from_fn(|d| (sources >> d) & open),
+        // With two or more on the bar a non-double cannot hit with both dice.
+        combined: if bar <= 1 { blots } else { 0 },
+        sources,
+        blots,
+        open,
+        // Doubles: steps of the die, fewer when some must enter first.
+        steps: if bar > 0 { 5u32.saturating_sub(u32::from(bar)) } else { 4 },
+    };
+    // Every roll written out with its dice as constants (a loop over a table
+    // of rolls shifted by variable counts and was not unrolled).
+    let mut sum = RollSums::default();
+    shots.non_double::<2, 1>(&mut sum);
+    shots.non_double::<3, 1>(&mut sum);
+    shots.non_double::<3, 2>(&mut sum);
+    shots.non_double::<4, 1>(&mut sum);
+    shots.non_double::<4, 2>(&mut sum);
+    shots.non_double::<4, 3>(&mut sum);
+    shots.non_double::<5, 1>(&mut sum);
+    shots.non_double::<5, 2>(&mut sum);
+    shots.non_double::<5, 3>(&mut sum);
+    shots.non_double::<5, 4>(&mut sum);
+    shots.non_double::<6, 1>(&mut sum);
+    shots.non_double::<6, 2>(&mut sum);
+    shots.non_double::<6, 3>(&mut sum);
+    shots.non_double::<6, 4>(&mut sum);
+    shots.non_double::<6, 5>(&mut sum);
+    shots.double::<1>(&mut sum);
+    shots.double::<2>(&mut sum);
+    shots.double::<3>(&mut sum);
+    shots.double::<4>(&mut sum);
+    shots.double::<5>(&mut sum);
+    shots.double::<6>(&mut sum);
+    let RollSums { any, two, loss } = sum;
+    HitStats { any: any as f32 / 36.0, two: two as f32 / 36.0, pip_loss: loss as f32 / (36.0 * 24.0) }
+}
+
+/// What [`hit_stats`] knows before looking at the rolls.
+struct Shots {
+    /// Per die value: the blots it hits directly.
+    direct: [u32; 7],
+    /// Per die value: the open points it reaches, as a first step.
+    via: [u32; 7],
+    /// The blots a non-double can hit using both dice.
+    combined: u32,
+    sources: u32,
+    blots: u32,
+    open: u32,
+    steps: u32,
+}
+
+/// [`hit_stats`]' counts over the rolls, in 36ths (pips, for `loss`).
+#[derive(Default)]
+struct RollSums {
+    any: u32,
+    two: u32,
+    loss: u32,
+}
+
+impl Shots {
+    /// Branch-free (the outcomes are data-dependent and would mispredict),
+    /// and without `count_ones` (no POPCNT in the baseline target): "two or
+    /// more" is "a mask with two bits" or "a second step that hits".
+    #[inline(always)]
+    fn two_bits(m: u32) -> bool {
+        m & m.wrapping_sub(1) != 0
     }
-    // Branch-free over the rolls (the outcomes are data-dependent and would
-    // mispredict), and without `count_ones` (no POPCNT in the baseline
-    // target): "two or more" is "a mask with two bits" or "a second step that hits".
-    let two_bits = |m: u32| m & m.wrapping_sub(1) != 0;
-    let combine_mask = if bar <= 1 { u32::MAX } else { 0 };
-    let mut any = 0u32;
-    let mut two = 0u32;
-    let mut loss = 0u32;
-    for &(a, b) in &NON_DOUBLES {
-        let (da, db) = (direct[a], direct[b]);
-        let combo = ((via[a] >> b) | (via[b] >> a)) & blots & combine_mask;
+
+    /// The roll `A`-`B` (`A` > `B`), which comes up twice in 36.
+    #[inline(always)]
+    fn non_double<const A: usize, const B: usize>(&self, sum: &mut RollSums) {
+        let (da, db) = (self.direct[A], self.direct[B]);
+        let combo = ((self.via[A] >> B) | (self.via[B] >> A)) & self.combined;
         let hit = da | db | combo;
         // Two different blots, one hit with each die.
-        let double_hit = (da != 0) & (db != 0) & two_bits(da | db);
-        any += 2 * u32::from(hit != 0);
-        two += 2 * u32::from(double_hit);
-        loss += 2 * top_point(hit);
+        let double_hit = (da != 0) & (db != 0) & Self::two_bits(da | db);
+        sum.any += 2 * u32::from(hit != 0);
+        sum.two += 2 * u32::from(double_hit);
+        sum.loss += 2 * top_point(hit);
     }
-    // Doubles: the same checker (or others) stepping up to four times; two
-    // hits in all (the same blot reached at two steps counts twice).
-    let steps = if bar > 0 { 5u32.saturating_sub(u32::from(bar)) } else { 4 };
-    for d in 1..=6 {
-        let mut reach = sources;
+
+    /// The double `D`: the same checker (or others) stepping up to four
+    /// times; two hits in all (the same blot reached at two steps counts
+    /// twice).
+    #[inline(always)]
+    fn double<const D: u32>(&self, sum: &mut RollSums) {
+        let mut reach = self.sources;
         let (mut once, mut twice) = (false, false);
         let mut hit = 0u32;
-        for _ in 0..steps {
-            reach = (reach >> d) & open;
-            let h = reach & blots;
-            twice |= two_bits(h) | ((h != 0) & once);
+        for step in 0..4 {
+            // Steps beyond `steps` reach nothing.
+            let allowed = if step < self.steps { u32::MAX } else { 0 };
+            reach = (reach >> D) & self.open & allowed;
+            let h = reach & self.blots;
+            twice |= Self::two_bits(h) | ((h != 0) & once);
             once |= h != 0;
             hit |= h;
         }
-        any += u32::from(once);
-        two += u32::from(twice);
-        loss += top_point(hit);
+        sum.any += u32::from(once);
+        sum.two += u32::from(twice);
+        sum.loss += top_point(hit);
     }
-    HitStats { any: any as f32 / 36.0, two: two as f32 / 36.0, pip_loss: loss as f32 / (36.0 * 24.0) }
 }
 
 /// Escaping rolls by blockade: entry `m` is for a checker with the points
@@ -989,6 +1049,76 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The first version of [`hit_stats`], a loop over the table of rolls:
+    /// the unrolled version must give the same bits.
+    fn hit_stats_by_rolls(pos: &Position) -> HitStats {
+        let bar = pos.my_bar();
+        let sources = if bar > 0 { 1 << 25 } else { pos.my_occupied() & POINTS };
+        // Checkers move down: only blots below our rearmost checker can be hit.
+        let blots = pos.their_blots() & ((1u32 << top_point(sources)) - 1);
+        if blots == 0 {
+            return HitStats::default();
+        }
+        let open = !pos.blocked_points() & POINTS;
+        // Per die: blots hit directly, and points reached (open) as a first step.
+        let mut direct = [0u32; 7];
+        let mut via = [0u32; 7];
+        for (d, (hit, reach)) in direct.iter_mut().zip(via.iter_mut()).enumerate().skip(1) {
+            *hit = (sources >> d) & blots;
+            *reach = (sources >> d) & open;
+        }
+        // Branch-free over the rolls (the outcomes are data-dependent and would
+        // mispredict), and without `count_ones` (no POPCNT in the baseline
+        // target): "two or more" is "a mask with two bits" or "a second step that hits".
+        let two_bits = |m: u32| m & m.wrapping_sub(1) != 0;
+        let combine_mask = if bar <= 1 { u32::MAX } else { 0 };
+        let mut any = 0u32;
+        let mut two = 0u32;
+        let mut loss = 0u32;
+        for &(a, b) in &NON_DOUBLES {
+            let (da, db) = (direct[a], direct[b]);
+            let combo = ((via[a] >> b) | (via[b] >> a)) & blots & combine_mask;
+            let hit = da | db | combo;
+            // Two different blots, one hit with each die.
+            let double_hit = (da != 0) & (db != 0) & two_bits(da | db);
+            any += 2 * u32::from(hit != 0);
+            two += 2 * u32::from(double_hit);
+            loss += 2 * top_point(hit);
+        }
+        // Doubles: the same checker (or others) stepping up to four times; two
+        // hits in all (the same blot reached at two steps counts twice).
+        let steps = if bar > 0 { 5u32.saturating_sub(u32::from(bar)) } else { 4 };
+        for d in 1..=6 {
+            let mut reach = sources;
+            let (mut once, mut twice) = (false, false);
+            let mut hit = 0u32;
+            for _ in 0..steps {
+                reach = (reach >> d) & open;
+                let h = reach & blots;
+                twice |= two_bits(h) | ((h != 0) & once);
+                once |= h != 0;
+                hit |= h;
+            }
+            any += u32::from(once);
+            two += u32::from(twice);
+            loss += top_point(hit);
+        }
+        HitStats { any: any as f32 / 36.0, two: two as f32 / 36.0, pip_loss: loss as f32 / (36.0 * 24.0) }
+    }
+
+    #[test]
+    fn hit_stats_equal_the_loop_over_the_rolls() {
+        let positions = random_game_positions(400);
+        let mut shots = 0;
+        for p in &positions {
+            let (h, want) = (hit_stats(p), hit_stats_by_rolls(p));
+            let bits = |h: HitStats| [h.any, h.two, h.pip_loss].map(f32::to_bits);
+            assert_eq!(bits(h), bits(want), "{}", p.to_position_id());
+            shots += usize::from(h.any > 0.0);
+        }
+        assert!(shots > 10_000, "{shots} of {} positions with shots", positions.len());
     }
 
     #[test]
