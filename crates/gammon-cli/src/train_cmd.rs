@@ -49,7 +49,8 @@ pub struct TrainArgs {
 /// Runs `gammon train`.
 pub fn run(args: &TrainArgs) -> Result<()> {
     // Ctrl-C, and SIGTERM or SIGHUP (ctrlc's `termination` feature: what
-    // `timeout`, docker and batch systems send), stop after the round.
+    // `timeout`, docker and batch systems send), stop after the games in
+    // progress.
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = Arc::clone(&stop);
@@ -59,7 +60,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
                 std::process::exit(130);
             }
             eprintln!(
-                "\ninterrupted: finishing the current round and writing a checkpoint (interrupt again to quit now)"
+                "\ninterrupted: finishing the games in progress and writing a checkpoint (interrupt again to quit now)"
             );
         })
         .context("cannot install the Ctrl-C handler")?;

@@ -4,15 +4,22 @@
 //! Every game's dice come from its own stream of the run's seed (stream =
 //! game number), so the random state is the game counter; the trainer
 //! has no optimizer state besides the schedule position (also the game
-//! counter), and traces live only within a game.
+//! counter), and traces live only within a game. The pipeline schedule
+//! ([`crate::config::Schedule::Pipeline`]) also keeps the weights its next
+//! games start from, which do not hold the latest games' changes yet
+//! ([`Checkpoint::delayed`]): with them a resumed run continues bit for bit
+//! where it stopped, wherever that was.
 
-use crate::config::TrainConfig;
+use crate::config::{Schedule, TrainConfig};
 use gammon_eval::file_format::{self, FileError, FileKind};
 use gammon_eval::NetWeights;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-const CHECKPOINT_VERSION: u32 = 1;
+/// Version 2 added [`Checkpoint::delayed`]; version 1 (rounds only) is
+/// still read, with no delayed weights.
+const CHECKPOINT_VERSION: u32 = 2;
+const CHECKPOINT_VERSION_1: u32 = 1;
 /// The largest checkpoint payload read: 256 MiB.
 const MAX_CHECKPOINT_BYTES: u64 = 256 << 20;
 
@@ -31,15 +38,22 @@ pub struct BenchmarkRow {
     pub elapsed_s: f64,
 }
 
-/// The state of a run between two rounds.
+/// The state of a run between two rounds (rounds schedule), or at a point
+/// where every game begun is merged (pipeline schedule).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
     /// The run's settings.
     pub config: TrainConfig,
     /// Games trained so far; also the next game's dice stream.
     pub games_done: u64,
-    /// The nets.
+    /// The nets: the initial weights plus the changes of every game played.
     pub weights: NetWeights,
+    /// Pipeline schedule only (empty for rounds): the weights after games
+    /// `games_done - k` for `k` = `delayed.len()` down to 1, oldest first:
+    /// the next `delayed.len()` games start from them in turn (game `n`
+    /// starts from the weights after `n + 1 - round_games` games). That is
+    /// `min(games_done, round_games - 1)` nets.
+    pub delayed: Vec<NetWeights>,
     /// Benchmarks so far.
     pub log: Vec<BenchmarkRow>,
     /// Seconds spent training so far.
@@ -51,8 +65,32 @@ struct Stored {
     config_toml: String,
     games_done: u64,
     weights: Vec<u8>,
+    delayed: Vec<Vec<u8>>,
     log: Vec<BenchmarkRow>,
     elapsed_s: f64,
+}
+
+/// Version 1: no delayed weights.
+#[derive(Deserialize)]
+struct StoredV1 {
+    config_toml: String,
+    games_done: u64,
+    weights: Vec<u8>,
+    log: Vec<BenchmarkRow>,
+    elapsed_s: f64,
+}
+
+impl From<StoredV1> for Stored {
+    fn from(v1: StoredV1) -> Self {
+        Stored {
+            config_toml: v1.config_toml,
+            games_done: v1.games_done,
+            weights: v1.weights,
+            delayed: Vec::new(),
+            log: v1.log,
+            elapsed_s: v1.elapsed_s,
+        }
+    }
 }
 
 impl Checkpoint {
@@ -65,6 +103,7 @@ impl Checkpoint {
             config_toml: self.config.to_toml(),
             games_done: self.games_done,
             weights: self.weights.to_bytes()?,
+            delayed: self.delayed.iter().map(NetWeights::to_bytes).collect::<Result<_, _>>()?,
             log: self.log.clone(),
             elapsed_s: self.elapsed_s,
         };
@@ -79,7 +118,20 @@ impl Checkpoint {
     /// Unreadable, truncated, corrupt, another version, or inconsistent.
     pub fn load(path: &Path) -> Result<Self, FileError> {
         let stored: Stored =
-            file_format::read_file(path, FileKind::Checkpoint, CHECKPOINT_VERSION, MAX_CHECKPOINT_BYTES)?;
+            match file_format::read_file(path, FileKind::Checkpoint, CHECKPOINT_VERSION, MAX_CHECKPOINT_BYTES) {
+                Err(FileError::InFile { problem, .. })
+                    if matches!(*problem, FileError::Version { found: CHECKPOINT_VERSION_1, .. }) =>
+                {
+                    file_format::read_file::<StoredV1>(
+                        path,
+                        FileKind::Checkpoint,
+                        CHECKPOINT_VERSION_1,
+                        MAX_CHECKPOINT_BYTES,
+                    )?
+                    .into()
+                }
+                other => other?,
+            };
         Self::from_stored(stored).map_err(|e| FileError::in_file(path, e))
     }
 
@@ -88,16 +140,41 @@ impl Checkpoint {
             toml::from_str(&stored.config_toml).map_err(|e| FileError::Invalid(format!("checkpoint settings: {e}")))?;
         config.validate().map_err(|e| FileError::Invalid(format!("checkpoint settings: {e}")))?;
         let weights = NetWeights::from_bytes(&stored.weights)?;
-        if weights.contact.hidden() != config.contact_hidden
-            || weights.crashed.hidden() != config.contact_hidden
-            || weights.race.hidden() != config.race_hidden
-        {
+        let delayed = stored.delayed.iter().map(|b| NetWeights::from_bytes(b)).collect::<Result<Vec<_>, _>>()?;
+        let shaped = |w: &NetWeights| {
+            w.contact.hidden() == config.contact_hidden
+                && w.crashed.hidden() == config.contact_hidden
+                && w.race.hidden() == config.race_hidden
+        };
+        if !shaped(&weights) || !delayed.iter().all(shaped) {
             return Err(FileError::Invalid("checkpoint nets do not match its settings".into()));
+        }
+        if delayed.len() as u64 != expected_delayed(&config, stored.games_done) {
+            return Err(FileError::Invalid(format!(
+                "checkpoint holds {} delayed nets; its settings and game count need {}",
+                delayed.len(),
+                expected_delayed(&config, stored.games_done)
+            )));
         }
         if !stored.elapsed_s.is_finite() || stored.elapsed_s < 0.0 {
             return Err(FileError::Invalid("checkpoint time is not a valid number".into()));
         }
-        Ok(Checkpoint { config, games_done: stored.games_done, weights, log: stored.log, elapsed_s: stored.elapsed_s })
+        Ok(Checkpoint {
+            config,
+            games_done: stored.games_done,
+            weights,
+            delayed,
+            log: stored.log,
+            elapsed_s: stored.elapsed_s,
+        })
+    }
+}
+
+/// How many delayed nets a run with `config` keeps after `games_done` games.
+pub fn expected_delayed(config: &TrainConfig, games_done: u64) -> u64 {
+    match config.schedule {
+        Schedule::Rounds => 0,
+        Schedule::Pipeline => games_done.min(config.round_games - 1),
     }
 }
 

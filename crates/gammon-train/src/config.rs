@@ -19,6 +19,36 @@ pub struct RateStep {
     pub rate: f32,
 }
 
+/// How the games of a run share the weights they train (see
+/// `docs/dev/training.md` and the `trainer` module).
+///
+/// Both give the same weights bit for bit at any thread count; they differ
+/// in which changes each game sees, so one settings file gives different
+/// weights under each, and the schedule is fixed for the whole run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Schedule {
+    /// Rounds of `round_games` games, each round from one snapshot of the
+    /// weights, merged in game order when the round is over. The schedule of
+    /// every run made before the pipeline, and of any settings file without
+    /// a `schedule` key, so that those runs reproduce.
+    Rounds,
+    /// A pipeline with a fixed delay of `round_games` games: game `n` starts
+    /// from the initial weights plus the changes of games `0..=n -
+    /// round_games`, and each game's change is merged in game order as soon
+    /// as the games before it are merged. No round barrier: a thread waits
+    /// only for a game its next game depends on. New runs use it.
+    Pipeline,
+}
+
+impl Schedule {
+    /// The schedule of a settings file or checkpoint without a `schedule`
+    /// key: every run made before the key existed used rounds.
+    fn missing() -> Self {
+        Schedule::Rounds
+    }
+}
+
 /// Everything that defines a training run.
 ///
 /// A resumed run (`gammon train --resume`) keeps its settings from the
@@ -52,8 +82,17 @@ pub struct TrainConfig {
     pub race_hidden: usize,
     /// Initial weights are uniform in ±`init_scale`.
     pub init_scale: f32,
-    /// Games played on one snapshot of the weights before the workers'
-    /// changes are merged (the unit of parallelism).
+    /// How games share the weights: `"pipeline"` (new runs) or `"rounds"`
+    /// (the default of a file without this key: every run made before the
+    /// pipeline).
+    #[serde(default = "Schedule::missing")]
+    pub schedule: Schedule,
+    /// The unit of parallelism: how many games may run at once on weights
+    /// that do not see each other's changes. With `schedule = "rounds"`, the
+    /// games of a round, played on one snapshot of the weights before their
+    /// changes are merged; with `"pipeline"`, the delay: each game starts
+    /// without the changes of the `round_games - 1` games before it. More
+    /// threads than this do not help.
     pub round_games: u64,
     /// Write a checkpoint every this many games.
     pub checkpoint_every: u64,
@@ -128,6 +167,7 @@ impl Default for TrainConfig {
             contact_hidden: 128,
             race_hidden: 64,
             init_scale: 0.1,
+            schedule: Schedule::Pipeline,
             round_games: 2,
             checkpoint_every: 10_000,
             benchmark_every: 50_000,
@@ -281,14 +321,16 @@ mod tests {
     fn resuming_refuses_fixed_settings_and_names_each() {
         let mut run = TrainConfig::default();
         let before = run.clone();
-        let edited = TrainConfig { seed: 9, round_games: 16, games: 5, ..run.clone() };
+        let edited = TrainConfig { seed: 9, round_games: 16, games: 5, schedule: Schedule::Rounds, ..run.clone() };
         let err = run.apply_on_resume(&edited).unwrap_err();
         let ConfigError::FixedOnResume(fixed) = &err else { panic!("{err}") };
         let keys: Vec<&str> = fixed.iter().map(|c| c.key.as_str()).collect();
-        assert_eq!(keys, ["round_games", "seed"]);
+        assert_eq!(keys, ["round_games", "schedule", "seed"]);
         let text = err.to_string();
         assert!(
-            text.contains("round_games changed from 2 to 16") && text.contains("seed changed from 1 to 9"),
+            text.contains("round_games changed from 2 to 16")
+                && text.contains("seed changed from 1 to 9")
+                && text.contains(r#"schedule changed from "pipeline" to "rounds""#),
             "{text}"
         );
         assert_eq!(run, before, "nothing applied");
@@ -301,5 +343,27 @@ mod tests {
         assert_eq!(back, c);
         let bad = format!("{}\nbogus = 1\n", c.to_toml());
         assert!(toml::from_str::<TrainConfig>(&bad).is_err());
+        let rounds = TrainConfig { schedule: Schedule::Rounds, ..c.clone() };
+        let back: TrainConfig = toml::from_str(&rounds.to_toml()).unwrap();
+        assert_eq!(back, rounds);
+    }
+
+    #[test]
+    fn new_runs_use_the_pipeline_and_files_without_a_schedule_use_rounds() {
+        let c = TrainConfig::default();
+        assert_eq!(c.schedule, Schedule::Pipeline);
+        assert!(c.to_toml().contains("schedule = \"pipeline\"\n"), "{}", c.to_toml());
+        // A file written before the key existed (every committed run) reads
+        // as rounds, so that it reproduces its weights.
+        let old: String =
+            c.to_toml().lines().filter(|l| !l.starts_with("schedule")).map(|l| format!("{l}\n")).collect();
+        let old: TrainConfig = toml::from_str(&old).unwrap();
+        assert_eq!(old, TrainConfig { schedule: Schedule::Rounds, ..c.clone() });
+        let bad = c.to_toml().replace("\"pipeline\"", "\"barrier\"");
+        assert!(toml::from_str::<TrainConfig>(&bad).is_err());
+        for file in ["td0-main.toml", "v2-finetune.toml", "runs/td0-main/config.toml", "runs/v2-finetune/config.toml"] {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../training").join(file);
+            assert_eq!(TrainConfig::load(&path).unwrap().schedule, Schedule::Rounds, "{file}");
+        }
     }
 }

@@ -9,11 +9,12 @@ pub mod config;
 pub mod dataset;
 pub mod distill;
 pub mod labels;
+pub mod pipeline;
 pub mod plot;
 pub mod selfplay;
 pub mod supervised;
 pub mod trainer;
 
 pub use checkpoint::{BenchmarkRow, Checkpoint};
-pub use config::{RateStep, TrainConfig, MAX_THREADS};
+pub use config::{RateStep, Schedule, TrainConfig, MAX_THREADS};
 pub use trainer::{start, train, RunFiles, TrainError, TrainOutcome};

@@ -1,17 +1,25 @@
-//! The training loop: rounds of self-play games in parallel, merged in a
-//! fixed order, with checkpoints, benchmarks and a learning curve.
+//! The training loop: self-play games in parallel, merged in a fixed order,
+//! with checkpoints, benchmarks and a learning curve.
 //!
-//! # Parallel scheme
+//! # Parallel schemes
 //!
-//! A round of `round_games` games starts from one snapshot of the weights.
-//! Game `n` of the run (dice stream `n` of the seed) is played and trained on
-//! its own copy of the snapshot, by whichever rayon worker takes it. When
-//! the round is over, each game's change (its copy minus the snapshot) is
-//! added to the weights in game order. The result is therefore the same bit
-//! for bit whatever the number of threads; threads only change the speed.
+//! Two schedules ([`Schedule`]), both the same bit for bit whatever the
+//! number of threads (threads only change the speed):
+//!
+//! - Pipeline (new runs): game `n` starts from the weights after games
+//!   `0..=n - round_games` and is merged in game order as soon as the games
+//!   before it are; no round barrier. See [`crate::pipeline`].
+//! - Rounds (runs made before the pipeline, and settings files without a
+//!   `schedule` key): a round of `round_games` games starts from one
+//!   snapshot of the weights. Game `n` of the run (dice stream `n` of the
+//!   seed) is played and trained on its own copy of the snapshot, by
+//!   whichever rayon worker takes it. When the round is over, each game's
+//!   change (its copy minus the snapshot) is added to the weights in game
+//!   order ([`train_round`]). Each thread that finishes its game first waits
+//!   for the round's longest game.
 
 use crate::checkpoint::{BenchmarkRow, Checkpoint};
-use crate::config::TrainConfig;
+use crate::config::{Schedule, TrainConfig};
 use crate::plot;
 use crate::selfplay::{train_game, Workspace};
 use gammon_engine::duel::{duel, DuelResult};
@@ -105,11 +113,12 @@ pub fn start(config: TrainConfig, init: Option<NetWeights>) -> Checkpoint {
         w.crashed = w.contact.clone();
         w
     });
-    Checkpoint { config, games_done: 0, weights, log: Vec::new(), elapsed_s: 0.0 }
+    Checkpoint { config, games_done: 0, weights, delayed: Vec::new(), log: Vec::new(), elapsed_s: 0.0 }
 }
 
-/// Plays and learns from `games` games starting at game number `first`,
-/// in parallel, and merges the changes into `weights` in game order.
+/// The rounds schedule: plays and learns from `games` games starting at game
+/// number `first`, in parallel, and merges the changes into `weights` in
+/// game order.
 pub fn train_round(weights: &mut NetWeights, config: &TrainConfig, first: u64, games: u64) {
     let rate = config.rate_at(first);
     let lambda = config.lambda_at(first);
@@ -214,14 +223,28 @@ pub fn train(
             bar.abandon_with_message(format!("stopped: checkpoint at {} games", state.games_done));
             return Ok(TrainOutcome::Stopped);
         }
-        let round = config.round_games.min(config.games - state.games_done);
         let first = state.games_done;
-        pool.install(|| train_round(&mut state.weights, &config, first, round));
-        state.games_done += round;
-        bar.set_position(state.games_done);
-        if !(state.weights.is_finite()) {
-            return Err(TrainError::Diverged(state.games_done));
+        match config.schedule {
+            Schedule::Rounds => {
+                let round = config.round_games.min(config.games - first);
+                pool.install(|| train_round(&mut state.weights, &config, first, round));
+                state.games_done += round;
+                if !(state.weights.is_finite()) {
+                    return Err(TrainError::Diverged(state.games_done));
+                }
+            }
+            Schedule::Pipeline => {
+                // On to the next checkpoint or benchmark, or until stopped.
+                let next_benchmark = match config.benchmark_every {
+                    0 => u64::MAX,
+                    every => (first / every + 1).saturating_mul(every),
+                };
+                let target =
+                    config.games.min(last_checkpoint.saturating_add(config.checkpoint_every)).min(next_benchmark);
+                crate::pipeline::run(state, target, stop, &bar)?;
+            }
         }
+        bar.set_position(state.games_done);
         let crossed = |every: u64| every > 0 && first / every != state.games_done / every;
         if crossed(config.benchmark_every) {
             let r = pool.install(|| benchmark(&state.weights, config.benchmark_pairs));

@@ -25,7 +25,7 @@ fn temp(name: &str) -> PathBuf {
 fn tiny_config(games: u64, checkpoint_every: u64, benchmark_every: u64) -> String {
     format!(
         "name = \"tiny\"\ngames = {games}\nseed = 5\nthreads = 1\nlambda = 0.0\ncontact_hidden = 4\nrace_hidden = 4\n\
-         init_scale = 0.1\nround_games = 2\ncheckpoint_every = {checkpoint_every}\nbenchmark_every = {benchmark_every}\n\
+         init_scale = 0.1\nschedule = \"pipeline\"\nround_games = 2\ncheckpoint_every = {checkpoint_every}\nbenchmark_every = {benchmark_every}\n\
          benchmark_pairs = 1\n\n[[learning_rate]]\nfrom = 0\nrate = 0.1\n"
     )
 }
