@@ -152,9 +152,14 @@ pub fn legal_sources(pos: &Position, die: u8) -> u32 {
 /// mirrored.
 #[inline(always)]
 fn mover_sources(q: &Position, die: u8) -> u32 {
+    sources_of(q.their_occupied(), q.my_made_points(), die)
+}
+
+/// [`mover_sources`] from the masks it reads: the mover's occupied slots and
+/// the slots he cannot land on.
+#[inline(always)]
+fn sources_of(mover: u32, blocked: u32, die: u8) -> u32 {
     let d = u32::from(die);
-    let mover = q.their_occupied();
-    let blocked = q.my_made_points();
     // ENTER_FROM_BAR_FIRST: his bar is slot 0, entering lands on slot `die`.
     if mover & 1 != 0 {
         return u32::from(blocked & (1 << d) == 0);
@@ -192,9 +197,24 @@ pub const MAX_MOVES: usize = 1 << INDEX_BITS;
 /// (his point `25 - from`) by `die`, in his numbering.
 #[inline(always)]
 const fn step_at(from: usize, die: u8) -> Step {
-    let point = BAR - from;
-    Step { from: point as u8, to: point.saturating_sub(die as usize) as u8 }
+    STEPS[die as usize % 8][from % 32]
 }
+
+/// [`step_at`] for every die and slot.
+const STEPS: [[Step; 32]; 8] = {
+    let mut t = [[Step { from: 0, to: 0 }; 32]; 8];
+    let mut die = 1;
+    while die <= 6 {
+        let mut from = 0;
+        while from <= 24 {
+            let point = BAR - from;
+            t[die][from] = Step { from: point as u8, to: point.saturating_sub(die) as u8 };
+            from += 1;
+        }
+        die += 1;
+    }
+    t
+};
 
 /// A heap array of `N` copies of `value`, built without a large stack copy.
 fn boxed_array<T: Clone, const N: usize>(value: T) -> Box<[T; N]> {
@@ -315,7 +335,7 @@ impl MoveList {
         // USE_BOTH_DICE, in either order (DIE_ORDER_FORCED when only one works).
         let high_sources = mover_sources(q, high);
         let low_sources = mover_sources(q, low);
-        self.two_steps(&mut n, q, high, low, high_sources, u32::MAX);
+        self.two_steps::<false>(&mut n, q, high, low, high_sources, u32::MAX);
         // Low die first, then the high die from a point that could already
         // play it at the start: the high-first pass made that same position
         // (the high step does not change whether the low step is legal), so
@@ -345,7 +365,7 @@ impl MoveList {
                 self.insert(&mut n, p, Move::two(step_at(from, low), step_at(mid, high)));
             }
         } else {
-            self.two_steps(&mut n, q, low, high, low_sources, !high_sources);
+            self.two_steps::<true>(&mut n, q, low, high, low_sources, !high_sources);
         }
         if n > 0 {
             return (n, 2);
@@ -382,11 +402,33 @@ impl MoveList {
     /// points, which no other pair of (start, die) gives, and each such pair
     /// is played once (in one order: `skip`). So only the first kind goes
     /// through the table.
+    ///
+    /// With `PRECHECK`, the second die's sources are first found from the
+    /// masks alone (what [`mover_sources`] reads), and the first step is only
+    /// played when one is `allowed`: for the low-first pass, where most
+    /// first steps have none.
     #[inline(always)]
-    fn two_steps(&mut self, n: &mut usize, q: &Position, first: u8, second: u8, mut sources: u32, allowed: u32) {
+    fn two_steps<const PRECHECK: bool>(
+        &mut self,
+        n: &mut usize,
+        q: &Position,
+        first: u8,
+        second: u8,
+        mut sources: u32,
+        allowed: u32,
+    ) {
         while sources != 0 {
             let from = 31 - sources.leading_zeros() as usize;
             sources ^= 1 << from;
+            if PRECHECK {
+                // The mover's slots after the first step, as `apply_their_step` leaves them.
+                let landing = from + usize::from(first);
+                let landing_bit = if landing < BAR { 1 << landing } else { 0 };
+                let mover = q.their_occupied() & (q.their_made_slots() | !(1 << from)) | landing_bit;
+                if sources_of(mover, q.my_made_points(), second) & allowed == 0 {
+                    continue;
+                }
+            }
             let mut p1 = *q;
             p1.apply_their_step(from, first);
             let step1 = step_at(from, first);

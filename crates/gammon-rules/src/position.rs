@@ -99,8 +99,9 @@ const fn their_landing(from: usize, die: usize) -> Option<usize> {
 
 /// `STEP_DELTA[die][from]`: the change of `counts` when the opponent moves
 /// a checker from slot `from` by `die` (no hit), modulo 2^128.
-const STEP_DELTA: [[u128; 25]; 7] = {
-    let mut t = [[0u128; 25]; 7];
+/// (Rows and columns padded to powers of two: indexing needs no bounds check.)
+const STEP_DELTA: [[u128; 32]; 8] = {
+    let mut t = [[0u128; 32]; 8];
     let mut d = 1;
     while d <= 6 {
         let mut from = 0;
@@ -119,8 +120,8 @@ const STEP_DELTA: [[u128; 25]; 7] = {
 
 /// `STEP_TO_BIT[die][from]`: the bit of the slot the opponent's checker
 /// lands on, 0 when it is borne off.
-const STEP_TO_BIT: [[u32; 25]; 7] = {
-    let mut t = [[0u32; 25]; 7];
+const STEP_TO_BIT: [[u32; 32]; 8] = {
+    let mut t = [[0u32; 32]; 8];
     let mut d = 1;
     while d <= 6 {
         let mut from = 0;
@@ -305,6 +306,11 @@ impl Position {
     pub const fn my_made_points(&self) -> u32 {
         self.my_made & !BAR_BIT
     }
+    /// Mask of the slots with 2+ opposing checkers, his bar (slot 0) included.
+    #[inline]
+    pub(crate) const fn their_made_slots(&self) -> u32 {
+        self.their_made
+    }
     /// Mask of my points the opponent holds with 2+ checkers: where I may not land.
     #[inline]
     pub const fn blocked_points(&self) -> u32 {
@@ -450,7 +456,7 @@ impl Position {
     /// step is legal (`from` <= 24, `die` 1..=6).
     #[inline(always)]
     pub(crate) const fn apply_their_step(&mut self, from: usize, die: u8) {
-        let d = die as usize;
+        let (d, from) = (die as usize % 8, from % 32);
         let from_bit = 1u32 << from;
         // One checker less on `from`, one more where it lands (none when off).
         self.counts = self.counts.wrapping_add(STEP_DELTA[d][from]);
