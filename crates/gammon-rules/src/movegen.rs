@@ -335,22 +335,28 @@ impl MoveList {
         // USE_BOTH_DICE, in either order (DIE_ORDER_FORCED when only one works).
         let high_sources = mover_sources(q, high);
         let low_sources = mover_sources(q, low);
-        self.two_steps::<false>(&mut n, q, high, low, high_sources, u32::MAX);
+        let mover = q.their_occupied();
+        // His checkers outside his home board (his bar is empty when slot 0 is clear).
+        let outside = mover & !MOVER_HOME;
+        // Not on the bar, and two or more checkers outside the home board
+        // (`blocked_points` of the switched board are the mover's made
+        // points): no step of this roll enters or bears off.
+        let inside = mover & 1 == 0 && (outside & outside.wrapping_sub(1) != 0 || outside & q.blocked_points() != 0);
+        if inside {
+            self.two_steps::<false, true>(&mut n, q, high, low, high_sources, u32::MAX);
+        } else {
+            self.two_steps::<false, false>(&mut n, q, high, low, high_sources, u32::MAX);
+        }
         // Low die first, then the high die from a point that could already
         // play it at the start: the high-first pass made that same position
         // (the high step does not change whether the low step is legal), so
         // it is skipped. What is left are the orders that need the low die
         // first: entering from the bar, a checker continuing, a point freed.
-        let mover = q.their_occupied();
-        // His checkers outside his home board (his bar is empty when slot 0 is clear).
-        let outside = mover & !MOVER_HOME;
-        // `blocked_points` of the switched board are the mover's made points.
-        if mover & 1 == 0 && (outside & outside.wrapping_sub(1) != 0 || outside & q.blocked_points() != 0) {
-            // Not on the bar, and two or more checkers outside the home board,
-            // so no bearing off before or after the low step: the high die
-            // can only newly play from where the low step landed, a point that
-            // was empty (else it was a source already) with its landing open.
-            // One result at most per low step, in the same order.
+        if inside {
+            // The high die can only newly play from where the low step
+            // landed, a point that was empty (else it was a source already)
+            // with its landing open. One result at most per low step, in the
+            // same order.
             let blocked = q.my_made_points();
             let mut through = (low_sources << low) & !mover & !(blocked >> high) & ((1 << (25 - high)) - 1);
             while through != 0 {
@@ -365,7 +371,7 @@ impl MoveList {
                 self.insert(&mut n, p, Move::two(step_at(from, low), step_at(mid, high)));
             }
         } else {
-            self.two_steps::<true>(&mut n, q, low, high, low_sources, !high_sources);
+            self.two_steps::<true, false>(&mut n, q, low, high, low_sources, !high_sources);
         }
         if n > 0 {
             return (n, 2);
@@ -406,9 +412,10 @@ impl MoveList {
     /// With `PRECHECK`, the second die's sources are first found from the
     /// masks alone (what [`mover_sources`] reads), and the first step is only
     /// played when one is `allowed`: for the low-first pass, where most
-    /// first steps have none.
+    /// first steps have none. `INSIDE`: no step can enter or bear off, so
+    /// the sources are the occupied slots whose landing is open.
     #[inline(always)]
-    fn two_steps<const PRECHECK: bool>(
+    fn two_steps<const PRECHECK: bool, const INSIDE: bool>(
         &mut self,
         n: &mut usize,
         q: &Position,
@@ -417,6 +424,9 @@ impl MoveList {
         mut sources: u32,
         allowed: u32,
     ) {
+        let d = u32::from(second);
+        // Slots up to 24 - die whose landing slot is not blocked.
+        let open = !(q.my_made_points() >> d) & ((1 << (25 - d)) - 1);
         while sources != 0 {
             let from = 31 - sources.leading_zeros() as usize;
             sources ^= 1 << from;
@@ -435,12 +445,14 @@ impl MoveList {
             let to = from + usize::from(first);
             // The second steps that may give a position another play gives:
             // from where the first ended, onto where it started, or off.
-            let may_repeat = if to >= BAR {
+            let may_repeat = if INSIDE {
+                (1 << to) | ((1 << from) >> second)
+            } else if to >= BAR {
                 u32::MAX
             } else {
                 (1 << to) | ((1 << from) >> second) | (u32::MAX << (BAR - usize::from(second)))
             };
-            let mut next = mover_sources(&p1, second) & allowed;
+            let mut next = if INSIDE { p1.their_occupied() & open } else { mover_sources(&p1, second) } & allowed;
             while next != 0 {
                 let from2 = 31 - next.leading_zeros() as usize;
                 next ^= 1 << from2;
@@ -460,16 +472,39 @@ impl MoveList {
     /// non-increasing points (non-decreasing slots), four levels deep; a
     /// play that cannot go on is kept only while no longer one was found.
     fn doubles(&mut self, q: &Position, die: u8) -> (usize, u8) {
+        let mover = q.their_occupied();
+        let outside = mover & !MOVER_HOME;
+        // Five or more checkers outside the home board (2+ on a made point)
+        // and none on the bar: no step of this roll enters or bears off.
+        if mover & 1 == 0 && outside.count_ones() + (outside & q.blocked_points()).count_ones() >= 5 {
+            self.doubles_with::<true>(q, die)
+        } else {
+            self.doubles_with::<false>(q, die)
+        }
+    }
+
+    /// [`doubles`](Self::doubles); `INSIDE`: no step can enter or bear off,
+    /// so a board's sources with `die` are its occupied slots whose landing is
+    /// open.
+    #[inline(always)]
+    fn doubles_with<const INSIDE: bool>(&mut self, q: &Position, die: u8) -> (usize, u8) {
+        let d = u32::from(die);
+        // Slots up to 24 - die whose landing slot is not blocked.
+        let open = !(q.my_made_points() >> d) & ((1 << (25 - d)) - 1);
+        let sources = |p: &Position, from: usize| {
+            let all = if INSIDE { p.their_occupied() & open } else { mover_sources(p, die) };
+            all & (u32::MAX << from)
+        };
         let mut n = 0;
         let mut used = 0;
-        let mut sources1 = mover_sources(q, die);
+        let mut sources1 = sources(q, 0);
         while sources1 != 0 {
             let from1 = sources1.trailing_zeros() as usize;
             sources1 &= sources1 - 1;
             let mut p1 = *q;
             p1.apply_their_step(from1, die);
             let s1 = step_at(from1, die);
-            let mut sources2 = mover_sources(&p1, die) & (u32::MAX << from1);
+            let mut sources2 = sources(&p1, from1);
             if sources2 == 0 {
                 self.keep(&mut n, &mut used, 1, p1, Move::one(s1));
                 continue;
@@ -480,7 +515,7 @@ impl MoveList {
                 let mut p2 = p1;
                 p2.apply_their_step(from2, die);
                 let s2 = step_at(from2, die);
-                let mut sources3 = mover_sources(&p2, die) & (u32::MAX << from2);
+                let mut sources3 = sources(&p2, from2);
                 if sources3 == 0 {
                     self.keep(&mut n, &mut used, 2, p2, Move::two(s1, s2));
                     continue;
@@ -491,7 +526,7 @@ impl MoveList {
                     let mut p3 = p2;
                     p3.apply_their_step(from3, die);
                     let s3 = step_at(from3, die);
-                    let mut sources4 = mover_sources(&p3, die) & (u32::MAX << from3);
+                    let mut sources4 = sources(&p3, from3);
                     if sources4 == 0 {
                         self.keep(&mut n, &mut used, 3, p3, Move::three(s1, s2, s3));
                         continue;
