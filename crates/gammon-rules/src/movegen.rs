@@ -182,6 +182,11 @@ fn sources_of(mover: u32, blocked: u32, die: u8) -> u32 {
     sources
 }
 
+/// Kinds of boards for [`MoveList::doubles_with`].
+const ANY: u8 = 0;
+const INSIDE: u8 = 1;
+const ON_BAR: u8 = 2;
+
 /// The mover's home board on the switched board: slots 19..=24.
 const MOVER_HOME: u32 = 0b11_1111 << 19;
 
@@ -401,13 +406,18 @@ impl MoveList {
     ///
     /// Two plays can only give the same position when the second step starts
     /// where the first ended or ends where the first started (one checker's
-    /// way, or two checkers' that add up to it), or when a checker is borne
-    /// off (a die larger than needed). Otherwise the play moves two checkers
-    /// by unequal dice without cancelling: its position loses my checkers on
-    /// exactly the two start points and gains them on exactly the two end
-    /// points, which no other pair of (start, die) gives, and each such pair
-    /// is played once (in one order: `skip`). So only the first kind goes
-    /// through the table.
+    /// way, or two checkers' that add up to it), or when both checkers are
+    /// borne off from points the low die reaches (either die takes either
+    /// off). Otherwise the play moves two checkers by unequal dice without
+    /// cancelling: its position loses a checker on each of the two start
+    /// points `a` and `b` and gains one on each end point (off counting as
+    /// point 0), and another such play with the same start points moves `b`
+    /// by the high die and `a` by the low one, which ends on the same points
+    /// only when both are clamped to 0 for both dice (`a, b <= low`); a play
+    /// with cancelling steps loses a checker on one point only. Each pair of
+    /// (start, die) is played once (in one order: the low-first pass skips
+    /// the orders the high-first pass plays). So only the plays that may
+    /// repeat go through the table.
     ///
     /// With `PRECHECK`, the second die's sources are first found from the
     /// masks alone (what [`mover_sources`] reads), and the first step is only
@@ -427,6 +437,8 @@ impl MoveList {
         let d = u32::from(second);
         // Slots up to 24 - die whose landing slot is not blocked.
         let open = !(q.my_made_points() >> d) & ((1 << (25 - d)) - 1);
+        // Slots of points the low die bears off from (when bearing off).
+        let low_reach = u32::MAX << (BAR - usize::from(first.min(second)));
         while sources != 0 {
             let from = 31 - sources.leading_zeros() as usize;
             sources ^= 1 << from;
@@ -447,10 +459,12 @@ impl MoveList {
             // from where the first ended, onto where it started, or off.
             let may_repeat = if INSIDE {
                 (1 << to) | ((1 << from) >> second)
-            } else if to >= BAR {
-                u32::MAX
             } else {
-                (1 << to) | ((1 << from) >> second) | (u32::MAX << (BAR - usize::from(second)))
+                let onto = if to < BAR { 1 << to } else { 0 };
+                // Both checkers within the low die of home: swapping the dice
+                // may bear off the same two.
+                let swap = if (1 << from) & low_reach != 0 { low_reach } else { 0 };
+                onto | ((1 << from) >> second) | swap
             };
             let mut next = if INSIDE { p1.their_occupied() & open } else { mover_sources(&p1, second) } & allowed;
             while next != 0 {
@@ -474,25 +488,36 @@ impl MoveList {
     fn doubles(&mut self, q: &Position, die: u8) -> (usize, u8) {
         let mover = q.their_occupied();
         let outside = mover & !MOVER_HOME;
-        // Five or more checkers outside the home board (2+ on a made point)
-        // and none on the bar: no step of this roll enters or bears off.
-        if mover & 1 == 0 && outside.count_ones() + (outside & q.blocked_points()).count_ones() >= 5 {
-            self.doubles_with::<true>(q, die)
+        if mover & 1 != 0 {
+            // On the bar: no step of this roll bears off (a checker entered is
+            // still outside the home board after three steps).
+            self.doubles_with::<ON_BAR>(q, die)
+        } else if outside.count_ones() + (outside & q.blocked_points()).count_ones() >= 5 {
+            // Five or more checkers outside the home board (2+ on a made
+            // point): no step of this roll enters or bears off.
+            self.doubles_with::<INSIDE>(q, die)
         } else {
-            self.doubles_with::<false>(q, die)
+            self.doubles_with::<ANY>(q, die)
         }
     }
 
-    /// [`doubles`](Self::doubles); `INSIDE`: no step can enter or bear off,
-    /// so a board's sources with `die` are its occupied slots whose landing is
-    /// open.
+    /// [`doubles`](Self::doubles) for boards of one `KIND`: [`ANY`], or
+    /// where no step can bear off, so that a board's sources with `die` are
+    /// its occupied slots whose landing is open ([`INSIDE`]), or only the bar
+    /// while a checker is there ([`ON_BAR`], `ENTER_FROM_BAR_FIRST`).
     #[inline(always)]
-    fn doubles_with<const INSIDE: bool>(&mut self, q: &Position, die: u8) -> (usize, u8) {
+    fn doubles_with<const KIND: u8>(&mut self, q: &Position, die: u8) -> (usize, u8) {
         let d = u32::from(die);
         // Slots up to 24 - die whose landing slot is not blocked.
         let open = !(q.my_made_points() >> d) & ((1 << (25 - d)) - 1);
         let sources = |p: &Position, from: usize| {
-            let all = if INSIDE { p.their_occupied() & open } else { mover_sources(p, die) };
+            let mover = p.their_occupied();
+            let all = match KIND {
+                INSIDE => mover & open,
+                ON_BAR if mover & 1 != 0 => open & 1,
+                ON_BAR => mover & open,
+                _ => mover_sources(p, die),
+            };
             all & (u32::MAX << from)
         };
         let mut n = 0;
