@@ -360,10 +360,19 @@ impl MoveList {
         if inside {
             // The high die can only newly play from where the low step
             // landed, a point that was empty (else it was a source already)
-            // with its landing open. One result at most per low step, in the
-            // same order.
+            // with its landing open: one checker's way, at most one result
+            // per low step, in the same order.
             let blocked = q.my_made_points();
             let mut through = (low_sources << low) & !mover & !(blocked >> high) & ((1 << (25 - high)) - 1);
+            // The only other play with the same result is the same checker's
+            // way with the high die first (the low step's landing point held
+            // no checker of his, so no two checkers add up to it): the
+            // high-first pass played it when its middle point is open, with
+            // the same result when neither middle point held a blot to hit.
+            // Those are dropped here, the others kept without the table.
+            let blots = q.my_occupied() & !blocked & !BAR_BIT;
+            let gap = high - low;
+            through &= !(!blots & !((blocked | blots) >> gap));
             while through != 0 {
                 let mid = 31 - through.leading_zeros() as usize;
                 through ^= 1 << mid;
@@ -371,9 +380,7 @@ impl MoveList {
                 let mut p = *q;
                 p.apply_their_step(from, low);
                 p.apply_their_step(mid, high);
-                // The second step starts where the first ended: it may equal
-                // another play.
-                self.insert(&mut n, p, Move::two(step_at(from, low), step_at(mid, high)));
+                self.push(&mut n, p, Move::two(step_at(from, low), step_at(mid, high)));
             }
         } else {
             self.two_steps::<true, false>(&mut n, q, low, high, low_sources, !high_sources);
