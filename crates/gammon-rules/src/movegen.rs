@@ -429,8 +429,10 @@ impl MoveList {
     /// With `PRECHECK`, the second die's sources are first found from the
     /// masks alone (what [`mover_sources`] reads), and the first step is only
     /// played when one is `allowed`: for the low-first pass, where most
-    /// first steps have none. `INSIDE`: no step can enter or bear off, so
-    /// the sources are the occupied slots whose landing is open.
+    /// first steps have none. `INSIDE` (the high-first pass only): no step can
+    /// enter or bear off, so the sources are the occupied slots whose landing
+    /// is open, and the one kind of play that can repeat is recognised from
+    /// the masks: no table.
     #[inline(always)]
     fn two_steps<const PRECHECK: bool, const INSIDE: bool>(
         &mut self,
@@ -446,6 +448,8 @@ impl MoveList {
         let open = !(q.my_made_points() >> d) & ((1 << (25 - d)) - 1);
         // Slots of points the low die bears off from (when bearing off).
         let low_reach = u32::MAX << (BAR - usize::from(first.min(second)));
+        // The slots where the mover can hit a blot.
+        let blots = q.my_occupied() & !q.my_made_points() & !BAR_BIT;
         while sources != 0 {
             let from = 31 - sources.leading_zeros() as usize;
             sources ^= 1 << from;
@@ -462,18 +466,33 @@ impl MoveList {
             p1.apply_their_step(from, first);
             let step1 = step_at(from, first);
             let to = from + usize::from(first);
+            if INSIDE {
+                // The high-first pass with nothing borne off: only one
+                // checker's way can repeat a play, and only the one played
+                // just before it, by two checkers (the high die from where the
+                // low die lands, then the low die onto it). That play exists
+                // when he has a checker there, and gives the same position
+                // unless the way's middle point held a blot to hit.
+                debug_assert!(first > second && allowed == u32::MAX);
+                let same = q.their_occupied() & (1 << (from + usize::from(second))) != 0 && blots & (1 << to) == 0;
+                let mut next = p1.their_occupied() & open & !(u32::from(same) << to);
+                while next != 0 {
+                    let from2 = 31 - next.leading_zeros() as usize;
+                    next ^= 1 << from2;
+                    let mut p2 = p1;
+                    p2.apply_their_step(from2, second);
+                    self.push(n, p2, Move::two(step1, step_at(from2, second)));
+                }
+                continue;
+            }
             // The second steps that may give a position another play gives:
             // from where the first ended, onto where it started, or off.
-            let may_repeat = if INSIDE {
-                (1 << to) | ((1 << from) >> second)
-            } else {
-                let onto = if to < BAR { 1 << to } else { 0 };
-                // Both checkers within the low die of home: swapping the dice
-                // may bear off the same two.
-                let swap = if (1 << from) & low_reach != 0 { low_reach } else { 0 };
-                onto | ((1 << from) >> second) | swap
-            };
-            let mut next = if INSIDE { p1.their_occupied() & open } else { mover_sources(&p1, second) } & allowed;
+            let onto = if to < BAR { 1 << to } else { 0 };
+            // Both checkers within the low die of home: swapping the dice may
+            // bear off the same two.
+            let swap = if (1 << from) & low_reach != 0 { low_reach } else { 0 };
+            let may_repeat = onto | ((1 << from) >> second) | swap;
+            let mut next = mover_sources(&p1, second) & allowed;
             while next != 0 {
                 let from2 = 31 - next.leading_zeros() as usize;
                 next ^= 1 << from2;
