@@ -182,10 +182,23 @@ fn sources_of(mover: u32, blocked: u32, die: u8) -> u32 {
     sources
 }
 
-/// Kinds of boards for [`MoveList::doubles_with`].
+/// Kinds of boards for [`MoveList::doubles_with`] and [`MoveList::two_steps`].
 const ANY: u8 = 0;
 const INSIDE: u8 = 1;
 const ON_BAR: u8 = 2;
+const HOME: u8 = 3;
+
+/// [`sources_of`] when all the mover's checkers are home (so they stay
+/// home): `open` as for [`sources_of`], `exact` the slot borne off exactly
+/// by the die. No branch.
+#[inline(always)]
+fn home_sources(mover: u32, open: u32, exact: u32) -> u32 {
+    // BEAR_OFF_HIGHER_DIE: his highest point (lowest slot), when above the
+    // exact one (so the exact one is empty).
+    let highest = mover & mover.wrapping_neg();
+    let higher = if highest > exact { highest } else { 0 };
+    mover & (open | exact) | higher
+}
 
 /// The mover's home board on the switched board: slots 19..=24.
 const MOVER_HOME: u32 = 0b11_1111 << 19;
@@ -347,10 +360,13 @@ impl MoveList {
         // (`blocked_points` of the switched board are the mover's made
         // points): no step of this roll enters or bears off.
         let inside = mover & 1 == 0 && (outside & outside.wrapping_sub(1) != 0 || outside & q.blocked_points() != 0);
+        let home = mover & !MOVER_HOME == 0;
         if inside {
-            self.two_steps::<false, true>(&mut n, q, high, low, high_sources, u32::MAX);
+            self.two_steps::<false, INSIDE>(&mut n, q, high, low, high_sources, u32::MAX);
+        } else if home {
+            self.two_steps::<false, HOME>(&mut n, q, high, low, high_sources, u32::MAX);
         } else {
-            self.two_steps::<false, false>(&mut n, q, high, low, high_sources, u32::MAX);
+            self.two_steps::<false, ANY>(&mut n, q, high, low, high_sources, u32::MAX);
         }
         // Low die first, then the high die from a point that could already
         // play it at the start: the high-first pass made that same position
@@ -382,8 +398,10 @@ impl MoveList {
                 p.apply_their_step(mid, high);
                 self.push(&mut n, p, Move::two(step_at(from, low), step_at(mid, high)));
             }
+        } else if home {
+            self.two_steps::<true, HOME>(&mut n, q, low, high, low_sources, !high_sources);
         } else {
-            self.two_steps::<true, false>(&mut n, q, low, high, low_sources, !high_sources);
+            self.two_steps::<true, ANY>(&mut n, q, low, high, low_sources, !high_sources);
         }
         if n > 0 {
             return (n, 2);
@@ -429,12 +447,13 @@ impl MoveList {
     /// With `PRECHECK`, the second die's sources are first found from the
     /// masks alone (what [`mover_sources`] reads), and the first step is only
     /// played when one is `allowed`: for the low-first pass, where most
-    /// first steps have none. `INSIDE` (the high-first pass only): no step can
-    /// enter or bear off, so the sources are the occupied slots whose landing
-    /// is open, and the one kind of play that can repeat is recognised from
-    /// the masks: no table.
+    /// first steps have none. `KIND` [`INSIDE`] (the high-first pass only):
+    /// no step can enter or bear off, so the sources are the occupied slots
+    /// whose landing is open, and the one kind of play that can repeat is
+    /// recognised from the masks: no table. [`HOME`]: all the mover's
+    /// checkers are home ([`home_sources`]).
     #[inline(always)]
-    fn two_steps<const PRECHECK: bool, const INSIDE: bool>(
+    fn two_steps<const PRECHECK: bool, const KIND: u8>(
         &mut self,
         n: &mut usize,
         q: &Position,
@@ -446,6 +465,15 @@ impl MoveList {
         let d = u32::from(second);
         // Slots up to 24 - die whose landing slot is not blocked.
         let open = !(q.my_made_points() >> d) & ((1 << (25 - d)) - 1);
+        let exact = 1 << (25 - d);
+        // The second step's sources for the mover's slots after the first.
+        let second_sources = |mover: u32| {
+            if KIND == HOME {
+                home_sources(mover, open, exact)
+            } else {
+                sources_of(mover, q.my_made_points(), second)
+            }
+        };
         // Slots of points the low die bears off from (when bearing off).
         let low_reach = u32::MAX << (BAR - usize::from(first.min(second)));
         // The slots where the mover can hit a blot.
@@ -458,7 +486,7 @@ impl MoveList {
                 let landing = from + usize::from(first);
                 let landing_bit = if landing < BAR { 1 << landing } else { 0 };
                 let mover = q.their_occupied() & (q.their_made_slots() | !(1 << from)) | landing_bit;
-                if sources_of(mover, q.my_made_points(), second) & allowed == 0 {
+                if second_sources(mover) & allowed == 0 {
                     continue;
                 }
             }
@@ -466,7 +494,7 @@ impl MoveList {
             p1.apply_their_step(from, first);
             let step1 = step_at(from, first);
             let to = from + usize::from(first);
-            if INSIDE {
+            if KIND == INSIDE {
                 // The high-first pass with nothing borne off: only one
                 // checker's way can repeat a play, and only the one played
                 // just before it, by two checkers (the high die from where the
@@ -492,7 +520,7 @@ impl MoveList {
             // bear off the same two.
             let swap = if (1 << from) & low_reach != 0 { low_reach } else { 0 };
             let may_repeat = onto | ((1 << from) >> second) | swap;
-            let mut next = mover_sources(&p1, second) & allowed;
+            let mut next = second_sources(p1.their_occupied()) & allowed;
             while next != 0 {
                 let from2 = 31 - next.leading_zeros() as usize;
                 next ^= 1 << from2;
@@ -514,7 +542,10 @@ impl MoveList {
     fn doubles(&mut self, q: &Position, die: u8) -> (usize, u8) {
         let mover = q.their_occupied();
         let outside = mover & !MOVER_HOME;
-        if mover & 1 != 0 {
+        if mover & !MOVER_HOME == 0 {
+            // All home (and not on the bar): bearing off, every step.
+            self.doubles_with::<HOME>(q, die)
+        } else if mover & 1 != 0 {
             // On the bar: no step of this roll bears off (a checker entered is
             // still outside the home board after three steps).
             self.doubles_with::<ON_BAR>(q, die)
@@ -530,18 +561,21 @@ impl MoveList {
     /// [`doubles`](Self::doubles) for boards of one `KIND`: [`ANY`], or
     /// where no step can bear off, so that a board's sources with `die` are
     /// its occupied slots whose landing is open ([`INSIDE`]), or only the bar
-    /// while a checker is there ([`ON_BAR`], `ENTER_FROM_BAR_FIRST`).
+    /// while a checker is there ([`ON_BAR`], `ENTER_FROM_BAR_FIRST`), or
+    /// where every checker is home ([`HOME`], [`home_sources`]).
     #[inline(always)]
     fn doubles_with<const KIND: u8>(&mut self, q: &Position, die: u8) -> (usize, u8) {
         let d = u32::from(die);
         // Slots up to 24 - die whose landing slot is not blocked.
         let open = !(q.my_made_points() >> d) & ((1 << (25 - d)) - 1);
+        let exact = 1 << (25 - d);
         let sources = |p: &Position, from: usize| {
             let mover = p.their_occupied();
             let all = match KIND {
                 INSIDE => mover & open,
                 ON_BAR if mover & 1 != 0 => open & 1,
                 ON_BAR => mover & open,
+                HOME => home_sources(mover, open, exact),
                 _ => mover_sources(p, die),
             };
             all & (u32::MAX << from)
