@@ -16,14 +16,21 @@
 //! reaches each multiset of start points once, and distinct multisets give
 //! distinct positions (moving a checker from `f` adds `e[f-d] - e[f]` to the
 //! board; taking the highest `f`, these vectors are independent), so doubles
-//! need no deduplication. Non-doubles try both die orders; the only plays
-//! that can repeat a position (one checker's way, or a checker borne off) go
-//! through a small open-addressing table that is never cleared (each call
-//! bumps a generation stamp instead); the others are kept as they come (see
-//! `MoveList::two_steps`). The results, their moves and their order are those
-//! of playing every die order on the mover's board and keeping the first of
-//! equal positions (a test checks it against that generator). Nothing is
-//! allocated per call.
+//! need no deduplication. Non-doubles try both die orders; only a few kinds
+//! of plays can repeat a position (one checker's way, two checkers adding up
+//! to it, two checkers borne off that either die takes off; see
+//! `MoveList::two_steps`). Where nothing is borne off these are recognised
+//! from the masks; otherwise they go through a small open-addressing table
+//! that is never cleared (each call bumps a generation stamp instead). All
+//! other plays are kept as they come.
+//!
+//! Boards where no step can enter or bear off, or where every checker is
+//! home, get their own copies of the loops with cheaper source masks
+//! (`INSIDE`, `ON_BAR`, `HOME`).
+//!
+//! The results, their moves and their order are those of playing every die
+//! order on the mover's board and keeping the first of equal positions (a
+//! test checks it against that generator). Nothing is allocated per call.
 
 use crate::dice::Dice;
 use crate::position::{Position, BAR, BAR_BIT};
