@@ -19,7 +19,7 @@
 //! need no deduplication. Non-doubles try both die orders; only a few kinds
 //! of plays can repeat a position (one checker's way, two checkers adding up
 //! to it, two checkers borne off that either die takes off; see
-//! `MoveList::two_steps`). Where nothing is borne off these are recognised
+//! `Buffers::two_steps`). Where nothing is borne off these are recognised
 //! from the masks; otherwise they go through a small open-addressing table
 //! that is never cleared (each call bumps a generation stamp instead). All
 //! other plays are kept as they come.
@@ -189,7 +189,7 @@ fn sources_of(mover: u32, blocked: u32, die: u8) -> u32 {
     sources
 }
 
-/// Kinds of boards for [`MoveList::doubles_with`] and [`MoveList::two_steps`].
+/// Kinds of boards for [`Buffers::doubles_with`] and [`Buffers::two_steps`].
 const ANY: u8 = 0;
 const INSIDE: u8 = 1;
 const ON_BAR: u8 = 2;
@@ -246,6 +246,38 @@ fn boxed_array<T: Clone, const N: usize>(value: T) -> Box<[T; N]> {
     vec![value; N].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("the vector has N elements"))
 }
 
+/// The fixed-size storage of a [`MoveList`] (about 200 KiB): results are
+/// written by index, without length or capacity checks.
+struct Buffers {
+    positions: Box<[Position; MAX_MOVES]>,
+    moves: Box<[Move; MAX_MOVES]>,
+    /// Open addressing: `stamp << INDEX_BITS | index`; a stale stamp = empty.
+    table: Box<[u32; TABLE_SIZE]>,
+    stamp: u32,
+}
+
+/// How many dropped lists' buffers a thread keeps for the next new ones.
+const SPARE_BUFFERS: usize = 4;
+
+thread_local! {
+    /// Buffers of dropped lists: a new list takes these instead of
+    /// allocating and filling its own, so that a short-lived list (one game,
+    /// one [`Position::legal_moves`]) costs no more than before.
+    static SPARE: std::cell::RefCell<Vec<Buffers>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Buffers {
+    /// A spare set of this thread's, or a new one.
+    fn take() -> Buffers {
+        SPARE.try_with(|spare| spare.borrow_mut().pop()).ok().flatten().unwrap_or_else(|| Buffers {
+            positions: boxed_array(Position::STARTING),
+            moves: boxed_array(Move::NONE),
+            table: boxed_array(0),
+            stamp: 0,
+        })
+    }
+}
+
 /// A reusable buffer of legal moves: the distinct resulting positions (seen
 /// by the player who moves next, as gnubg does) and one move reaching each.
 ///
@@ -257,12 +289,9 @@ fn boxed_array<T: Clone, const N: usize>(value: T) -> Box<[T; N]> {
 /// assert_eq!(list.dice_used(), 2);
 /// ```
 pub struct MoveList {
-    positions: Box<[Position; MAX_MOVES]>,
-    moves: Box<[Move; MAX_MOVES]>,
+    /// Taken at the first [`generate`](Self::generate).
+    buffers: Option<Buffers>,
     len: usize,
-    /// Open addressing: `stamp << INDEX_BITS | index`; a stale stamp = empty.
-    table: Box<[u32; TABLE_SIZE]>,
-    stamp: u32,
     dice_used: u8,
 }
 
@@ -278,17 +307,25 @@ impl Default for MoveList {
     }
 }
 
-impl MoveList {
-    /// An empty list with room for any position's moves.
-    pub fn new() -> Self {
-        MoveList {
-            positions: boxed_array(Position::STARTING),
-            moves: boxed_array(Move::NONE),
-            len: 0,
-            table: boxed_array(0),
-            stamp: 0,
-            dice_used: 0,
+impl Drop for MoveList {
+    fn drop(&mut self) {
+        if let Some(buffers) = self.buffers.take() {
+            // During the thread's teardown the buffers are simply freed.
+            let _ = SPARE.try_with(|spare| {
+                let mut spare = spare.borrow_mut();
+                if spare.len() < SPARE_BUFFERS {
+                    spare.push(buffers);
+                }
+            });
         }
+    }
+}
+
+impl MoveList {
+    /// An empty list with room for any position's moves. Allocates nothing
+    /// until the first [`generate`](Self::generate).
+    pub const fn new() -> Self {
+        MoveList { buffers: None, len: 0, dice_used: 0 }
     }
 
     /// Number of distinct results (0 when no checker can move).
@@ -307,13 +344,19 @@ impl MoveList {
     /// moves next.
     #[inline]
     pub fn positions(&self) -> &[Position] {
-        &self.positions[..self.len]
+        match &self.buffers {
+            Some(b) => &b.positions[..self.len],
+            None => &[],
+        }
     }
 
     /// One move for each result, same order as [`positions`](Self::positions).
     #[inline]
     pub fn moves(&self) -> &[Move] {
-        &self.moves[..self.len]
+        match &self.buffers {
+            Some(b) => &b.moves[..self.len],
+            None => &[],
+        }
     }
 
     /// `(move, resulting position)` pairs.
@@ -333,16 +376,19 @@ impl MoveList {
         // his checkers moving up from slot 0), so every result is already seen
         // by the player who moves next.
         let q = pos.switched();
+        let buffers = self.buffers.get_or_insert_with(Buffers::take);
         let (len, used) = if dice.is_double() {
             // DOUBLES_FOUR_TIMES, or as many as can be played (DOUBLES_PARTLY_PLAYABLE).
-            self.doubles(&q, dice.high())
+            buffers.doubles(&q, dice.high())
         } else {
-            self.non_doubles(&q, dice.high(), dice.low())
+            buffers.non_doubles(&q, dice.high(), dice.low())
         };
         self.len = len;
         self.dice_used = used;
     }
+}
 
+impl Buffers {
     /// Appends a result at `*n`.
     #[inline(always)]
     fn push(&mut self, n: &mut usize, pos: Position, m: Move) {
@@ -847,6 +893,26 @@ mod tests {
             n += 1;
         }
         assert!(n > 3000);
+    }
+
+    /// New lists take the buffers (and the dedup table) of dropped ones:
+    /// still the reference's results, with several lists alive at once.
+    #[test]
+    fn reused_buffers_give_the_same_results() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut kept = Vec::new();
+        for i in 0..300 {
+            let mut list = MoveList::new();
+            assert!(list.positions().is_empty() && list.moves().is_empty());
+            check_all_rolls(&random_position(&mut rng), &mut list);
+            if i % 3 == 0 {
+                kept.push(list);
+            }
+            if kept.len() > 5 {
+                kept.clear();
+            }
+        }
     }
 
     /// A random board: each side's checkers on random slots, biased per
