@@ -5,7 +5,7 @@
 //!
 //! | rule | item |
 //! |---|---|
-//! | moving a checker by one die, hitting a blot | [`Position::apply_step`](position::Position) (`HIT`) |
+//! | moving a checker by one die, hitting a blot | [`Position::apply_step`](position::Position) (`HIT`; the move generator plays it mirrored, on the switched board) |
 //! | all checkers on the bar enter first (`ENTER_FROM_BAR_FIRST`) | [`legal_sources`] |
 //! | never onto 2+ opposing checkers (`BLOCKED_POINT`) | [`legal_sources`] |
 //! | bearing off only with all 15 home (`BEAR_OFF_ALL_HOME`) | [`legal_sources`], [`Position::all_home`] |

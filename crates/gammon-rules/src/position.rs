@@ -93,6 +93,66 @@ const NIBBLE_MASKS: [u32; 256] = {
     table
 };
 
+/// One checker in slot `i`: `1 << 4i`.
+const SLOT_UNIT: [u128; 26] = {
+    let mut t = [0u128; 26];
+    let mut i = 0;
+    while i < 26 {
+        t[i] = 1 << (4 * i);
+        i += 1;
+    }
+    t
+};
+
+/// Where the opponent's checker from slot `from` lands with `die`: slot
+/// `from + die`, or nowhere (borne off) past slot 24.
+const fn their_landing(from: usize, die: usize) -> Option<usize> {
+    if from + die <= 24 {
+        Some(from + die)
+    } else {
+        None
+    }
+}
+
+/// `STEP_DELTA[die][from]`: the change of `counts` when the opponent moves
+/// a checker from slot `from` by `die` (no hit), modulo 2^128.
+/// (Rows and columns padded to powers of two: indexing needs no bounds check.)
+const STEP_DELTA: [[u128; 32]; 8] = {
+    let mut t = [[0u128; 32]; 8];
+    let mut d = 1;
+    while d <= 6 {
+        let mut from = 0;
+        while from <= 24 {
+            let gain = match their_landing(from, d) {
+                Some(to) => SLOT_UNIT[to],
+                None => 0,
+            };
+            t[d][from] = gain.wrapping_sub(SLOT_UNIT[from]);
+            from += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// `STEP_TO_BIT[die][from]`: the bit of the slot the opponent's checker
+/// lands on, 0 when it is borne off.
+const STEP_TO_BIT: [[u32; 32]; 8] = {
+    let mut t = [[0u32; 32]; 8];
+    let mut d = 1;
+    while d <= 6 {
+        let mut from = 0;
+        while from <= 24 {
+            if let Some(to) = their_landing(from, d) {
+                t[d][from] = 1 << to;
+            }
+            from += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
 /// Reverses four 26-bit slot masks at once (bit `i` -> bit `25 - i`) and
 /// reverses their order: `[a, b, c, d]` -> `[rev d, rev c, rev b, rev a]`.
 /// One 128-bit bit reversal instead of four 32-bit ones.
@@ -210,7 +270,9 @@ impl Position {
     /// whoever owns them.
     #[inline]
     pub(crate) const fn slot_count(&self, slot: usize) -> u8 {
-        ((self.counts >> (4 * slot)) & 0xF) as u8
+        // One 64-bit half, then a 64-bit shift: cheaper than a 128-bit shift.
+        let half = if slot < 16 { self.counts as u64 } else { (self.counts >> 64) as u64 };
+        ((half >> (4 * (slot % 16))) & 0xF) as u8
     }
 
     /// My checkers on my point `point` (1..=24), or on the bar for 25.
@@ -260,6 +322,11 @@ impl Position {
     #[inline]
     pub const fn my_made_points(&self) -> u32 {
         self.my_made & !BAR_BIT
+    }
+    /// Mask of the slots with 2+ opposing checkers, his bar (slot 0) included.
+    #[inline]
+    pub(crate) const fn their_made_slots(&self) -> u32 {
+        self.their_made
     }
     /// Mask of my points the opponent holds with 2+ checkers: where I may not land.
     #[inline]
@@ -420,6 +487,37 @@ impl Position {
     pub const fn key(&self) -> [u64; 2] {
         let owners = ((self.mine >> 1) & 0xFF_FFFF) as u64;
         [self.counts as u64, (self.counts >> 64) as u64 | owners << 40]
+    }
+
+    /// [`apply_step`](Self::apply_step) for the opponent, the side *not* on
+    /// roll: moves one of his checkers up from slot `from` (0 = his bar) by
+    /// `die`, past slot 24 = borne off, hitting a lone checker of mine where
+    /// it lands (`HIT`, mirrored: it goes to my bar, slot 25). The move
+    /// generator plays the mover's checkers this way on the switched board,
+    /// so that its results need no switching. The caller guarantees that the
+    /// step is legal (`from` <= 24, `die` 1..=6).
+    #[inline(always)]
+    pub(crate) const fn apply_their_step(&mut self, from: usize, die: u8) {
+        let (d, from) = (die as usize % 8, from % 32);
+        let from_bit = 1u32 << from;
+        // One checker less on `from`, one more where it lands (none when off).
+        self.counts = self.counts.wrapping_add(STEP_DELTA[d][from]);
+        // He keeps `from` if it held 2+ (made), and keeps it made if 3+.
+        self.theirs &= self.their_made | !from_bit;
+        if self.slot_count(from) < 2 {
+            self.their_made &= !from_bit;
+        }
+        let to_bit = STEP_TO_BIT[d][from];
+        if self.mine & to_bit != 0 {
+            // Rule: HIT. My lone checker goes to my bar (slot 25).
+            let to = to_bit.trailing_zeros() as usize;
+            self.counts = self.counts - SLOT_UNIT[to] + SLOT_UNIT[BAR];
+            self.mine &= !to_bit;
+            self.my_made |= self.mine & BAR_BIT;
+            self.mine |= BAR_BIT;
+        }
+        self.their_made |= self.theirs & to_bit;
+        self.theirs |= to_bit;
     }
 
     /// Two words that identify the position, for hashing.
