@@ -313,16 +313,22 @@ pub fn home_layouts(pos: &Position) -> Option<(Layout, Layout)> {
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct BearoffDb {
     /// `dist[offsets[r]..offsets[r + 1]]` = distribution of layout `r`.
+    #[serde(with = "crate::file_format::packed")]
     offsets: Vec<u32>,
+    #[serde(with = "crate::file_format::packed")]
     dist: Vec<f32>,
     /// Expected rolls to bear off all checkers.
+    #[serde(with = "crate::file_format::packed")]
     mean: Vec<f32>,
     /// `first[first_offsets[r]..first_offsets[r + 1]]` = first-off
     /// distribution of layout `r`; an empty range for layouts with fewer
     /// than 15 checkers (meaning [`DONE`]).
+    #[serde(with = "crate::file_format::packed")]
     first_offsets: Vec<u32>,
+    #[serde(with = "crate::file_format::packed")]
     first: Vec<f32>,
     /// Expected rolls to bear off the first checker (0 below 15 checkers).
+    #[serde(with = "crate::file_format::packed")]
     first_mean: Vec<f32>,
 }
 
@@ -697,9 +703,11 @@ impl Evaluator for BearoffDb {
 
 /// The cache file of the database, in the cache folder
 /// ([`cache_dir`](crate::bearoff2::cache_dir)).
-pub const CACHE_FILE: &str = "bearoff1-15.gdb";
+/// The name carries the format version, so that gammon builds of
+/// different versions sharing the folder do not rewrite each other's file.
+pub const CACHE_FILE: &str = "bearoff1-15-v2.gdb";
 /// Version of the cache file's payload.
-pub const CACHE_VERSION: u32 = 1;
+pub const CACHE_VERSION: u32 = 2;
 /// The largest cache file read: the tables are about 4.6 MB.
 const CACHE_LIMIT: u64 = 32 << 20;
 

@@ -68,9 +68,11 @@ use thiserror::Error;
 /// Most checkers per side in the database.
 pub const MAX_CHECKERS: u32 = 6;
 /// The cache file's name.
-pub const CACHE_FILE: &str = "bearoff2-6.gdb";
+/// The name carries the format version, so that gammon builds of
+/// different versions sharing the folder do not rewrite each other's file.
+pub const CACHE_FILE: &str = "bearoff2-6-v2.gdb";
 /// The cache file's format version.
-pub const CACHE_VERSION: u32 = 1;
+pub const CACHE_VERSION: u32 = 2;
 /// The most payload the cache file may hold (the table is 13.7 MB).
 const CACHE_LIMIT: u64 = 16 << 20;
 
@@ -129,7 +131,8 @@ struct Stored {
     max_checkers: u32,
     /// `[win, owned, centred, opponent_owns]` (no double) per pair,
     /// row-major by the side on roll.
-    values: Vec<f32>,
+    #[serde(with = "crate::file_format::packed")]
+    values: Vec<[f32; 4]>,
 }
 
 /// The two-sided database: see the [module documentation](self).
@@ -282,7 +285,7 @@ impl TwoSidedDb {
     }
 
     fn stored(&self) -> Stored {
-        Stored { max_checkers: self.max_checkers, values: self.values.iter().flatten().copied().collect() }
+        Stored { max_checkers: self.max_checkers, values: self.values.clone() }
     }
 
     /// A table read back, if it is a whole, plausible one.
@@ -293,11 +296,10 @@ impl TwoSidedDb {
         let layouts = layouts_up_to(s.max_checkers);
         let n = layouts.len();
         let ok = |x: &f32| x.is_finite() && (-1.0..=1.0).contains(x);
-        if s.values.len() != 4 * n * n || !s.values.iter().all(ok) {
+        if s.values.len() != n * n || !s.values.iter().flatten().all(ok) {
             return None;
         }
-        let values = s.values.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
-        Some(TwoSidedDb { max_checkers: s.max_checkers, number: numbering(&layouts), n, values })
+        Some(TwoSidedDb { max_checkers: s.max_checkers, number: numbering(&layouts), n, values: s.values })
     }
 
     /// Writes the table to `path` (atomically, in the project's file format).

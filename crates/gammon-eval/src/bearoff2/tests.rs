@@ -270,7 +270,7 @@ fn the_cache_is_read_rebuilt_or_skipped() {
     let (_, how) = TwoSidedDb::load_or_build_sized(None, name, 1);
     assert_eq!(how, CacheOutcome::NoCacheDir);
     // Values out of range are refused as not a table.
-    let bad = Stored { max_checkers: 1, values: vec![2.0; 4 * 49] };
+    let bad = Stored { max_checkers: 1, values: vec![[2.0; 4]; 49] };
     assert!(TwoSidedDb::from_stored(bad).is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
