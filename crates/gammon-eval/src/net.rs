@@ -286,12 +286,9 @@ impl NetEvaluator {
             Ok(mut slot) => {
                 let mine = slot.as_ref().and_then(|s| s.fast.as_ref()).is_some_and(|f| Arc::ptr_eq(f, &self.nets));
                 if !mine {
-                    *slot = Some(self.scratch());
+                    *slot = None;
                 }
-                match slot.as_mut() {
-                    Some(scratch) => f(scratch),
-                    None => f(&mut self.scratch()),
-                }
+                f(slot.get_or_insert_with(|| self.scratch()))
             }
             // Called from inside `f` (no caller does today): a scratch of its own.
             Err(_) => f(&mut self.scratch()),

@@ -63,6 +63,8 @@ mod phase;
 mod position;
 mod position_id;
 mod position_text;
+#[cfg(test)]
+mod random_games;
 mod sgf;
 mod xgid;
 

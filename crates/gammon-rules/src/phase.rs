@@ -139,25 +139,13 @@ mod tests {
 
     #[test]
     fn crashed_agrees_with_the_board_array_reference() {
-        use crate::{DiceSource, MoveList, RandomDice};
         // Positions along random games, which reach crashed boards near their ends.
-        let mut dice = RandomDice::new(11, 0);
-        let mut list = MoveList::new();
         let (mut crashed, mut seen) = (0, 0);
-        for game in 0..300u64 {
-            let mut pos = Position::STARTING;
-            for turn in 0..400u64 {
-                if pos.my_occupied() == 0 || pos.their_occupied() == 0 {
-                    break;
-                }
-                assert_eq!(PositionClass::is_crashed(&pos), crashed_on_boards(&pos), "{}", pos.to_position_id());
-                seen += 1;
-                crashed += usize::from(crashed_on_boards(&pos));
-                list.generate(&pos, dice.roll());
-                let n = list.len();
-                pos = if n == 0 { pos.switched() } else { list.positions()[((game + turn) as usize * 7919) % n] };
-            }
-        }
+        crate::random_games::along_random_games(11, 300, |pos| {
+            assert_eq!(PositionClass::is_crashed(pos), crashed_on_boards(pos), "{}", pos.to_position_id());
+            seen += 1;
+            crashed += usize::from(crashed_on_boards(pos));
+        });
         assert!(crashed > 1_000 && seen - crashed > 1_000, "{crashed} crashed of {seen}");
     }
 }

@@ -620,30 +620,19 @@ mod tests {
 
     #[test]
     fn keys_are_equal_exactly_for_equal_positions() {
-        use crate::{DiceSource, MoveList, RandomDice};
         use std::collections::HashMap;
         // Every result of every roll along random games: many positions
         // that differ in one checker or in who holds a point.
-        let mut dice = RandomDice::new(3, 0);
-        let mut list = MoveList::new();
+        let mut list = crate::MoveList::new();
         let mut by_key: HashMap<[u64; 2], Position> = HashMap::new();
-        for game in 0..60usize {
-            let mut pos = Position::STARTING;
-            for turn in 0..200usize {
-                if pos.my_occupied() == 0 || pos.their_occupied() == 0 {
-                    break;
+        crate::random_games::along_random_games(3, 60, |&pos| {
+            for roll in crate::ALL_ROLLS {
+                list.generate(&pos, roll);
+                for p in list.positions().iter().chain([pos, pos.switched()].iter()) {
+                    assert_eq!(*by_key.entry(p.key()).or_insert(*p), *p, "two positions, one key");
                 }
-                for roll in crate::ALL_ROLLS {
-                    list.generate(&pos, roll);
-                    for p in list.positions().iter().chain([pos, pos.switched()].iter()) {
-                        assert_eq!(*by_key.entry(p.key()).or_insert(*p), *p, "two positions, one key");
-                    }
-                }
-                list.generate(&pos, dice.roll());
-                let n = list.len();
-                pos = if n == 0 { pos.switched() } else { list.positions()[(game * 31 + turn) * 7919 % n] };
             }
-        }
+        });
         assert!(by_key.len() > 100_000, "{} positions", by_key.len());
     }
 }

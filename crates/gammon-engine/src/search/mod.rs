@@ -69,9 +69,9 @@
 //! A fixed-size table of `(position, plies) -> probabilities`
 //! ([`Search::DEFAULT_CACHE_ENTRIES`] by default) that threads share without
 //! locks (`cache.rs` says why and how a slot stays consistent), two slots
-//! per bucket (the deeper entry is kept when both are taken). Every value is a pure function of the position, the depth, the
-//! evaluator and the filter, so the cache changes the time only, never a
-//! result; the same holds for the number of threads (rolls and candidates
+//! per bucket (the deeper entry is kept when both are taken). Every value
+//! is a pure function of the position, the depth, the evaluator and the
+//! filter, so the cache changes the time only, never a result; the same holds for the number of threads (rolls and candidates
 //! are evaluated in parallel with rayon and always combined in roll order).
 
 use gammon_eval::bearoff2::bearoff_value;
