@@ -3,7 +3,7 @@
 //! is refused, so a misspelt `dice` is not silently ignored.
 
 use crate::error::{chain, ApiError};
-use axum::body::{to_bytes, Body};
+use axum::body::Body;
 use axum::http::StatusCode;
 use gammon_rules::{parse_position_text, Dice, GameContext, Position};
 use serde::de::DeserializeOwned;
@@ -14,6 +14,12 @@ pub const MAX_PLY: u8 = 3;
 /// The largest request body: a match file of a long session is well under
 /// this (a 25-point match is about 20 KB).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// How much of an oversized body is still read (and dropped) before the
+/// refusal: a client that is still sending when the server answers and
+/// closes gets a broken pipe instead of the 413 and its reason, so bodies up
+/// to this size are read to their end; beyond it the connection is cut.
+pub const DRAIN_BODY_BYTES: usize = 8 * MAX_BODY_BYTES;
 
 /// The parameters of one query string, checked against what an endpoint
 /// takes.
@@ -134,10 +140,27 @@ pub fn parse_dice(text: &str) -> Result<Dice, ApiError> {
 
 /// A JSON body of at most [`MAX_BODY_BYTES`], read into `T` (whose fields
 /// refuse unknown names); a refusal names the field where serde does.
-pub async fn json_body<T: DeserializeOwned>(body: Body) -> Result<T, ApiError> {
-    let bytes = to_bytes(body, MAX_BODY_BYTES).await.map_err(|_| {
-        ApiError::request(StatusCode::PAYLOAD_TOO_LARGE, format!("the body is larger than {MAX_BODY_BYTES} bytes"))
-    })?;
+pub async fn json_body<T: DeserializeOwned>(mut body: Body) -> Result<T, ApiError> {
+    use http_body_util::BodyExt;
+    let mut bytes = Vec::new();
+    let mut total = 0usize;
+    while let Some(frame) = body.frame().await {
+        let frame =
+            frame.map_err(|e| ApiError::request(StatusCode::BAD_REQUEST, format!("cannot read the body: {e}")))?;
+        let Ok(data) = frame.into_data() else { continue };
+        total = total.saturating_add(data.len());
+        if total <= MAX_BODY_BYTES {
+            bytes.extend_from_slice(&data);
+        } else if total > DRAIN_BODY_BYTES {
+            break;
+        }
+    }
+    if total > MAX_BODY_BYTES {
+        return Err(ApiError::request(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is larger than {MAX_BODY_BYTES} bytes"),
+        ));
+    }
     serde_json::from_slice(&bytes).map_err(|e| {
         let text = e.to_string();
         // serde names the field between backquotes: "unknown field `x`".
