@@ -51,15 +51,20 @@
 //!
 //! Four `f32` per pair (computed in `f64`): 13.7 MB for `n = 6`. The cache
 //! file is a [`FileKind::Bearoff2`] file named [`CACHE_FILE`] in
-//! [`cache_dir`]; a file that cannot be read or is not this table is
-//! rebuilt and rewritten, and a cache that cannot be written is only
-//! skipped.
+//! [`cache_dir`], one chunk per row `a` (a [chunked
+//! file](crate::file_format::chunked), each chunk with its own checksum). A
+//! process reads only the rows it needs, when it first needs them: `gammon
+//! eval` of one bearoff reads one row of 15 KB, not 13.7 MB. A file that
+//! cannot be opened or is not this table is rebuilt and rewritten; a row
+//! that turns out damaged when it is read makes the process build the table
+//! (about a second), answer from the build from then on, and rewrite the
+//! file. A cache that cannot be written is only skipped.
 
 use crate::bearoff::{home_layouts, index, successors, Layout, LAYOUTS};
-use crate::file_format::{read_file, write_file_atomic, FileError, FileKind};
+use crate::file_format::chunked::{f32s, write_chunked, ChunkedFile};
+use crate::file_format::{FileError, FileKind};
 use crate::probabilities::Probabilities;
 use gammon_rules::{CubeOwner, Position, ALL_ROLLS};
-use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -70,10 +75,11 @@ pub const MAX_CHECKERS: u32 = 6;
 /// The cache file's name.
 /// The name carries the format version, so that gammon builds of
 /// different versions sharing the folder do not rewrite each other's file.
-pub const CACHE_FILE: &str = "bearoff2-6-v2.gdb";
-/// The cache file's format version.
-pub const CACHE_VERSION: u32 = 2;
-/// The most payload the cache file may hold (the table is 13.7 MB).
+pub const CACHE_FILE: &str = "bearoff2-6-v3.gdb";
+/// The cache file's format version: 3, chunked by row.
+pub const CACHE_VERSION: u32 = 3;
+/// The most payload the cache file may hold (the table is 13.7 MB, its
+/// index 22 KB).
 const CACHE_LIMIT: u64 = 16 << 20;
 
 /// A build with an unsupported size.
@@ -125,15 +131,9 @@ impl TwoSidedValues {
     }
 }
 
-/// The cache file's payload.
-#[derive(Serialize, Deserialize)]
-struct Stored {
-    max_checkers: u32,
-    /// `[win, owned, centred, opponent_owns]` (no double) per pair,
-    /// row-major by the side on roll.
-    #[serde(with = "crate::file_format::packed")]
-    values: Vec<[f32; 4]>,
-}
+/// One row of the table: `[win, owned, centred, opponent_owns]` (no double)
+/// for the side on roll with layout `a`, against each layout `b`.
+type Row = Box<[[f32; 4]]>;
 
 /// The two-sided database: see the [module documentation](self).
 pub struct TwoSidedDb {
@@ -142,8 +142,13 @@ pub struct TwoSidedDb {
     number: Vec<u16>,
     /// Number of layouts.
     n: usize,
-    /// `values[a * n + b]`.
-    values: Vec<[f32; 4]>,
+    /// `rows[a][b]`; a row not yet there is read from `source`.
+    rows: Vec<OnceLock<Row>>,
+    /// The cache file the rows come from (none for a built table).
+    source: Option<ChunkedFile>,
+    /// The table built in this process because a row of `source` was
+    /// damaged; later rows come from it.
+    rebuilt: OnceLock<Box<TwoSidedDb>>,
 }
 
 impl fmt::Debug for TwoSidedDb {
@@ -156,12 +161,27 @@ impl fmt::Debug for TwoSidedDb {
     }
 }
 
-/// The layouts of at most `max` checkers, in one-sided index order.
+/// The layouts of at most `max` checkers, in one-sided index order. Made
+/// from the layouts themselves (924 for 6 checkers), not by going through
+/// all 54,264 indices: a process opening the cache does this.
 fn layouts_up_to(max: u32) -> Vec<Layout> {
-    (0..LAYOUTS)
-        .filter_map(|r| crate::bearoff::layout(r).ok())
-        .filter(|l| l.iter().map(|&c| u32::from(c)).sum::<u32>() <= max)
-        .collect()
+    fn extend(point: usize, left: u32, layout: &mut Layout, out: &mut Vec<(usize, Layout)>) {
+        if point == layout.len() {
+            if let Ok(r) = index(layout) {
+                out.push((r, *layout));
+            }
+            return;
+        }
+        for c in 0..=left {
+            layout[point] = c as u8;
+            extend(point + 1, left - c, layout, out);
+        }
+        layout[point] = 0;
+    }
+    let mut found = Vec::new();
+    extend(0, max.min(crate::bearoff::MAX_CHECKERS), &mut [0; 6], &mut found);
+    found.sort_unstable_by_key(|&(r, _)| r);
+    found.into_iter().map(|(_, l)| l).collect()
 }
 
 /// Layout number of each one-sided index, for `layouts` in index order.
@@ -236,14 +256,20 @@ impl TwoSidedDb {
             }
         }
         // Sums of 21 rolls round: keep each value in its range.
-        let values = table
-            .iter()
-            .map(|&[w, own, centre, opp]| {
-                [w.clamp(0.0, 1.0), own.clamp(-1.0, 1.0), centre.clamp(-1.0, 1.0), opp.clamp(-1.0, 1.0)]
-                    .map(|x| x as f32)
+        let rows = table
+            .chunks_exact(n)
+            .map(|row| {
+                let row: Row = row
+                    .iter()
+                    .map(|&[w, own, centre, opp]| {
+                        [w.clamp(0.0, 1.0), own.clamp(-1.0, 1.0), centre.clamp(-1.0, 1.0), opp.clamp(-1.0, 1.0)]
+                            .map(|x| x as f32)
+                    })
+                    .collect();
+                OnceLock::from(row)
             })
             .collect();
-        Ok(TwoSidedDb { max_checkers, number, n, values })
+        Ok(TwoSidedDb { max_checkers, number, n, rows, source: None, rebuilt: OnceLock::new() })
     }
 
     /// Most checkers per side.
@@ -256,9 +282,58 @@ impl TwoSidedDb {
         self.n
     }
 
-    /// Heap memory held by the table, in bytes.
+    /// Heap memory held by the table (the rows read so far), in bytes.
     pub fn memory_bytes(&self) -> usize {
-        16 * self.values.capacity() + 2 * self.number.capacity()
+        let rows: usize = self.rows.iter().filter_map(OnceLock::get).map(|r| 16 * r.len()).sum();
+        rows + 2 * self.number.capacity() + self.rebuilt.get().map_or(0, |db| db.memory_bytes())
+    }
+
+    /// Row `a` (a valid layout number): read from the cache file on first
+    /// use, or taken from a build of the table where the file's row is
+    /// damaged.
+    fn row(&self, a: usize) -> Option<&[[f32; 4]]> {
+        let cell = self.rows.get(a)?;
+        Some(cell.get_or_init(|| match self.read_row(a) {
+            Some(row) => row,
+            None => self.rebuilt_row(a),
+        }))
+    }
+
+    /// Row `a` of the cache file, if it reads and holds plausible values.
+    fn read_row(&self, a: usize) -> Option<Row> {
+        let bytes = self.source.as_ref()?.chunk(a).ok()?;
+        let ok = |x: &f32| x.is_finite() && (-1.0..=1.0).contains(x);
+        let values: Vec<f32> = f32s(&bytes).collect();
+        if values.len() != 4 * self.n || !values.iter().all(ok) {
+            return None;
+        }
+        Some(values.chunks_exact(4).map(|v| [v[0], v[1], v[2], v[3]]).collect())
+    }
+
+    /// Row `a` of a table built in this process (once), which also replaces
+    /// the damaged cache file where it can.
+    #[cold]
+    fn rebuilt_row(&self, a: usize) -> Row {
+        let db = self.rebuilt.get_or_init(|| {
+            let db = Self::build(self.max_checkers).unwrap_or_else(|_| Self::empty());
+            if let Some(path) = self.source.as_ref().map(ChunkedFile::path) {
+                let _ = db.write(path);
+            }
+            Box::new(db)
+        });
+        db.row(a).map(Box::from).unwrap_or_default()
+    }
+
+    /// A table of no layouts (for a size that cannot be built).
+    fn empty() -> TwoSidedDb {
+        TwoSidedDb {
+            max_checkers: 0,
+            number: vec![u16::MAX; LAYOUTS],
+            n: 0,
+            rows: vec![],
+            source: None,
+            rebuilt: OnceLock::new(),
+        }
     }
 
     /// The layout number of `l`, if it has few enough checkers.
@@ -273,7 +348,7 @@ impl TwoSidedDb {
     /// `us` has won, else an empty `them` has won.
     pub fn values(&self, us: &Layout, them: &Layout) -> Option<TwoSidedValues> {
         let (a, b) = (self.number_of(us)?, self.number_of(them)?);
-        let [win, owned, centred, opponent_owns] = *self.values.get(a * self.n + b)?;
+        let [win, owned, centred, opponent_owns] = *self.row(a)?.get(b)?;
         Some(TwoSidedValues { win, owned, centred, opponent_owns })
     }
 
@@ -284,41 +359,45 @@ impl TwoSidedDb {
         self.values(&us, &them)
     }
 
-    fn stored(&self) -> Stored {
-        Stored { max_checkers: self.max_checkers, values: self.values.clone() }
-    }
-
-    /// A table read back, if it is a whole, plausible one.
-    fn from_stored(s: Stored) -> Option<TwoSidedDb> {
-        if !(1..=MAX_CHECKERS).contains(&s.max_checkers) {
-            return None;
-        }
-        let layouts = layouts_up_to(s.max_checkers);
-        let n = layouts.len();
-        let ok = |x: &f32| x.is_finite() && (-1.0..=1.0).contains(x);
-        if s.values.len() != n * n || !s.values.iter().flatten().all(ok) {
-            return None;
-        }
-        Some(TwoSidedDb { max_checkers: s.max_checkers, number: numbering(&layouts), n, values: s.values })
-    }
-
-    /// Writes the table to `path` (atomically, in the project's file format).
+    /// Writes the table to `path` (atomically, in the project's file format,
+    /// chunked by row).
     ///
     /// # Errors
     /// The file cannot be written.
     pub fn write(&self, path: &Path) -> Result<(), FileError> {
-        write_file_atomic(path, FileKind::Bearoff2, CACHE_VERSION, &self.stored())
+        let rows: Vec<Vec<u8>> = (0..self.n)
+            .map(|a| self.row(a).unwrap_or_default().iter().flatten().flat_map(|x| x.to_le_bytes()).collect())
+            .collect();
+        write_chunked(path, FileKind::Bearoff2, CACHE_VERSION, &self.max_checkers.to_le_bytes(), &rows)
     }
 
-    /// Reads a table written by [`write`](Self::write).
+    /// Opens a table written by [`write`](Self::write). Its rows are read
+    /// when they are first needed, each checked then (see the [module
+    /// documentation](self)).
     ///
     /// # Errors
-    /// The file cannot be read, is not of this kind and version, or does not
-    /// hold a whole table ([`FileError::Invalid`]).
+    /// The file cannot be read, is not of this kind and version, or its
+    /// index does not describe a table of a size the program builds
+    /// ([`FileError::Invalid`]).
     pub fn read(path: &Path) -> Result<TwoSidedDb, FileError> {
-        let s: Stored = read_file(path, FileKind::Bearoff2, CACHE_VERSION, CACHE_LIMIT)?;
-        Self::from_stored(s)
-            .ok_or_else(|| FileError::in_file(path, FileError::Invalid("not a whole two-sided bearoff table".into())))
+        let file = ChunkedFile::open(path, FileKind::Bearoff2, CACHE_VERSION, CACHE_LIMIT)?;
+        let max_checkers = match file.meta() {
+            &[a, b, c, d] => u32::from_le_bytes([a, b, c, d]),
+            _ => 0,
+        };
+        let layouts = layouts_up_to(max_checkers);
+        let n = layouts.len();
+        if !(1..=MAX_CHECKERS).contains(&max_checkers) || file.chunks() != n {
+            return Err(FileError::in_file(path, FileError::Invalid("not a whole two-sided bearoff table".into())));
+        }
+        Ok(TwoSidedDb {
+            max_checkers,
+            number: numbering(&layouts),
+            n,
+            rows: (0..n).map(|_| OnceLock::new()).collect(),
+            source: Some(file),
+            rebuilt: OnceLock::new(),
+        })
     }
 
     /// The full database (6 checkers) from the cache file [`CACHE_FILE`] in
@@ -332,14 +411,7 @@ impl TwoSidedDb {
     /// [`load_or_build`](Self::load_or_build) for `max_checkers` (in range)
     /// and a file name.
     fn load_or_build_sized(dir: Option<&Path>, name: &str, max_checkers: u32) -> (TwoSidedDb, CacheOutcome) {
-        let build = || {
-            Self::build(max_checkers).unwrap_or_else(|_| TwoSidedDb {
-                max_checkers: 0,
-                number: vec![u16::MAX; LAYOUTS],
-                n: 0,
-                values: vec![],
-            })
-        };
+        let build = || Self::build(max_checkers).unwrap_or_else(|_| Self::empty());
         load_or_build_cached(
             dir,
             name,

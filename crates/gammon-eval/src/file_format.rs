@@ -36,6 +36,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
+pub mod chunked;
 pub mod packed;
 
 const MAGIC_PREFIX: &[u8; 6] = b"GAMMON";
@@ -538,14 +539,18 @@ pub fn read_file<T: DeserializeOwned>(
 /// # Errors
 /// Encoding or any file-system step failed (the target is then untouched).
 pub fn write_file_atomic<T: Serialize>(path: &Path, kind: FileKind, version: u32, value: &T) -> Result<(), FileError> {
-    let bytes = to_bytes(kind, version, value)?;
+    write_bytes_atomic(path, &to_bytes(kind, version, value)?)
+}
+
+/// Writes `bytes` to `path` atomically (see [`write_file_atomic`]).
+fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     let io = |source| FileError::Write { path: path.to_path_buf(), source };
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&bytes)?;
+        f.write_all(bytes)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)?;
         // Make the rename itself durable.

@@ -77,6 +77,17 @@ impl Reference {
 }
 
 #[test]
+fn the_layouts_are_those_of_few_enough_checkers_in_index_order() {
+    for max in 0..=MAX_CHECKERS {
+        let slow: Vec<Layout> = (0..LAYOUTS)
+            .filter_map(|r| crate::bearoff::layout(r).ok())
+            .filter(|l| checkers(l) <= max)
+            .collect();
+        assert_eq!(layouts_up_to(max), slow, "{max} checkers");
+    }
+}
+
+#[test]
 fn sizes() {
     assert_eq!(layouts_up_to(6).len(), 924);
     assert_eq!(layouts_up_to(3).len(), 84);
@@ -121,7 +132,7 @@ fn the_table_is_the_recursion() {
 fn provable_orderings_hold_for_every_pair() {
     let db = full();
     let tol = 1e-6;
-    for &[win, owned, centred, opponent_owns] in &db.values {
+    for &[win, owned, centred, opponent_owns] in (0..db.layouts()).flat_map(|a| db.row(a).unwrap()) {
         let v = TwoSidedValues { win, owned, centred, opponent_owns };
         let w = f64::from(win);
         assert!((0.0..=1.0).contains(&w), "{v:?}");
@@ -245,23 +256,40 @@ fn the_cache_is_read_rebuilt_or_skipped() {
     assert_eq!(how, CacheOutcome::Built);
     let (read, how) = TwoSidedDb::load_or_build_sized(Some(&dir), name, 2);
     assert_eq!(how, CacheOutcome::Read);
-    assert_eq!(read.values, built.values);
+    // Opened, not read: the rows come as they are needed.
+    assert_eq!(read.rows.iter().filter(|r| r.get().is_some()).count(), 0);
     assert_eq!(
         read.values(&[1, 1, 0, 0, 0, 0], &[0, 0, 0, 0, 0, 1]),
         built.values(&[1, 1, 0, 0, 0, 0], &[0, 0, 0, 0, 0, 1])
     );
+    assert_eq!(read.rows.iter().filter(|r| r.get().is_some()).count(), 1);
+    let every_row = |db: &TwoSidedDb| (0..db.layouts()).map(|a| db.row(a).unwrap().to_vec()).collect::<Vec<_>>();
+    assert_eq!(every_row(&read), every_row(&built));
     // A table of another size is rebuilt.
     let (_, how) = TwoSidedDb::load_or_build_sized(Some(&dir), name, 1);
     assert_eq!(how, CacheOutcome::Built);
-    // A corrupt file is rebuilt.
+    // A damaged index: the file is rebuilt.
     let path = dir.join(name);
-    let mut bytes = std::fs::read(&path).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0xFF;
+    let good = std::fs::read(&path).unwrap();
+    let mut bytes = good.clone();
+    bytes[40] ^= 0xFF;
     std::fs::write(&path, &bytes).unwrap();
     assert!(TwoSidedDb::read(&path).is_err());
     let (_, how) = TwoSidedDb::load_or_build_sized(Some(&dir), name, 1);
     assert_eq!(how, CacheOutcome::Built);
+    // A damaged row opens, and is found when it is read: the process builds
+    // the table, answers from the build, and rewrites the file.
+    let mut bytes = good.clone();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xFF;
+    std::fs::write(&path, &bytes).unwrap();
+    let (damaged, how) = TwoSidedDb::load_or_build_sized(Some(&dir), name, 1);
+    assert_eq!(how, CacheOutcome::Read);
+    let small = TwoSidedDb::build(1).unwrap();
+    assert!(damaged.rebuilt.get().is_none());
+    assert_eq!(every_row(&damaged), every_row(&small));
+    assert!(damaged.rebuilt.get().is_some());
+    assert_eq!(std::fs::read(&path).unwrap(), good);
     // A cache folder that is a file: built, not written, no error.
     let blocked = dir.join("file");
     std::fs::write(&blocked, b"x").unwrap();
@@ -269,9 +297,14 @@ fn the_cache_is_read_rebuilt_or_skipped() {
     assert_eq!((how, db.layouts()), (CacheOutcome::NotWritten, 7));
     let (_, how) = TwoSidedDb::load_or_build_sized(None, name, 1);
     assert_eq!(how, CacheOutcome::NoCacheDir);
-    // Values out of range are refused as not a table.
-    let bad = Stored { max_checkers: 1, values: vec![[2.0; 4]; 49] };
-    assert!(TwoSidedDb::from_stored(bad).is_none());
+    // Values out of range are refused as not a table, and rebuilt.
+    let bad = vec![vec![0u8; 16 * 7]; 7].into_iter().map(|mut row| {
+        row[..4].copy_from_slice(&2.0f32.to_le_bytes());
+        row
+    });
+    write_chunked(&path, FileKind::Bearoff2, CACHE_VERSION, &1u32.to_le_bytes(), &bad.collect::<Vec<_>>()).unwrap();
+    let opened = TwoSidedDb::read(&path).unwrap();
+    assert_eq!(every_row(&opened), every_row(&small));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
