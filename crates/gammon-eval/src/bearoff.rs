@@ -91,7 +91,8 @@
 //! treated as independent: each plays its own min-expected-rolls policy.
 
 use crate::bearoff2::{cache_dir, load_or_build_cached, CacheOutcome};
-use crate::file_format::{read_file, write_file_atomic, FileError, FileKind};
+use crate::file_format::chunked::{decode, encode, write_chunked, ChunkedFile};
+use crate::file_format::{FileError, FileKind};
 use crate::{Evaluator, Probabilities};
 use gammon_rules::{Dice, Position, ALL_ROLLS};
 use serde::{Deserialize, Serialize};
@@ -308,10 +309,28 @@ pub fn home_layouts(pos: &Position) -> Option<(Layout, Layout)> {
 /// 15-checker layouts the distribution of rolls to bear off the first one.
 /// Built in memory by [`BearoffDb::build`] (about 80 ms in release, 4.6 MB)
 /// and cached on disk ([`BearoffDb::load_or_build`], file [`CACHE_FILE`]),
-/// so that a process reads it in a few milliseconds instead of building it;
+/// in parts of [`PART`] layouts that a process reads when it first needs
+/// them (a bearoff evaluation needs two or three of the 107 parts);
 /// [`bearoff_db`] holds a shared instance.
-#[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct BearoffDb {
+    /// Part `k`: the layouts `k * PART ..`; one not yet there is read from
+    /// `source`.
+    parts: Vec<OnceLock<Part>>,
+    /// The cache file the parts come from (none for a built database).
+    source: Option<ChunkedFile>,
+    /// The database built in this process because a part of `source` was
+    /// damaged; later parts come from it.
+    rebuilt: OnceLock<Box<BearoffDb>>,
+}
+
+/// Layouts per part of the database (a chunk of the cache file, about
+/// 45 KB).
+pub const PART: usize = 512;
+
+/// The tables of the layouts `start .. start + n` of one part (indices
+/// below are relative to `start`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Part {
     /// `dist[offsets[r]..offsets[r + 1]]` = distribution of layout `r`.
     #[serde(with = "crate::file_format::packed")]
     offsets: Vec<u32>,
@@ -332,14 +351,69 @@ pub struct BearoffDb {
     first_mean: Vec<f32>,
 }
 
+impl Part {
+    /// The layouts `range` of whole tables (offsets absolute, as built).
+    fn cut(range: std::ops::Range<usize>, t: &Part) -> Part {
+        let runs = |offsets: &[u32], table: &[f32]| {
+            let (a, b) = (offsets[range.start] as usize, offsets[range.end] as usize);
+            let rel = offsets[range.start..=range.end].iter().map(|&o| o - offsets[range.start]).collect();
+            (rel, table[a..b].to_vec())
+        };
+        let (offsets, dist) = runs(&t.offsets, &t.dist);
+        let (first_offsets, first) = runs(&t.first_offsets, &t.first);
+        Part {
+            offsets,
+            dist,
+            mean: t.mean[range.clone()].to_vec(),
+            first_offsets,
+            first,
+            first_mean: t.first_mean[range].to_vec(),
+        }
+    }
+
+    /// Whether the tables have one entry per layout (`n`) and their offsets
+    /// run in order inside the distributions.
+    fn is_whole(&self, n: usize) -> bool {
+        let runs = |offsets: &[u32], table: &[f32]| {
+            offsets.len() == n + 1
+                && offsets.first() == Some(&0)
+                && offsets.last().is_some_and(|&o| o as usize == table.len())
+                && offsets.windows(2).all(|w| w[0] <= w[1])
+        };
+        self.mean.len() == n
+            && self.first_mean.len() == n
+            && runs(&self.offsets, &self.dist)
+            && runs(&self.first_offsets, &self.first)
+    }
+
+    /// Layouts in part `k`.
+    fn layouts(k: usize) -> usize {
+        LAYOUTS.saturating_sub(k * PART).min(PART)
+    }
+}
+
 impl fmt::Debug for BearoffDb {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BearoffDb")
-            .field("layouts", &self.mean.len())
-            .field("max_rolls", &self.max_rolls())
+            .field("layouts", &LAYOUTS)
+            .field("parts", &self.parts.len())
+            .field("parts_read", &self.parts.iter().filter(|p| p.get().is_some()).count())
             .field("bytes", &self.memory_bytes())
             .finish()
     }
+}
+
+/// A part of no layouts (never used: a built database has every part).
+fn empty_part() -> &'static Part {
+    static EMPTY: OnceLock<Part> = OnceLock::new();
+    EMPTY.get_or_init(|| Part {
+        offsets: vec![0],
+        dist: vec![],
+        mean: vec![],
+        first_offsets: vec![0],
+        first: vec![],
+        first_mean: vec![],
+    })
 }
 
 /// Best layouts by `s + 1` steps of each die (see the module documentation):
@@ -515,32 +589,86 @@ impl BearoffDb {
             first_offsets.push(offset(first.len()));
         }
 
-        dist.shrink_to_fit();
-        first.shrink_to_fit();
-        BearoffDb {
+        let whole = Part {
             offsets,
             dist,
             mean: mean.iter().map(|&m| m as f32).collect(),
             first_offsets,
             first,
             first_mean: first_mean.iter().map(|&m| m as f32).collect(),
-        }
+        };
+        let parts = (0..LAYOUTS.div_ceil(PART))
+            .map(|k| OnceLock::from(Part::cut(k * PART..k * PART + Part::layouts(k), &whole)))
+            .collect();
+        BearoffDb { parts, source: None, rebuilt: OnceLock::new() }
+    }
+
+    /// The part holding layout `r` (a valid index) and `r`'s place in it:
+    /// read from the cache file on first use, or taken from a build where
+    /// the file's part is damaged.
+    fn part(&self, r: usize) -> (&Part, usize) {
+        let k = r / PART;
+        let part = match self.parts.get(k) {
+            Some(cell) => cell.get_or_init(|| self.read_part(k).unwrap_or_else(|| self.rebuilt_part(k))),
+            None => self.rebuilt_part_ref(k),
+        };
+        (part, r % PART)
+    }
+
+    /// Part `k` of the cache file, if it reads and is whole.
+    fn read_part(&self, k: usize) -> Option<Part> {
+        let part: Part = decode(&self.source.as_ref()?.chunk(k).ok()?).ok()?;
+        part.is_whole(Part::layouts(k)).then_some(part)
+    }
+
+    /// The database built in this process (once), which also replaces the
+    /// damaged cache file where it can.
+    #[cold]
+    fn rebuilt(&self) -> &BearoffDb {
+        self.rebuilt.get_or_init(|| {
+            let db = Self::build();
+            if let Some(path) = self.source.as_ref().map(ChunkedFile::path) {
+                let _ = db.write(path);
+            }
+            Box::new(db)
+        })
+    }
+
+    #[cold]
+    fn rebuilt_part(&self, k: usize) -> Part {
+        self.rebuilt_part_ref(k).clone()
+    }
+
+    #[cold]
+    fn rebuilt_part_ref(&self, k: usize) -> &Part {
+        // A built database has every part (`k` is below LAYOUTS / PART).
+        let db = self.rebuilt();
+        let cell = db.parts.get(k).or(db.parts.last());
+        cell.and_then(OnceLock::get).unwrap_or_else(|| empty_part())
     }
 
     /// The distribution of layout `r` (valid index).
     fn dist_at(&self, r: usize) -> &[f32] {
-        let (a, b) = (self.offsets[r] as usize, self.offsets[r + 1] as usize);
-        self.dist.get(a..b).unwrap_or(DONE)
+        let (p, i) = self.part(r);
+        let (Some(&a), Some(&b)) = (p.offsets.get(i), p.offsets.get(i + 1)) else { return DONE };
+        p.dist.get(a as usize..b as usize).unwrap_or(DONE)
     }
 
     /// The first-off distribution of layout `r` (valid index).
     fn first_at(&self, r: usize) -> &[f32] {
-        let (a, b) = (self.first_offsets[r] as usize, self.first_offsets[r + 1] as usize);
+        let (p, i) = self.part(r);
+        let (Some(&a), Some(&b)) = (p.first_offsets.get(i), p.first_offsets.get(i + 1)) else { return DONE };
         if a == b {
             DONE
         } else {
-            self.first.get(a..b).unwrap_or(DONE)
+            p.first.get(a as usize..b as usize).unwrap_or(DONE)
         }
+    }
+
+    /// Expected rolls to bear off layout `r` (valid index).
+    fn mean_at(&self, r: usize) -> f32 {
+        let (p, i) = self.part(r);
+        p.mean.get(i).copied().unwrap_or(0.0)
     }
 
     /// Expected number of rolls to bear off every checker of `points`, with
@@ -549,7 +677,7 @@ impl BearoffDb {
     /// # Errors
     /// [`BearoffError::TooManyCheckers`] for more than 15 checkers.
     pub fn expected_rolls(&self, points: &Layout) -> Result<f32, BearoffError> {
-        Ok(self.mean[index(points)?])
+        Ok(self.mean_at(index(points)?))
     }
 
     /// `d[k]` = P(the last checker of `points` comes off on exactly the
@@ -584,7 +712,8 @@ impl BearoffDb {
     /// # Errors
     /// [`BearoffError::TooManyCheckers`] for more than 15 checkers.
     pub fn expected_rolls_to_first_off(&self, points: &Layout) -> Result<f32, BearoffError> {
-        Ok(self.first_mean[index(points)?])
+        let (p, i) = self.part(index(points)?);
+        Ok(p.first_mean.get(i).copied().unwrap_or(0.0))
     }
 
     /// The move the database's policy plays: the result of `dice` from
@@ -596,7 +725,7 @@ impl BearoffDb {
     pub fn best_move(&self, points: &Layout, dice: Dice) -> Result<Layout, BearoffError> {
         let mut best = (f32::INFINITY, *points);
         for next in successors(points, dice)? {
-            let e = self.mean[rank(&next)];
+            let e = self.mean_at(rank(&next));
             if e < best.0 {
                 best = (e, next);
             }
@@ -607,17 +736,21 @@ impl BearoffDb {
     /// The most rolls any layout can need (the longest distribution's last
     /// index).
     pub fn max_rolls(&self) -> usize {
-        self.offsets.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(1).saturating_sub(1)
+        (0..LAYOUTS).map(|r| self.dist_at(r).len()).max().unwrap_or(1).saturating_sub(1)
     }
 
-    /// Heap memory held by the tables, in bytes.
+    /// Heap memory held by the tables (the parts read so far), in bytes.
     pub fn memory_bytes(&self) -> usize {
-        4 * (self.offsets.capacity()
-            + self.dist.capacity()
-            + self.mean.capacity()
-            + self.first_offsets.capacity()
-            + self.first.capacity()
-            + self.first_mean.capacity())
+        let part = |p: &Part| {
+            4 * (p.offsets.capacity()
+                + p.dist.capacity()
+                + p.mean.capacity()
+                + p.first_offsets.capacity()
+                + p.first.capacity()
+                + p.first_mean.capacity())
+        };
+        let parts: usize = self.parts.iter().filter_map(OnceLock::get).map(part).sum();
+        parts + self.rebuilt.get().map_or(0, |db| db.memory_bytes())
     }
 
     /// The cubeless probabilities of a bearoff race for the side `us` on
@@ -705,51 +838,43 @@ impl Evaluator for BearoffDb {
 /// ([`cache_dir`](crate::bearoff2::cache_dir)).
 /// The name carries the format version, so that gammon builds of
 /// different versions sharing the folder do not rewrite each other's file.
-pub const CACHE_FILE: &str = "bearoff1-15-v2.gdb";
-/// Version of the cache file's payload.
-pub const CACHE_VERSION: u32 = 2;
+pub const CACHE_FILE: &str = "bearoff1-15-v3.gdb";
+/// Version of the cache file's payload: 3, in chunks of [`PART`] layouts.
+pub const CACHE_VERSION: u32 = 3;
 /// The largest cache file read: the tables are about 4.6 MB.
 const CACHE_LIMIT: u64 = 32 << 20;
 
 impl BearoffDb {
     /// Writes the database to `path` (atomically, in the project's file
-    /// format).
+    /// format, a chunk per part).
     ///
     /// # Errors
     /// The file cannot be written.
     pub fn write(&self, path: &Path) -> Result<(), FileError> {
-        write_file_atomic(path, FileKind::Bearoff1, CACHE_VERSION, self)
+        let chunks = (0..self.parts.len()).map(|k| encode(self.part(k * PART).0)).collect::<Result<Vec<_>, _>>()?;
+        write_chunked(path, FileKind::Bearoff1, CACHE_VERSION, &(PART as u32).to_le_bytes(), &chunks)
     }
 
-    /// Reads a database written by [`write`](Self::write), checking that its
-    /// tables fit together (a file that passes the checksum but was written
-    /// by something else is refused, never half used).
+    /// Opens a database written by [`write`](Self::write). Its parts are
+    /// read when they are first needed, each checked then: a part that does
+    /// not read, or whose tables do not fit together, makes the process
+    /// build the database, answer from the build from then on, and rewrite
+    /// the file.
     ///
     /// # Errors
     /// The file cannot be read, is not of this kind and version, or its
-    /// tables do not fit ([`FileError::Invalid`]).
+    /// index does not describe this database's parts ([`FileError::Invalid`]).
     pub fn read(path: &Path) -> Result<BearoffDb, FileError> {
-        let db: BearoffDb = read_file(path, FileKind::Bearoff1, CACHE_VERSION, CACHE_LIMIT)?;
-        if db.is_whole() {
-            Ok(db)
-        } else {
-            Err(FileError::in_file(path, FileError::Invalid("not a whole one-sided bearoff database".into())))
+        let file = ChunkedFile::open(path, FileKind::Bearoff1, CACHE_VERSION, CACHE_LIMIT)?;
+        let parts = LAYOUTS.div_ceil(PART);
+        if file.meta() != (PART as u32).to_le_bytes() || file.chunks() != parts {
+            return Err(FileError::in_file(path, FileError::Invalid("not a whole one-sided bearoff database".into())));
         }
-    }
-
-    /// Whether the tables have one entry per layout and their offsets run
-    /// in order inside the distributions.
-    fn is_whole(&self) -> bool {
-        let runs = |offsets: &[u32], table: &[f32]| {
-            offsets.len() == LAYOUTS + 1
-                && offsets.first() == Some(&0)
-                && offsets.last().is_some_and(|&o| o as usize == table.len())
-                && offsets.windows(2).all(|w| w[0] <= w[1])
-        };
-        self.mean.len() == LAYOUTS
-            && self.first_mean.len() == LAYOUTS
-            && runs(&self.offsets, &self.dist)
-            && runs(&self.first_offsets, &self.first)
+        Ok(BearoffDb {
+            parts: (0..parts).map(|_| OnceLock::new()).collect(),
+            source: Some(file),
+            rebuilt: OnceLock::new(),
+        })
     }
 
     /// The database from the cache file [`CACHE_FILE`] in `dir`, or built
@@ -773,30 +898,67 @@ mod tests {
     use super::*;
     use gammon_rules::MoveList;
 
+    /// Every table of every layout, as (distribution, first-off
+    /// distribution, means) bits.
+    fn every_layout(db: &BearoffDb) -> Vec<(Vec<u32>, Vec<u32>, u32, u32)> {
+        let bits = |d: &[f32]| d.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        (0..LAYOUTS)
+            .map(|r| {
+                let l = layout(r).unwrap();
+                (
+                    bits(db.distribution(&l).unwrap()),
+                    bits(db.first_off_distribution(&l).unwrap()),
+                    db.expected_rolls(&l).unwrap().to_bits(),
+                    db.expected_rolls_to_first_off(&l).unwrap().to_bits(),
+                )
+            })
+            .collect()
+    }
+
     #[test]
     fn the_cache_holds_the_same_database_and_a_damaged_one_is_rebuilt() {
         let dir = std::env::temp_dir().join(format!("gammon-bearoff1-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let (built, how) = BearoffDb::load_or_build(Some(&dir));
         assert_eq!(how, CacheOutcome::Built);
-        assert!(built.is_whole());
+        assert!(built.parts.iter().enumerate().all(|(k, p)| p.get().is_some_and(|p| p.is_whole(Part::layouts(k)))));
+        let want = every_layout(&built);
         let (read, how) = BearoffDb::load_or_build(Some(&dir));
         assert_eq!(how, CacheOutcome::Read);
-        assert!(read == built, "the cache gives back the same tables, bit for bit");
-        // A damaged file (the checksum no longer matches) is rebuilt.
+        // Opened, then read a part at a time as the layouts are asked for.
+        assert_eq!(read.parts.iter().filter(|p| p.get().is_some()).count(), 0);
+        read.evaluate_layouts(&[1, 0, 0, 0, 0, 0], &[0, 0, 0, 0, 0, 2]).unwrap();
+        assert_eq!(read.parts.iter().filter(|p| p.get().is_some()).count(), 2);
+        assert!(every_layout(&read) == want, "the cache gives back the same tables, bit for bit");
+        // A damaged index: the file is rebuilt.
         let path = dir.join(CACHE_FILE);
-        let mut bytes = std::fs::read(&path).unwrap();
-        let middle = bytes.len() / 2;
-        bytes[middle] ^= 0x55;
+        let good = std::fs::read(&path).unwrap();
+        let mut bytes = good.clone();
+        bytes[40] ^= 0x55;
         std::fs::write(&path, &bytes).unwrap();
         assert!(BearoffDb::read(&path).is_err());
         assert_eq!(BearoffDb::load_or_build(Some(&dir)).1, CacheOutcome::Built);
-        // Tables that do not fit together are refused even with a good
-        // checksum, and a file of another kind is not read as one.
-        let mut broken = built.clone();
-        broken.offsets.pop();
-        broken.write(&path).unwrap();
-        assert!(BearoffDb::read(&path).unwrap_err().to_string().contains("not a whole one-sided bearoff database"));
+        // A damaged part opens, and is found when it is read: the process
+        // builds the database, answers from the build, rewrites the file.
+        let mut bytes = good.clone();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x55;
+        std::fs::write(&path, &bytes).unwrap();
+        let damaged = BearoffDb::read(&path).unwrap();
+        assert!(every_layout(&damaged) == want);
+        assert!(damaged.rebuilt.get().is_some());
+        assert_eq!(std::fs::read(&path).unwrap(), good);
+        // A part whose tables do not fit together is refused even with a
+        // good checksum, and rebuilt.
+        let mut broken: Vec<Vec<u8>> =
+            (0..built.parts.len()).map(|k| encode(built.part(k * PART).0).unwrap()).collect();
+        let mut part = built.part(0).0.clone();
+        part.offsets.pop();
+        broken[0] = encode(&part).unwrap();
+        write_chunked(&path, FileKind::Bearoff1, CACHE_VERSION, &(PART as u32).to_le_bytes(), &broken).unwrap();
+        let refused = BearoffDb::read(&path).unwrap();
+        assert!(refused.read_part(0).is_none() && refused.read_part(1).is_some());
+        // A file of another kind is not read as one.
         std::fs::write(&path, b"not a database").unwrap();
         assert!(BearoffDb::read(&path).is_err());
         assert_eq!(BearoffDb::load_or_build(Some(&dir)).1, CacheOutcome::Built);

@@ -79,10 +79,8 @@ impl Reference {
 #[test]
 fn the_layouts_are_those_of_few_enough_checkers_in_index_order() {
     for max in 0..=MAX_CHECKERS {
-        let slow: Vec<Layout> = (0..LAYOUTS)
-            .filter_map(|r| crate::bearoff::layout(r).ok())
-            .filter(|l| checkers(l) <= max)
-            .collect();
+        let slow: Vec<Layout> =
+            (0..LAYOUTS).filter_map(|r| crate::bearoff::layout(r).ok()).filter(|l| checkers(l) <= max).collect();
         assert_eq!(layouts_up_to(max), slow, "{max} checkers");
     }
 }

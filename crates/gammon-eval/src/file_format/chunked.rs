@@ -78,7 +78,9 @@ impl ChunkedFile {
         let count = word(&head, HEADER_LEN, 4) as usize;
         let meta_len = word(&head, HEADER_LEN + 4, 4) as usize;
         if count > MAX_CHUNKS || meta_len > MAX_META {
-            return Err(bad(FileError::Invalid(format!("an index of {count} chunks and {meta_len} bytes of metadata"))));
+            return Err(bad(FileError::Invalid(format!(
+                "an index of {count} chunks and {meta_len} bytes of metadata"
+            ))));
         }
         let index_len = 8 + meta_len + ENTRY * count;
         if index_len as u64 > payload {
@@ -97,7 +99,8 @@ impl ChunkedFile {
             .chunks_exact(ENTRY)
             .map(|e| Entry { offset: word(e, 0, 8), len: word(e, 8, 8), checksum: word(e, 16, 8) })
             .collect();
-        let inside = |e: &Entry| e.offset >= index_len as u64 && e.offset.checked_add(e.len).is_some_and(|end| end <= payload);
+        let inside =
+            |e: &Entry| e.offset >= index_len as u64 && e.offset.checked_add(e.len).is_some_and(|end| end <= payload);
         if !chunks.iter().all(inside) {
             return Err(bad(FileError::Invalid("a chunk lies outside the payload".into())));
         }
@@ -186,6 +189,29 @@ pub fn write_chunked(
     write_bytes_atomic(path, &bytes)
 }
 
+/// A chunk holding `value` in the project's bincode configuration.
+///
+/// # Errors
+/// The value cannot be encoded.
+pub fn encode<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, FileError> {
+    bincode::serde::encode_to_vec(value, super::config()).map_err(|e| FileError::Encode(e.to_string()))
+}
+
+/// The value of a chunk written by [`encode`] (every byte used; the
+/// decoder's allocations bounded as for whole files).
+///
+/// # Errors
+/// The bytes do not decode as a `T`, or some are left over.
+pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, FileError> {
+    let limit = super::config().with_limit::<{ super::DECODE_LIMIT }>();
+    let (value, used) =
+        bincode::serde::borrow_decode_from_slice(bytes, limit).map_err(|e| FileError::Decode(e.to_string()))?;
+    if used != bytes.len() {
+        return Err(FileError::Decode(format!("{} bytes of the chunk left over", bytes.len() - used)));
+    }
+    Ok(value)
+}
+
 /// Little-endian `f32`s from bytes (a whole number of them).
 pub fn f32s(bytes: &[u8]) -> impl Iterator<Item = f32> + '_ {
     bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -222,7 +248,9 @@ mod tests {
         bytes[last] ^= 1;
         std::fs::write(&path, &bytes).expect("write");
         let f = ChunkedFile::open(&path, FileKind::Bearoff2, 3, 1 << 20).expect("the index is intact");
-        assert!(matches!(f.chunk(4), Err(FileError::InFile { ref problem, .. }) if matches!(**problem, FileError::Checksum)));
+        assert!(
+            matches!(f.chunk(4), Err(FileError::InFile { ref problem, .. }) if matches!(**problem, FileError::Checksum))
+        );
         assert_eq!(f.chunk(3).expect("chunk 3"), sample()[3]);
         let _ = std::fs::remove_dir_all(path.parent().expect("dir"));
     }
