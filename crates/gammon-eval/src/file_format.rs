@@ -8,7 +8,7 @@
 //! | 0 | 8 | magic: `GAMMON` then the file kind, two ASCII bytes (`NN`, `CK`, `DS`, `B2`, `B1`, `RS`) |
 //! | 8 | 4 | format version, u32 little-endian |
 //! | 12 | 8 | payload length in bytes, u64 little-endian |
-//! | 20 | 8 | checksum of the payload, u64 little-endian: XXH3-64 for the bearoff caches, FNV-1a 64 for the rest ([`FileKind::checksum`]) |
+//! | 20 | 8 | checksum of the payload, u64 little-endian: FNV-1a 64 ([`FileKind::checksum`]); for the bearoff caches, XXH3-64 of the payload's chunk index ([`chunked`]) |
 //! | 28 | n | payload: bincode 2, standard configuration (little-endian, varint lengths) |
 //!
 //! Reading checks the magic, the kind, the version and that the announced
@@ -26,7 +26,8 @@
 //! One file because reading, writing and naming what a file is (for the
 //! error messages) share the header and its checks; the code is about 560
 //! lines, the tests (every way a file can be damaged) about 260. The serde
-//! helper for tables stored as byte strings is `file_format/packed.rs`.
+//! helper for tables stored as byte strings is `file_format/packed.rs`;
+//! files read a chunk at a time (the bearoff caches) are `file_format/chunked.rs`.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -102,12 +103,12 @@ impl FileKind {
 }
 
 impl FileKind {
-    /// The payload checksum the header of this kind carries. The bearoff
-    /// caches are megabytes that every process meeting a bearoff reads, so
-    /// they use XXH3-64 (about 0.3 ms for the 4.6 MB one-sided cache);
-    /// FNV-1a takes a multiply per byte (5 ms). The other kinds keep FNV-1a
-    /// 64, so that every weights file, checkpoint and dataset ever written
-    /// still reads.
+    /// The checksum the header of this kind carries. The bearoff caches are
+    /// megabytes, checked by every process that meets a bearoff, so they use
+    /// XXH3-64 (about 0.3 ms for 4.6 MB; FNV-1a takes a multiply per byte, 5
+    /// ms), for their index and each chunk ([`chunked`]). The other kinds
+    /// keep FNV-1a 64, so that every weights file, checkpoint and dataset
+    /// ever written still reads.
     pub fn checksum(self, payload: &[u8]) -> u64 {
         match self {
             FileKind::Bearoff1 | FileKind::Bearoff2 => xxhash_rust::xxh3::xxh3_64(payload),

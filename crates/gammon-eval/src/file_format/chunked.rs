@@ -1,9 +1,10 @@
 //! Files read a chunk at a time: the bearoff caches (version 3), of which a
 //! process usually needs a few entries, not megabytes.
 //!
-//! The header is the project's ([`super`]); its checksum covers only the
-//! payload's index, and each chunk carries its own XXH3-64 in the index, so
-//! that a reader checks what it reads without reading the rest:
+//! The header is the project's ([`super`]); its checksum
+//! ([`FileKind::checksum`]) covers only the payload's index, and each chunk
+//! carries its own XXH3-64 in the index, so that a reader checks what it
+//! reads without reading the rest:
 //!
 //! | payload offset | size | field |
 //! |---|---|---|
@@ -91,7 +92,7 @@ impl ChunkedFile {
         if index.len() != index_len {
             return Err(bad(FileError::Truncated("the chunk index is cut short".into())));
         }
-        if xxh3_64(&index) != word(&head, 20, 8) {
+        if kind.checksum(&index) != word(&head, 20, 8) {
             return Err(bad(FileError::Checksum));
         }
         let meta = index[8..8 + meta_len].to_vec();
@@ -175,7 +176,7 @@ pub fn write_chunked(
         }
         offset += c.len() as u64;
     }
-    let checksum = xxh3_64(&payload);
+    let checksum = kind.checksum(&payload);
     for c in chunks {
         payload.extend_from_slice(c);
     }
