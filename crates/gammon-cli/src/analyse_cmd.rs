@@ -14,6 +14,7 @@ use crate::text;
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use gammon_engine::api::{CubeReport, Engine, EngineError};
+use gammon_engine::search::{MoveFilter, Search};
 use gammon_eval::NetEvaluator;
 use gammon_rules::{Dice, GameContext};
 use std::io::{BufWriter, Write};
@@ -28,7 +29,9 @@ as gnubg ranks them: money play in equity per unit of the cube, a match in match
 and their equity normalised to money (EMG). The first line says which context was used. --cubeless ranks \
 them by cubeless money equity instead. All moves are ranked at 0 ply, then gnubg's \"normal\" move filter keeps \
 up to 8 moves within 0.16 equity for the full depth (at 3 plies the best 2 of those within 0.04 \
-after 2 plies). Moves the filter dropped are shown at the depth they reached.\n\
+after 2 plies). Moves the filter dropped are shown at the depth they reached. Inside the lookahead each \
+roll's reply is the net's best of pubeval's best 8 moves (--prune), as gnubg's default hint screens them \
+with its pruning nets.\n\
 Without dice, the cube decision of the player on roll follows at the same depth, as `gammon cube --ply` \
 gives it, in the same context.")]
 #[command(mut_arg("position", |a| a.help(
@@ -57,6 +60,12 @@ pub struct AnalyseArgs {
     /// Also name the evaluator in full (its weights' notes).
     #[arg(long)]
     verbose: bool,
+    /// With dice: inside the lookahead, evaluate with the net only the best
+    /// N moves of each roll by pubeval, as gnubg's default hint screens them
+    /// with its pruning nets (0: every move). The cube decision (without
+    /// dice) is searched without the screen.
+    #[arg(long, value_name = "N", default_value_t = MoveFilter::ANALYSIS_PRUNE)]
+    prune: usize,
 }
 
 /// Runs `gammon analyse`.
@@ -68,7 +77,13 @@ pub fn run(args: &AnalyseArgs) -> Result<()> {
         }
     }
     let (context, notes) = args.context.apply(request.context)?;
-    let engine = Engine::new(args.weights.net()?);
+    let net = args.weights.net()?;
+    // Move analysis screens the lookahead's moves; the cube decision does not.
+    let filter = match request.dice {
+        Some(_) => MoveFilter { prune: args.prune, ..MoveFilter::NORMAL },
+        None => MoveFilter::NORMAL,
+    };
+    let engine = Engine::with_search(Search::new(net).with_filter(filter));
     let out = std::io::stdout();
     let mut out = BufWriter::new(out.lock());
     match (request.dice, args.cubeless) {

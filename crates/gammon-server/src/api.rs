@@ -14,6 +14,7 @@ use gammon_engine::api::json::{CubefulAnalysisJson, EvalJson, PositionAnalysisJs
 use gammon_engine::api::{legal_moves, CubeQuestion, CubeReport, Engine, EngineError};
 use gammon_engine::review::{review_match_until, ReviewError, ReviewSettings, MAX_REVIEW_PLIES};
 use gammon_engine::rollout::{RolloutError, RolloutSettings, BATCH, MAX_ROLLOUT_PLY};
+use gammon_engine::search::{MoveFilter, Search};
 use gammon_eval::NetEvaluator;
 use gammon_rules::{parse_match_text, CubeOwner, DiceState};
 use serde::Deserialize;
@@ -24,6 +25,11 @@ use std::sync::Arc;
 pub struct AppState {
     /// The engine (its search cache is shared by all requests).
     pub engine: Arc<Engine<NetEvaluator>>,
+    /// The engine of move analysis (`/api/analyse` with dice): the same net
+    /// with the pubeval screen inside the lookahead
+    /// ([`MoveFilter::SCREENED`](gammon_engine::search::MoveFilter::SCREENED),
+    /// as `gammon analyse`), and a cache of its own.
+    pub moves: Arc<Engine<NetEvaluator>>,
     /// Where the searches run.
     pub pool: Arc<rayon::ThreadPool>,
     /// Rollouts and reviews.
@@ -80,16 +86,34 @@ pub async fn moves(RawQuery(raw): RawQuery) -> Answer {
 pub async fn eval(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Answer {
     let query = Query::parse(raw.as_deref(), &["position", "match_id", "ply"])?;
     let (ask, plies) = (query.ask()?, query.ply(0)?);
-    with_engine(&state, move |engine| to_value(&EvalJson::from(&engine.evaluate(&ask.position, plies)))).await?
+    with_engine(&state, &state.engine, move |engine| to_value(&EvalJson::from(&engine.evaluate(&ask.position, plies))))
+        .await?
 }
 
 /// `GET /api/analyse`: with dice the ranked moves (cubeful in the position's
 /// context, or cubeless with `cubeless=true`), without them the evaluation
 /// and the cube decision (`gammon analyse --json`; `ply` defaults to 2).
 pub async fn analyse(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Answer {
-    let query = Query::parse(raw.as_deref(), &["position", "match_id", "dice", "ply", "cubeless"])?;
+    let query = Query::parse(raw.as_deref(), &["position", "match_id", "dice", "ply", "cubeless", "prune"])?;
     let (ask, plies, cubeless) = (query.ask()?, query.ply(2)?, query.flag("cubeless")?);
-    with_engine(&state, move |engine| analyse_ask(engine, &ask, plies, cubeless)).await?
+    let prune = match query.get("prune") {
+        None => MoveFilter::ANALYSIS_PRUNE,
+        Some(text) => text.parse::<u16>().map(usize::from).map_err(|_| {
+            ApiError::bad("prune", format!("{text:?} is not a number of moves (0 to 65535; 0: no screen)"))
+        })?,
+    };
+    // Move analysis screens the lookahead's moves (its own engine and cache;
+    // another screen than the default gets a fresh one); the cube decision
+    // does not.
+    let engine = match (ask.dice, prune) {
+        (None, _) | (Some(_), 0) => Arc::clone(&state.engine),
+        (Some(_), MoveFilter::ANALYSIS_PRUNE) => Arc::clone(&state.moves),
+        (Some(_), prune) => {
+            let filter = MoveFilter { prune, ..*state.moves.search().filter() };
+            Arc::new(Engine::with_search(Search::new(state.engine.evaluator().clone()).with_filter(filter)))
+        }
+    };
+    with_engine(&state, &engine, move |engine| analyse_ask(engine, &ask, plies, cubeless)).await?
 }
 
 fn analyse_ask(engine: &Engine<&NetEvaluator>, ask: &Ask, plies: u8, cubeless: bool) -> Answer {
@@ -142,7 +166,7 @@ pub async fn cube(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Ans
         }
         e => ApiError::bad("position", format!("cannot analyse the cube at this score and cube: {}", chain(&e))),
     })?;
-    with_engine(&state, move |engine| {
+    with_engine(&state, &state.engine, move |engine| {
         let report = engine.decide(&question, plies).map_err(|e| ApiError::bad("position", chain(&e)))?;
         to_value(&report)
     })
@@ -424,7 +448,7 @@ pub async fn play(State(state): State<AppState>, body: Body) -> Answer {
                     gammon_rules::GameContext::new_match(length)
                 }
             };
-            with_engine(&state, move |engine| new_match(engine, &context, plies, (seed, step))).await?
+            with_engine(&state, &state.engine, move |engine| new_match(engine, &context, plies, (seed, step))).await?
         }
         Some(action) => {
             let text = request
@@ -432,7 +456,7 @@ pub async fn play(State(state): State<AppState>, body: Body) -> Answer {
                 .as_deref()
                 .ok_or_else(|| ApiError::bad("position", "missing (the last answer's xgid)"))?;
             let ask = Ask::read(text, None, None)?;
-            with_engine(&state, move |engine| {
+            with_engine(&state, &state.engine, move |engine| {
                 play_step(engine, &ask.position, &ask.context, &action, plies, (seed, step))
             })
             .await?

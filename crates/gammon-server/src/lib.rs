@@ -25,6 +25,7 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
 use gammon_engine::api::Engine;
+use gammon_engine::search::{MoveFilter, Search};
 use gammon_eval::NetEvaluator;
 use std::future::Future;
 use std::sync::Arc;
@@ -44,7 +45,13 @@ pub fn state(evaluator: NetEvaluator, pool: Arc<rayon::ThreadPool>, limits: JobL
         .thread_name(|i| format!("gammon-job-{i}"))
         .build()
         .map_or_else(|_| Arc::clone(&pool), Arc::new);
-    AppState { engine: Arc::new(Engine::new(evaluator)), jobs: Jobs::new(jobs_pool, limits), pool }
+    let moves = Engine::with_search(Search::new(evaluator.clone()).with_filter(MoveFilter::SCREENED));
+    AppState {
+        engine: Arc::new(Engine::new(evaluator)),
+        moves: Arc::new(moves),
+        jobs: Jobs::new(jobs_pool, limits),
+        pool,
+    }
 }
 
 /// Every route: the page, its assets and the API.

@@ -50,12 +50,14 @@ pub async fn on_pool<T: Send + 'static>(
     }
 }
 
-/// [`on_pool`] with the server's engine, made stoppable by the request's
-/// flag: a search still running when the client goes stops at once.
+/// [`on_pool`] with one of the server's engines (`state.engine`, or
+/// `state.moves` for move analysis), made stoppable by the request's flag: a
+/// search still running when the client goes stops at once.
 pub async fn with_engine<T: Send + 'static>(
     state: &AppState,
+    engine: &Arc<Engine<NetEvaluator>>,
     work: impl FnOnce(&Engine<&NetEvaluator>) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    let engine = Arc::clone(&state.engine);
+    let engine = Arc::clone(engine);
     on_pool(&state.pool, move |stop| work(&engine.stoppable(Arc::clone(stop)))).await
 }

@@ -53,6 +53,8 @@ pub struct EvalRecord {
     pub ply0: [f64; 6],
     pub ply1: [f64; 6],
     pub ply2: [f64; 6],
+    /// gnubg's 2-ply without its pruning nets.
+    pub ply2_noprune: [f64; 6],
 }
 
 /// gnubg's normalised cube equities: no double, double/take, double/pass,

@@ -128,6 +128,14 @@ fn every_endpoint_answers_what_the_cli_prints() {
         let served = server.ok(&format!("/api/analyse?position={pos}&dice=64&ply={ply}&cubeless=true"));
         assert_eq!(timeless(served), timeless(cli_json(&["analyse", pos, "--dice", "64", "--ply", ply, "--cubeless"])));
     }
+    // The screen inside the lookahead: none, another size.
+    for prune in ["0", "3"] {
+        let served = server.ok(&format!("/api/analyse?position={pos}&dice=31&ply=2&prune={prune}"));
+        assert_eq!(
+            timeless(served),
+            timeless(cli_json(&["analyse", pos, "--dice", "31", "--ply", "2", "--prune", prune]))
+        );
+    }
     // A match context travels in the XGID (its own dice are overridden).
     let encoded = XGID.replace(':', "%3A").replace('=', "%3D");
     let served = server.ok(&format!("/api/analyse?position={encoded}&dice=52&ply=0"));
@@ -170,6 +178,7 @@ fn bad_requests_get_a_4xx_naming_the_field() {
         ("/api/analyse?position=start&dice=31&ply=4", 400, Some("ply")),
         ("/api/analyse?position=start&dice=31&ply=-1", 400, Some("ply")),
         ("/api/analyse?position=start&dice=31&plies=2", 400, Some("plies")),
+        ("/api/analyse?position=start&dice=31&prune=many", 400, Some("prune")),
         ("/api/analyse?position=start&dice=31&dice=42", 400, Some("dice")),
         ("/api/analyse?position=start&dice=31&cubeless=maybe", 400, Some("cubeless")),
         ("/api/eval?position=start&match_id=AAAA", 400, Some("match_id")),
@@ -556,9 +565,11 @@ fn a_client_that_hangs_up_frees_its_search() {
     // Four 3-ply analyses of the opening position, about a second of CPU
     // each; each client gives up after 0.2 s. The first is running when its
     // client goes, the others wait for the one worker.
+    // No pubeval screen inside the lookahead (prune=0), which would make
+    // them several times faster.
     let asks: Vec<String> = ["11", "22", "33", "44"]
         .iter()
-        .map(|d| format!("{}/api/analyse?position=4HPwATDgc/ABMA&dice={d}&ply=3&cubeless=true", server.url))
+        .map(|d| format!("{}/api/analyse?position=4HPwATDgc/ABMA&dice={d}&ply=3&cubeless=true&prune=0", server.url))
         .collect();
     for url in &asks {
         assert!(impatient.get(url).call().is_err(), "{url} answered within 0.2 s: pick slower work");
@@ -573,6 +584,7 @@ fn a_client_that_hangs_up_frees_its_search() {
     assert!(busy < 0.3, "the server used {busy:.2} s of CPU in a second after its clients hung up");
     // And the stopped searches left nothing wrong behind in the shared
     // cache: the same question, asked patiently, is the CLI's answer.
-    let served = server.ok("/api/analyse?position=4HPwATDgc/ABMA&dice=11&ply=3&cubeless=true");
-    assert_eq!(timeless(served), timeless(cli_json(&["analyse", "start", "--dice", "11", "--ply", "3", "--cubeless"])));
+    let served = server.ok("/api/analyse?position=4HPwATDgc/ABMA&dice=11&ply=3&cubeless=true&prune=0");
+    let cli = cli_json(&["analyse", "start", "--dice", "11", "--ply", "3", "--cubeless", "--prune", "0"]);
+    assert_eq!(timeless(served), timeless(cli));
 }

@@ -91,6 +91,17 @@ impl<E: Evaluator> Engine<E> {
         Engine { search: self.search.stoppable(stop), met: Arc::clone(&self.met) }
     }
 
+    /// An engine for move analysis: the same evaluator and table, in a search
+    /// of its own (its own cache) whose lookahead screens the moves of each
+    /// roll with pubeval, keeping the best `prune` for the evaluator
+    /// ([`MoveFilter::prune`]; 0: no screen; [`MoveFilter::ANALYSIS_PRUNE`]
+    /// is what `gammon analyse`, `review` and the server use). The root
+    /// screens are this engine's.
+    pub fn screened(&self, prune: usize) -> Engine<&E> {
+        let filter = MoveFilter { prune, ..*self.search.filter() };
+        Engine { search: Search::new(self.search.evaluator()).with_filter(filter), met: Arc::clone(&self.met) }
+    }
+
     /// The same engine with another match equity table.
     #[must_use]
     pub fn with_met(mut self, met: Met) -> Self {

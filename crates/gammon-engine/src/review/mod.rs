@@ -47,7 +47,7 @@ pub use report::{
 };
 
 use crate::api::Engine;
-use crate::search::{MoveFilter, Search};
+use crate::search::MoveFilter;
 use gammon_eval::Evaluator;
 use gammon_rules::MatchRecord;
 use serde::Serialize;
@@ -79,7 +79,14 @@ pub struct ReviewSettings {
 
 impl Default for ReviewSettings {
     fn default() -> Self {
-        ReviewSettings { plies: 2, cube_plies: 2, luck_plies: 0, filter: MoveFilter::NORMAL, candidates: 5, prune: 8 }
+        ReviewSettings {
+            plies: 2,
+            cube_plies: 2,
+            luck_plies: 0,
+            filter: MoveFilter::NORMAL,
+            candidates: 5,
+            prune: MoveFilter::ANALYSIS_PRUNE,
+        }
     }
 }
 
@@ -155,9 +162,7 @@ pub fn review_match_until<E: Evaluator>(
     let total: usize = record.games.iter().map(|g| g.records.len()).sum();
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-    let lookahead = MoveFilter { prune: settings.prune, ..*engine.search().filter() };
-    let moves =
-        Engine::with_search(Search::new(engine.evaluator()).with_filter(lookahead)).with_met(engine.met().clone());
+    let moves = engine.screened(settings.prune);
     let games = analyse::games(&moves, engine, record, settings, &tick, stop)?;
     let summary = summary::summarise(&record.players, &games);
     Ok(MatchReview {
