@@ -63,6 +63,9 @@
 //!   within 0.04 at the remaining depth instead: 1.5 times the work at 2
 //!   plies, and no closer to gnubg's 2-ply values on the oracle positions
 //!   (mean difference 0.0794 against 0.0795), so it is not the default.
+//! - `prune` = 0: no pubeval screen inside the lookahead. Move analysis
+//!   (`gammon analyse`, review, the server) uses [`MoveFilter::SCREENED`],
+//!   a screen of 8 as gnubg's default `hint` screens with its pruning nets.
 //!
 //! # The cache
 //!
