@@ -2,8 +2,10 @@
 //! gnubg's `makebearoff -o 6`), and the race evaluation of positions where
 //! both sides are bearing off.
 //!
-//! One file because the build relies on the index's order (below); the code
-//! is about 420 lines, the rest doc comments (230) and tests (80).
+//! One file because the build relies on the index's order (below), and the
+//! tables it builds are the parts the cache file stores and a process reads
+//! part by part (# Storage and cache); about 560 lines of code, the rest doc
+//! comments. The tests are in `bearoff/tests.rs`.
 //!
 //! # Layouts
 //!
@@ -74,6 +76,16 @@
 //! checker off ends the game, whichever order). [`successors`] is a plain
 //! generator of the same moves, checked against `gammon_rules::MoveList` and
 //! against the database in the tests.
+//!
+//! # Storage and cache
+//!
+//! The tables are kept in parts of [`PART`] layouts. The cache file
+//! ([`CACHE_FILE`], a [chunked file](crate::file_format::chunked)) stores
+//! one part a chunk, each with its own checksum; a process opens it and
+//! reads a part when it first needs one of its layouts (a bearoff
+//! evaluation needs two or three of the 107). A part that fails its
+//! checksum or whose tables do not fit together makes the process build the
+//! database (about 80 ms), answer from the build, and rewrite the file.
 //!
 //! # Race evaluation
 //!
@@ -308,10 +320,9 @@ pub fn home_layouts(pos: &Position) -> Option<(Layout, Layout)> {
 /// distribution of the number of rolls to bear off all checkers, and for
 /// 15-checker layouts the distribution of rolls to bear off the first one.
 /// Built in memory by [`BearoffDb::build`] (about 80 ms in release, 4.6 MB)
-/// and cached on disk ([`BearoffDb::load_or_build`], file [`CACHE_FILE`]),
-/// in parts of [`PART`] layouts that a process reads when it first needs
-/// them (a bearoff evaluation needs two or three of the 107 parts);
-/// [`bearoff_db`] holds a shared instance.
+/// and cached on disk part by part ([`BearoffDb::load_or_build`]; the
+/// [module documentation](self#storage-and-cache)); [`bearoff_db`] holds a
+/// shared instance.
 pub struct BearoffDb {
     /// Part `k`: the layouts `k * PART ..`; one not yet there is read from
     /// `source`.
@@ -323,8 +334,7 @@ pub struct BearoffDb {
     rebuilt: OnceLock<Box<BearoffDb>>,
 }
 
-/// Layouts per part of the database (a chunk of the cache file, about
-/// 45 KB).
+/// Layouts per part of the database (a chunk of the cache file, ~45 KB).
 pub const PART: usize = 512;
 
 /// The tables of the layouts `start .. start + n` of one part (indices
@@ -609,8 +619,8 @@ impl BearoffDb {
     fn part(&self, r: usize) -> (&Part, usize) {
         let k = r / PART;
         let part = match self.parts.get(k) {
-            Some(cell) => cell.get_or_init(|| self.read_part(k).unwrap_or_else(|| self.rebuilt_part(k))),
-            None => self.rebuilt_part_ref(k),
+            Some(cell) => cell.get_or_init(|| self.read_part(k).unwrap_or_else(|| self.rebuilt_part(k).clone())),
+            None => self.rebuilt_part(k),
         };
         (part, r % PART)
     }
@@ -622,7 +632,7 @@ impl BearoffDb {
     }
 
     /// The database built in this process (once), which also replaces the
-    /// damaged cache file where it can.
+    /// damaged cache file.
     #[cold]
     fn rebuilt(&self) -> &BearoffDb {
         self.rebuilt.get_or_init(|| {
@@ -635,12 +645,7 @@ impl BearoffDb {
     }
 
     #[cold]
-    fn rebuilt_part(&self, k: usize) -> Part {
-        self.rebuilt_part_ref(k).clone()
-    }
-
-    #[cold]
-    fn rebuilt_part_ref(&self, k: usize) -> &Part {
+    fn rebuilt_part(&self, k: usize) -> &Part {
         // A built database has every part (`k` is below LAYOUTS / PART).
         let db = self.rebuilt();
         let cell = db.parts.get(k).or(db.parts.last());
@@ -835,7 +840,7 @@ impl Evaluator for BearoffDb {
 }
 
 /// The cache file of the database, in the cache folder
-/// ([`cache_dir`](crate::bearoff2::cache_dir)).
+/// ([`cache_dir`]).
 /// The name carries the format version, so that gammon builds of
 /// different versions sharing the folder do not rewrite each other's file.
 pub const CACHE_FILE: &str = "bearoff1-15-v3.gdb";
@@ -855,11 +860,9 @@ impl BearoffDb {
         write_chunked(path, FileKind::Bearoff1, CACHE_VERSION, &(PART as u32).to_le_bytes(), &chunks)
     }
 
-    /// Opens a database written by [`write`](Self::write). Its parts are
-    /// read when they are first needed, each checked then: a part that does
-    /// not read, or whose tables do not fit together, makes the process
-    /// build the database, answer from the build from then on, and rewrite
-    /// the file.
+    /// Opens a database written by [`write`](Self::write); its parts are
+    /// read, and checked, when first needed (see the [module
+    /// documentation](self#storage-and-cache)).
     ///
     /// # Errors
     /// The file cannot be read, is not of this kind and version, or its
@@ -894,153 +897,4 @@ pub fn bearoff_db() -> &'static BearoffDb {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use gammon_rules::MoveList;
-
-    /// Every table of every layout, as (distribution, first-off
-    /// distribution, means) bits.
-    fn every_layout(db: &BearoffDb) -> Vec<(Vec<u32>, Vec<u32>, u32, u32)> {
-        let bits = |d: &[f32]| d.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        (0..LAYOUTS)
-            .map(|r| {
-                let l = layout(r).unwrap();
-                (
-                    bits(db.distribution(&l).unwrap()),
-                    bits(db.first_off_distribution(&l).unwrap()),
-                    db.expected_rolls(&l).unwrap().to_bits(),
-                    db.expected_rolls_to_first_off(&l).unwrap().to_bits(),
-                )
-            })
-            .collect()
-    }
-
-    #[test]
-    fn the_cache_holds_the_same_database_and_a_damaged_one_is_rebuilt() {
-        let dir = std::env::temp_dir().join(format!("gammon-bearoff1-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let (built, how) = BearoffDb::load_or_build(Some(&dir));
-        assert_eq!(how, CacheOutcome::Built);
-        assert!(built.parts.iter().enumerate().all(|(k, p)| p.get().is_some_and(|p| p.is_whole(Part::layouts(k)))));
-        let want = every_layout(&built);
-        let (read, how) = BearoffDb::load_or_build(Some(&dir));
-        assert_eq!(how, CacheOutcome::Read);
-        // Opened, then read a part at a time as the layouts are asked for.
-        assert_eq!(read.parts.iter().filter(|p| p.get().is_some()).count(), 0);
-        read.evaluate_layouts(&[1, 0, 0, 0, 0, 0], &[0, 0, 0, 0, 0, 2]).unwrap();
-        assert_eq!(read.parts.iter().filter(|p| p.get().is_some()).count(), 2);
-        assert!(every_layout(&read) == want, "the cache gives back the same tables, bit for bit");
-        // A damaged index: the file is rebuilt.
-        let path = dir.join(CACHE_FILE);
-        let good = std::fs::read(&path).unwrap();
-        let mut bytes = good.clone();
-        bytes[40] ^= 0x55;
-        std::fs::write(&path, &bytes).unwrap();
-        assert!(BearoffDb::read(&path).is_err());
-        assert_eq!(BearoffDb::load_or_build(Some(&dir)).1, CacheOutcome::Built);
-        // A damaged part opens, and is found when it is read: the process
-        // builds the database, answers from the build, rewrites the file.
-        let mut bytes = good.clone();
-        let middle = bytes.len() / 2;
-        bytes[middle] ^= 0x55;
-        std::fs::write(&path, &bytes).unwrap();
-        let damaged = BearoffDb::read(&path).unwrap();
-        assert!(every_layout(&damaged) == want);
-        assert!(damaged.rebuilt.get().is_some());
-        assert_eq!(std::fs::read(&path).unwrap(), good);
-        // A part whose tables do not fit together is refused even with a
-        // good checksum, and rebuilt.
-        let mut broken: Vec<Vec<u8>> =
-            (0..built.parts.len()).map(|k| encode(built.part(k * PART).0).unwrap()).collect();
-        let mut part = built.part(0).0.clone();
-        part.offsets.pop();
-        broken[0] = encode(&part).unwrap();
-        write_chunked(&path, FileKind::Bearoff1, CACHE_VERSION, &(PART as u32).to_le_bytes(), &broken).unwrap();
-        let refused = BearoffDb::read(&path).unwrap();
-        assert!(refused.read_part(0).is_none() && refused.read_part(1).is_some());
-        // A file of another kind is not read as one.
-        std::fs::write(&path, b"not a database").unwrap();
-        assert!(BearoffDb::read(&path).is_err());
-        assert_eq!(BearoffDb::load_or_build(Some(&dir)).1, CacheOutcome::Built);
-        // A cache folder that is a file: built, not written, no error.
-        let blocked = dir.join("file");
-        std::fs::write(&blocked, b"x").unwrap();
-        assert_eq!(BearoffDb::load_or_build(Some(&blocked)).1, CacheOutcome::NotWritten);
-        assert_eq!(BearoffDb::load_or_build(None).1, CacheOutcome::NoCacheDir);
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn binomials() {
-        assert_eq!(BINOM[20][6] + BINOM[20][5], LAYOUTS as u32); // C(21, 6) = C(20, 6) + C(20, 5)
-        assert_eq!(BINOM[20][15], 15_504);
-        assert_eq!(BINOM[5][5], 1);
-        assert_eq!(BINOM[4][5], 0);
-    }
-
-    #[test]
-    fn index_is_a_bijection_and_successors_come_first() {
-        for r in 0..LAYOUTS {
-            let l = layout(r).unwrap();
-            assert!(checkers(&l) <= MAX_CHECKERS);
-            assert_eq!(index(&l), Ok(r));
-            for die in 1..=6 {
-                single_steps(&l, die, |m| assert!(rank(&m) < r, "{m:?} from {l:?}"));
-            }
-        }
-        // Every layout of up to 15 checkers gets a distinct index.
-        let mut seen = vec![false; LAYOUTS];
-        let mut count = 0;
-        for a in 0..16u8 {
-            for b in 0..16 - a {
-                for c in 0..16 - a - b {
-                    for d in 0..16 - a - b - c {
-                        for e in 0..16 - a - b - c - d {
-                            for f in 0..16 - a - b - c - d - e {
-                                let r = index(&[a, b, c, d, e, f]).unwrap();
-                                assert!(!seen[r]);
-                                seen[r] = true;
-                                count += 1;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        assert_eq!(count, LAYOUTS);
-        assert_eq!(layout(LAYOUTS), Err(BearoffError::IndexOutOfRange { index: LAYOUTS }));
-        assert_eq!(index(&[15, 1, 0, 0, 0, 0]), Err(BearoffError::TooManyCheckers { count: 16 }));
-        assert_eq!(index(&[255; 6]), Err(BearoffError::TooManyCheckers { count: 1530 }));
-    }
-
-    /// Our bear-off results equal the rules crate's, with the opponent far
-    /// away (15 checkers on his ace point = my 24-point).
-    #[test]
-    fn successors_match_the_rules_move_generator() {
-        let mut far = [0u8; 25];
-        far[0] = 15;
-        let mut list = MoveList::new();
-        for r in (1..LAYOUTS).step_by(3) {
-            let l = unrank(r);
-            let mut board = [0u8; 25];
-            board[..POINTS].copy_from_slice(&l);
-            let pos = Position::from_boards(&board, &far).unwrap();
-            for dice in ALL_ROLLS {
-                list.generate(&pos, dice);
-                let mut expected: Vec<Layout> = list
-                    .positions()
-                    .iter()
-                    .map(|p| {
-                        let (me, _) = p.switched().to_boards();
-                        assert!(me[POINTS..].iter().all(|&n| n == 0));
-                        let mut out = [0u8; POINTS];
-                        out.copy_from_slice(&me[..POINTS]);
-                        out
-                    })
-                    .collect();
-                expected.sort_unstable();
-                assert_eq!(successors(&l, dice).unwrap(), expected, "{l:?} {dice}");
-            }
-        }
-    }
-}
+mod tests;

@@ -9,7 +9,7 @@
 //! A side's checkers are a [`Layout`] as in the one-sided database
 //! ([`crate::bearoff`]). The layouts of at most `n` checkers (`n <=`
 //! [`MAX_CHECKERS`]) are numbered `0..C(n + 6, 6)` (924 for `n = 6`) in the
-//! order of their one-sided [`index`](crate::bearoff::index), so a move
+//! order of their one-sided [`index`], so a move
 //! always goes to a smaller number and the empty layout is 0. A *pair*
 //! `(a, b)` is the layout `a` of the side on roll and `b` of his opponent.
 //!
