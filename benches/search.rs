@@ -1,6 +1,8 @@
 //! Search speed: the analysis of one roll (every legal move ranked through
 //! the default move filters, see `gammon_engine::search`) of typical contact
-//! positions, at 1 and 2 plies, on one thread, with the shipped net.
+//! positions, at 1 and 2 plies, on one thread, with the shipped net; and at
+//! 2 plies with the pubeval screen inside the lookahead that `gammon
+//! analyse` uses (`MoveFilter::SCREENED`).
 //!
 //! The 20 cases are the first 20 positions of the wildbg contact benchmark
 //! file, each with a different roll. One iteration analyses all 20 with a
@@ -13,7 +15,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, SamplingMode, Throughput};
 use gammon_benches::{positions_from_lines, read_shared};
-use gammon_engine::search::Search;
+use gammon_engine::search::{MoveFilter, Search};
 use gammon_eval::NetEvaluator;
 use gammon_rules::{Dice, Position, ALL_ROLLS};
 use std::time::Duration;
@@ -37,22 +39,30 @@ fn search(c: &mut Criterion) {
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(15));
     group.throughput(Throughput::Elements(CASES as u64));
-    for plies in [1u8, 2] {
-        group.bench_function(format!("{plies}-ply analysis of a roll, {CASES} contact positions, 1 thread"), |b| {
-            b.iter_batched(
-                || Search::new(net.clone()),
-                |search| {
-                    pool.install(|| {
-                        for (pos, dice) in &cases {
-                            black_box(search.analyse_roll(pos, *dice, plies).unwrap());
-                        }
-                    });
-                    // Dropped (the cache freed) outside the timing.
-                    search
-                },
-                BatchSize::PerIteration,
-            );
-        });
+    let runs = [
+        (1u8, MoveFilter::NORMAL, ""),
+        (2, MoveFilter::NORMAL, ""),
+        (2, MoveFilter::SCREENED, ", pubeval screen of 8"),
+    ];
+    for (plies, filter, screen) in runs {
+        group.bench_function(
+            format!("{plies}-ply analysis of a roll, {CASES} contact positions, 1 thread{screen}"),
+            |b| {
+                b.iter_batched(
+                    || Search::new(net.clone()).with_filter(filter),
+                    |search| {
+                        pool.install(|| {
+                            for (pos, dice) in &cases {
+                                black_box(search.analyse_roll(pos, *dice, plies).unwrap());
+                            }
+                        });
+                        // Dropped (the cache freed) outside the timing.
+                        search
+                    },
+                    BatchSize::PerIteration,
+                );
+            },
+        );
     }
     group.finish();
 }
