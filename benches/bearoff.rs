@@ -1,7 +1,8 @@
 //! Bearoff databases: the time to build the one-sided one, race
 //! evaluations per second, and the two-sided one's build time and its load
-//! time from a warm cache (the file exists) and a cold one (built and
-//! written).
+//! time from a warm cache (the file exists: opened and one row read, as a
+//! process evaluating one bearoff does; or every row read) and a cold one
+//! (built and written).
 //!
 //! Before timing, the evaluations are checked against gnubg's own bearoff
 //! database values (the oracle's `bearoff1` and `bearoff2` records, P(win)
@@ -96,10 +97,27 @@ fn two_sided(c: &mut Criterion) {
     let mut group = c.benchmark_group("bearoff2");
     group.sample_size(10);
     group.bench_function("build two-sided database", |b| b.iter(|| TwoSidedDb::build(MAX_CHECKERS).unwrap()));
-    group.bench_function("load two-sided database, warm cache", |b| {
+    // One layout of each row of the table (at most 6 checkers).
+    let rows: Vec<_> = (0..LAYOUTS)
+        .filter_map(|r| layout(r).ok())
+        .filter(|l| l.iter().map(|&c| u32::from(c)).sum::<u32>() <= MAX_CHECKERS)
+        .collect();
+    let one = [0, 0, 0, 0, 0, 1];
+    group.bench_function("load two-sided database, warm cache, one row read", |b| {
         b.iter(|| {
             let (db, how) = TwoSidedDb::load_or_build(Some(&dir));
             assert_eq!(how, CacheOutcome::Read);
+            black_box(db.values(&rows[1], &one));
+            db
+        });
+    });
+    group.bench_function("load two-sided database, warm cache, every row read", |b| {
+        b.iter(|| {
+            let (db, how) = TwoSidedDb::load_or_build(Some(&dir));
+            assert_eq!(how, CacheOutcome::Read);
+            for l in &rows {
+                black_box(db.values(l, &one));
+            }
             db
         });
     });
