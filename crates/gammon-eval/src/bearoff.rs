@@ -103,7 +103,7 @@
 //! treated as independent: each plays its own min-expected-rolls policy.
 
 use crate::bearoff2::{cache_dir, load_or_build_cached, CacheOutcome};
-use crate::file_format::chunked::{decode, encode, write_chunked, ChunkedFile};
+use crate::file_format::chunked::{decode, encode, write_chunked, ChunkedFile, Chunks};
 use crate::file_format::{FileError, FileKind};
 use crate::{Evaluator, Probabilities};
 use gammon_rules::{Dice, Position, ALL_ROLLS};
@@ -324,14 +324,9 @@ pub fn home_layouts(pos: &Position) -> Option<(Layout, Layout)> {
 /// [module documentation](self#storage-and-cache)); [`bearoff_db`] holds a
 /// shared instance.
 pub struct BearoffDb {
-    /// Part `k`: the layouts `k * PART ..`; one not yet there is read from
-    /// `source`.
-    parts: Vec<OnceLock<Part>>,
-    /// The cache file the parts come from (none for a built database).
-    source: Option<ChunkedFile>,
-    /// The database built in this process because a part of `source` was
-    /// damaged; later parts come from it.
-    rebuilt: OnceLock<Box<BearoffDb>>,
+    /// Part `k`: the layouts `k * PART ..`, read from the cache file when
+    /// first needed.
+    parts: Chunks<Part>,
 }
 
 /// Layouts per part of the database (a chunk of the cache file, ~45 KB).
@@ -339,7 +334,7 @@ pub const PART: usize = 512;
 
 /// The tables of the layouts `start .. start + n` of one part (indices
 /// below are relative to `start`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Part {
     /// `dist[offsets[r]..offsets[r + 1]]` = distribution of layout `r`.
     #[serde(with = "crate::file_format::packed")]
@@ -407,23 +402,10 @@ impl fmt::Debug for BearoffDb {
         f.debug_struct("BearoffDb")
             .field("layouts", &LAYOUTS)
             .field("parts", &self.parts.len())
-            .field("parts_read", &self.parts.iter().filter(|p| p.get().is_some()).count())
+            .field("parts_held", &self.parts.held().count())
             .field("bytes", &self.memory_bytes())
             .finish()
     }
-}
-
-/// A part of no layouts (never used: a built database has every part).
-fn empty_part() -> &'static Part {
-    static EMPTY: OnceLock<Part> = OnceLock::new();
-    EMPTY.get_or_init(|| Part {
-        offsets: vec![0],
-        dist: vec![],
-        mean: vec![],
-        first_offsets: vec![0],
-        first: vec![],
-        first_mean: vec![],
-    })
 }
 
 /// Best layouts by `s + 1` steps of each die (see the module documentation):
@@ -607,61 +589,37 @@ impl BearoffDb {
             first,
             first_mean: first_mean.iter().map(|&m| m as f32).collect(),
         };
-        let parts = (0..LAYOUTS.div_ceil(PART))
-            .map(|k| OnceLock::from(Part::cut(k * PART..k * PART + Part::layouts(k), &whole)))
-            .collect();
-        BearoffDb { parts, source: None, rebuilt: OnceLock::new() }
+        let parts = (0..LAYOUTS.div_ceil(PART)).map(|k| Part::cut(k * PART..k * PART + Part::layouts(k), &whole));
+        BearoffDb { parts: Chunks::built(parts) }
     }
 
-    /// The part holding layout `r` (a valid index) and `r`'s place in it:
-    /// read from the cache file on first use, or taken from a build where
-    /// the file's part is damaged.
-    fn part(&self, r: usize) -> (&Part, usize) {
+    /// The part holding layout `r` and `r`'s place in it (`None` beyond the
+    /// last layout): read from the cache file on first use; a damaged part
+    /// makes the process build the database and rewrite the file
+    /// ([`Chunks::get`]).
+    fn part(&self, r: usize) -> Option<(&Part, usize)> {
         let k = r / PART;
-        let part = match self.parts.get(k) {
-            Some(cell) => cell.get_or_init(|| self.read_part(k).unwrap_or_else(|| self.rebuilt_part(k).clone())),
-            None => self.rebuilt_part(k),
-        };
-        (part, r % PART)
-    }
-
-    /// Part `k` of the cache file, if it reads and is whole.
-    fn read_part(&self, k: usize) -> Option<Part> {
-        let part: Part = decode(&self.source.as_ref()?.chunk(k).ok()?).ok()?;
-        part.is_whole(Part::layouts(k)).then_some(part)
-    }
-
-    /// The database built in this process (once), which also replaces the
-    /// damaged cache file.
-    #[cold]
-    fn rebuilt(&self) -> &BearoffDb {
-        self.rebuilt.get_or_init(|| {
+        let decode = |bytes: &[u8]| decode::<Part>(bytes).ok().filter(|p| p.is_whole(Part::layouts(k)));
+        let rebuild = |path: Option<&Path>| {
             let db = Self::build();
-            if let Some(path) = self.source.as_ref().map(ChunkedFile::path) {
+            if let Some(path) = path {
                 let _ = db.write(path);
             }
-            Box::new(db)
-        })
-    }
-
-    #[cold]
-    fn rebuilt_part(&self, k: usize) -> &Part {
-        // A built database has every part (`k` is below LAYOUTS / PART).
-        let db = self.rebuilt();
-        let cell = db.parts.get(k).or(db.parts.last());
-        cell.and_then(OnceLock::get).unwrap_or_else(|| empty_part())
+            db.parts.into_items()
+        };
+        Some((self.parts.get(k, decode, rebuild)?, r % PART))
     }
 
     /// The distribution of layout `r` (valid index).
     fn dist_at(&self, r: usize) -> &[f32] {
-        let (p, i) = self.part(r);
+        let Some((p, i)) = self.part(r) else { return DONE };
         let (Some(&a), Some(&b)) = (p.offsets.get(i), p.offsets.get(i + 1)) else { return DONE };
         p.dist.get(a as usize..b as usize).unwrap_or(DONE)
     }
 
     /// The first-off distribution of layout `r` (valid index).
     fn first_at(&self, r: usize) -> &[f32] {
-        let (p, i) = self.part(r);
+        let Some((p, i)) = self.part(r) else { return DONE };
         let (Some(&a), Some(&b)) = (p.first_offsets.get(i), p.first_offsets.get(i + 1)) else { return DONE };
         if a == b {
             DONE
@@ -672,8 +630,7 @@ impl BearoffDb {
 
     /// Expected rolls to bear off layout `r` (valid index).
     fn mean_at(&self, r: usize) -> f32 {
-        let (p, i) = self.part(r);
-        p.mean.get(i).copied().unwrap_or(0.0)
+        self.part(r).and_then(|(p, i)| p.mean.get(i).copied()).unwrap_or(0.0)
     }
 
     /// Expected number of rolls to bear off every checker of `points`, with
@@ -717,8 +674,7 @@ impl BearoffDb {
     /// # Errors
     /// [`BearoffError::TooManyCheckers`] for more than 15 checkers.
     pub fn expected_rolls_to_first_off(&self, points: &Layout) -> Result<f32, BearoffError> {
-        let (p, i) = self.part(index(points)?);
-        Ok(p.first_mean.get(i).copied().unwrap_or(0.0))
+        Ok(self.part(index(points)?).and_then(|(p, i)| p.first_mean.get(i).copied()).unwrap_or(0.0))
     }
 
     /// The move the database's policy plays: the result of `dice` from
@@ -754,8 +710,7 @@ impl BearoffDb {
                 + p.first.capacity()
                 + p.first_mean.capacity())
         };
-        let parts: usize = self.parts.iter().filter_map(OnceLock::get).map(part).sum();
-        parts + self.rebuilt.get().map_or(0, |db| db.memory_bytes())
+        self.parts.held().map(part).sum()
     }
 
     /// The cubeless probabilities of a bearoff race for the side `us` on
@@ -856,7 +811,9 @@ impl BearoffDb {
     /// # Errors
     /// The file cannot be written.
     pub fn write(&self, path: &Path) -> Result<(), FileError> {
-        let chunks = (0..self.parts.len()).map(|k| encode(self.part(k * PART).0)).collect::<Result<Vec<_>, _>>()?;
+        let chunks = (0..self.parts.len())
+            .map(|k| self.part(k * PART).map_or_else(|| encode(&Part::default()), |(p, _)| encode(p)))
+            .collect::<Result<Vec<_>, _>>()?;
         write_chunked(path, FileKind::Bearoff1, CACHE_VERSION, &(PART as u32).to_le_bytes(), &chunks)
     }
 
@@ -873,11 +830,7 @@ impl BearoffDb {
         if file.meta() != (PART as u32).to_le_bytes() || file.chunks() != parts {
             return Err(FileError::in_file(path, FileError::Invalid("not a whole one-sided bearoff database".into())));
         }
-        Ok(BearoffDb {
-            parts: (0..parts).map(|_| OnceLock::new()).collect(),
-            source: Some(file),
-            rebuilt: OnceLock::new(),
-        })
+        Ok(BearoffDb { parts: Chunks::opened(file) })
     }
 
     /// The database from the cache file [`CACHE_FILE`] in `dir`, or built

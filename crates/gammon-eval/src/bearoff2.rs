@@ -61,7 +61,7 @@
 //! file. A cache that cannot be written is only skipped.
 
 use crate::bearoff::{home_layouts, index, successors, Layout, LAYOUTS};
-use crate::file_format::chunked::{f32s, write_chunked, ChunkedFile};
+use crate::file_format::chunked::{f32s, write_chunked, ChunkedFile, Chunks};
 use crate::file_format::{FileError, FileKind};
 use crate::probabilities::Probabilities;
 use gammon_rules::{CubeOwner, Position, ALL_ROLLS};
@@ -142,13 +142,8 @@ pub struct TwoSidedDb {
     number: Vec<u16>,
     /// Number of layouts.
     n: usize,
-    /// `rows[a][b]`; a row not yet there is read from `source`.
-    rows: Vec<OnceLock<Row>>,
-    /// The cache file the rows come from (none for a built table).
-    source: Option<ChunkedFile>,
-    /// The table built in this process because a row of `source` was
-    /// damaged; later rows come from it.
-    rebuilt: OnceLock<Box<TwoSidedDb>>,
+    /// `rows[a][b]`, row `a` read from the cache file when first needed.
+    rows: Chunks<Row>,
 }
 
 impl fmt::Debug for TwoSidedDb {
@@ -256,20 +251,15 @@ impl TwoSidedDb {
             }
         }
         // Sums of 21 rolls round: keep each value in its range.
-        let rows = table
-            .chunks_exact(n)
-            .map(|row| {
-                let row: Row = row
-                    .iter()
-                    .map(|&[w, own, centre, opp]| {
-                        [w.clamp(0.0, 1.0), own.clamp(-1.0, 1.0), centre.clamp(-1.0, 1.0), opp.clamp(-1.0, 1.0)]
-                            .map(|x| x as f32)
-                    })
-                    .collect();
-                OnceLock::from(row)
-            })
-            .collect();
-        Ok(TwoSidedDb { max_checkers, number, n, rows, source: None, rebuilt: OnceLock::new() })
+        let rows = table.chunks_exact(n).map(|row| {
+            row.iter()
+                .map(|&[w, own, centre, opp]| {
+                    [w.clamp(0.0, 1.0), own.clamp(-1.0, 1.0), centre.clamp(-1.0, 1.0), opp.clamp(-1.0, 1.0)]
+                        .map(|x| x as f32)
+                })
+                .collect::<Row>()
+        });
+        Ok(TwoSidedDb { max_checkers, number, n, rows: Chunks::built(rows) })
     }
 
     /// Most checkers per side.
@@ -284,56 +274,32 @@ impl TwoSidedDb {
 
     /// Heap memory held by the table (the rows read so far), in bytes.
     pub fn memory_bytes(&self) -> usize {
-        let rows: usize = self.rows.iter().filter_map(OnceLock::get).map(|r| 16 * r.len()).sum();
-        rows + 2 * self.number.capacity() + self.rebuilt.get().map_or(0, |db| db.memory_bytes())
+        self.rows.held().map(|r| 16 * r.len()).sum::<usize>() + 2 * self.number.capacity()
     }
 
     /// Row `a` (a valid layout number): read from the cache file on first
-    /// use, or taken from a build of the table where the file's row is
-    /// damaged.
+    /// use; a damaged row makes the process build the table and rewrite the
+    /// file ([`Chunks::get`]).
     fn row(&self, a: usize) -> Option<&[[f32; 4]]> {
-        let cell = self.rows.get(a)?;
-        Some(cell.get_or_init(|| match self.read_row(a) {
-            Some(row) => row,
-            None => self.rebuilt_row(a),
-        }))
-    }
-
-    /// Row `a` of the cache file, if it reads and holds plausible values.
-    fn read_row(&self, a: usize) -> Option<Row> {
-        let bytes = self.source.as_ref()?.chunk(a).ok()?;
-        let ok = |x: &f32| x.is_finite() && (-1.0..=1.0).contains(x);
-        let values: Vec<f32> = f32s(&bytes).collect();
-        if values.len() != 4 * self.n || !values.iter().all(ok) {
-            return None;
-        }
-        Some(values.chunks_exact(4).map(|v| [v[0], v[1], v[2], v[3]]).collect())
-    }
-
-    /// Row `a` of a table built in this process (once), which also replaces
-    /// the damaged cache file where it can.
-    #[cold]
-    fn rebuilt_row(&self, a: usize) -> Row {
-        let db = self.rebuilt.get_or_init(|| {
+        let decode = |bytes: &[u8]| {
+            let ok = |x: &f32| x.is_finite() && (-1.0..=1.0).contains(x);
+            let values: Vec<f32> = f32s(bytes).collect();
+            (values.len() == 4 * self.n && values.iter().all(ok))
+                .then(|| values.chunks_exact(4).map(|v| [v[0], v[1], v[2], v[3]]).collect())
+        };
+        let rebuild = |path: Option<&Path>| {
             let db = Self::build(self.max_checkers).unwrap_or_else(|_| Self::empty());
-            if let Some(path) = self.source.as_ref().map(ChunkedFile::path) {
+            if let Some(path) = path {
                 let _ = db.write(path);
             }
-            Box::new(db)
-        });
-        db.row(a).map(Box::from).unwrap_or_default()
+            db.rows.into_items()
+        };
+        self.rows.get(a, decode, rebuild).map(|r| &r[..])
     }
 
     /// A table of no layouts (for a size that cannot be built).
     fn empty() -> TwoSidedDb {
-        TwoSidedDb {
-            max_checkers: 0,
-            number: vec![u16::MAX; LAYOUTS],
-            n: 0,
-            rows: vec![],
-            source: None,
-            rebuilt: OnceLock::new(),
-        }
+        TwoSidedDb { max_checkers: 0, number: vec![u16::MAX; LAYOUTS], n: 0, rows: Chunks::built([]) }
     }
 
     /// The layout number of `l`, if it has few enough checkers.
@@ -390,14 +356,7 @@ impl TwoSidedDb {
         if !(1..=MAX_CHECKERS).contains(&max_checkers) || file.chunks() != n {
             return Err(FileError::in_file(path, FileError::Invalid("not a whole two-sided bearoff table".into())));
         }
-        Ok(TwoSidedDb {
-            max_checkers,
-            number: numbering(&layouts),
-            n,
-            rows: (0..n).map(|_| OnceLock::new()).collect(),
-            source: Some(file),
-            rebuilt: OnceLock::new(),
-        })
+        Ok(TwoSidedDb { max_checkers, number: numbering(&layouts), n, rows: Chunks::opened(file) })
     }
 
     /// The full database (6 checkers) from the cache file [`CACHE_FILE`] in

@@ -24,14 +24,14 @@ fn the_cache_holds_the_same_database_and_a_damaged_one_is_rebuilt() {
     let _ = std::fs::remove_dir_all(&dir);
     let (built, how) = BearoffDb::load_or_build(Some(&dir));
     assert_eq!(how, CacheOutcome::Built);
-    assert!(built.parts.iter().enumerate().all(|(k, p)| p.get().is_some_and(|p| p.is_whole(Part::layouts(k)))));
+    assert!((0..built.parts.len()).all(|k| built.parts.peek(k).is_some_and(|p| p.is_whole(Part::layouts(k)))));
     let want = every_layout(&built);
     let (read, how) = BearoffDb::load_or_build(Some(&dir));
     assert_eq!(how, CacheOutcome::Read);
     // Opened, then read a part at a time as the layouts are asked for.
-    assert_eq!(read.parts.iter().filter(|p| p.get().is_some()).count(), 0);
+    assert_eq!(read.parts.held().count(), 0);
     read.evaluate_layouts(&[1, 0, 0, 0, 0, 0], &[0, 0, 0, 0, 0, 2]).unwrap();
-    assert_eq!(read.parts.iter().filter(|p| p.get().is_some()).count(), 2);
+    assert_eq!(read.parts.held().count(), 2);
     assert!(every_layout(&read) == want, "the cache gives back the same tables, bit for bit");
     // A damaged index: the file is rebuilt.
     let path = dir.join(CACHE_FILE);
@@ -49,17 +49,21 @@ fn the_cache_holds_the_same_database_and_a_damaged_one_is_rebuilt() {
     std::fs::write(&path, &bytes).unwrap();
     let damaged = BearoffDb::read(&path).unwrap();
     assert!(every_layout(&damaged) == want);
-    assert!(damaged.rebuilt.get().is_some());
+    assert!(damaged.parts.is_rebuilt());
     assert_eq!(std::fs::read(&path).unwrap(), good);
     // A part whose tables do not fit together is refused even with a
     // good checksum, and rebuilt.
-    let mut broken: Vec<Vec<u8>> = (0..built.parts.len()).map(|k| encode(built.part(k * PART).0).unwrap()).collect();
-    let mut part = built.part(0).0.clone();
+    let mut broken: Vec<Vec<u8>> =
+        (0..built.parts.len()).map(|k| encode(built.part(k * PART).unwrap().0).unwrap()).collect();
+    let mut part = built.part(0).unwrap().0.clone();
     part.offsets.pop();
     broken[0] = encode(&part).unwrap();
     write_chunked(&path, FileKind::Bearoff1, CACHE_VERSION, &(PART as u32).to_le_bytes(), &broken).unwrap();
     let refused = BearoffDb::read(&path).unwrap();
-    assert!(refused.read_part(0).is_none() && refused.read_part(1).is_some());
+    refused.part(PART).unwrap();
+    assert!(!refused.parts.is_rebuilt(), "part 1 reads");
+    refused.part(0).unwrap();
+    assert!(refused.parts.is_rebuilt(), "part 0 is refused");
     // A file of another kind is not read as one.
     std::fs::write(&path, b"not a database").unwrap();
     assert!(BearoffDb::read(&path).is_err());

@@ -213,6 +213,89 @@ pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, FileErr
     Ok(value)
 }
 
+/// The items of a table stored one a chunk (the two-sided database's rows,
+/// the one-sided database's parts), each read from the file the first time
+/// it is asked for ([`Chunks::get`]). An item that does not read back (the
+/// file fails, the checksum does not match, or the owner's `decode` refuses
+/// the bytes) makes the owner build every item, once, and rewrite the file;
+/// that item and every later unread one then come from the build.
+#[derive(Debug)]
+pub struct Chunks<T> {
+    items: Vec<std::sync::OnceLock<T>>,
+    /// The file the unread items come from (none for built items).
+    source: Option<ChunkedFile>,
+    /// Every item, built in this process because one of `source` was damaged.
+    rebuilt: std::sync::OnceLock<Vec<T>>,
+}
+
+impl<T: Clone + Default> Chunks<T> {
+    /// Items already made (a table built in memory).
+    pub fn built(items: impl IntoIterator<Item = T>) -> Self {
+        Chunks {
+            items: items.into_iter().map(std::sync::OnceLock::from).collect(),
+            source: None,
+            rebuilt: Default::default(),
+        }
+    }
+
+    /// One item per chunk of `file`, none read yet.
+    pub fn opened(file: ChunkedFile) -> Self {
+        let items = (0..file.chunks()).map(|_| std::sync::OnceLock::new()).collect();
+        Chunks { items, source: Some(file), rebuilt: Default::default() }
+    }
+
+    /// Number of items.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Item `k` if it is already there (read or built), without reading.
+    pub fn peek(&self, k: usize) -> Option<&T> {
+        self.items.get(k)?.get()
+    }
+
+    /// The items held in memory: those read so far and the build, if any.
+    pub fn held(&self) -> impl Iterator<Item = &T> {
+        self.items.iter().filter_map(std::sync::OnceLock::get).chain(self.rebuilt.get().into_iter().flatten())
+    }
+
+    /// Whether the items had to be built because the file was damaged.
+    pub fn is_rebuilt(&self) -> bool {
+        self.rebuilt.get().is_some()
+    }
+
+    /// Item `k` (`None` beyond the last): read from the file on first use
+    /// and turned into an item by `decode` (`None`: not a good item). If
+    /// that fails, `rebuild` is called once, with the file's path, to build
+    /// every item and rewrite the file there.
+    #[inline]
+    pub fn get(
+        &self,
+        k: usize,
+        decode: impl FnOnce(&[u8]) -> Option<T>,
+        rebuild: impl FnOnce(Option<&Path>) -> Vec<T>,
+    ) -> Option<&T> {
+        let cell = self.items.get(k)?;
+        Some(cell.get_or_init(|| {
+            let read = self.source.as_ref().and_then(|f| f.chunk(k).ok()).and_then(|bytes| decode(&bytes));
+            read.unwrap_or_else(|| {
+                let all = self.rebuilt.get_or_init(|| rebuild(self.source.as_ref().map(ChunkedFile::path)));
+                all.get(k).cloned().unwrap_or_default()
+            })
+        }))
+    }
+
+    /// The items, taken out of a table that has them all (a build).
+    pub fn into_items(self) -> Vec<T> {
+        self.items.into_iter().map(|cell| cell.into_inner().unwrap_or_default()).collect()
+    }
+}
+
 /// Little-endian `f32`s from bytes (a whole number of them).
 pub fn f32s(bytes: &[u8]) -> impl Iterator<Item = f32> + '_ {
     bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
