@@ -5,7 +5,7 @@
 use crate::error::{chain, ApiError};
 use crate::jobs::{JobKind, JobView, Jobs, Progress, Work};
 use crate::params::{json_body, Ask, Query};
-use crate::work::with_engine;
+use crate::work::{with_engine, with_engine_of};
 use axum::body::Body;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
@@ -86,8 +86,7 @@ pub async fn moves(RawQuery(raw): RawQuery) -> Answer {
 pub async fn eval(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Answer {
     let query = Query::parse(raw.as_deref(), &["position", "match_id", "ply"])?;
     let (ask, plies) = (query.ask()?, query.ply(0)?);
-    with_engine(&state, &state.engine, move |engine| to_value(&EvalJson::from(&engine.evaluate(&ask.position, plies))))
-        .await?
+    with_engine(&state, move |engine| to_value(&EvalJson::from(&engine.evaluate(&ask.position, plies)))).await?
 }
 
 /// `GET /api/analyse`: with dice the ranked moves (cubeful in the position's
@@ -113,7 +112,7 @@ pub async fn analyse(State(state): State<AppState>, RawQuery(raw): RawQuery) -> 
             Arc::new(Engine::with_search(Search::new(state.engine.evaluator().clone()).with_filter(filter)))
         }
     };
-    with_engine(&state, &engine, move |engine| analyse_ask(engine, &ask, plies, cubeless)).await?
+    with_engine_of(&state, &engine, move |engine| analyse_ask(engine, &ask, plies, cubeless)).await?
 }
 
 fn analyse_ask(engine: &Engine<&NetEvaluator>, ask: &Ask, plies: u8, cubeless: bool) -> Answer {
@@ -166,7 +165,7 @@ pub async fn cube(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Ans
         }
         e => ApiError::bad("position", format!("cannot analyse the cube at this score and cube: {}", chain(&e))),
     })?;
-    with_engine(&state, &state.engine, move |engine| {
+    with_engine(&state, move |engine| {
         let report = engine.decide(&question, plies).map_err(|e| ApiError::bad("position", chain(&e)))?;
         to_value(&report)
     })
@@ -448,7 +447,7 @@ pub async fn play(State(state): State<AppState>, body: Body) -> Answer {
                     gammon_rules::GameContext::new_match(length)
                 }
             };
-            with_engine(&state, &state.engine, move |engine| new_match(engine, &context, plies, (seed, step))).await?
+            with_engine(&state, move |engine| new_match(engine, &context, plies, (seed, step))).await?
         }
         Some(action) => {
             let text = request
@@ -456,7 +455,7 @@ pub async fn play(State(state): State<AppState>, body: Body) -> Answer {
                 .as_deref()
                 .ok_or_else(|| ApiError::bad("position", "missing (the last answer's xgid)"))?;
             let ask = Ask::read(text, None, None)?;
-            with_engine(&state, &state.engine, move |engine| {
+            with_engine(&state, move |engine| {
                 play_step(engine, &ask.position, &ask.context, &action, plies, (seed, step))
             })
             .await?

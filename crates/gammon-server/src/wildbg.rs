@@ -101,7 +101,7 @@ pub async fn get_move(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
     if position.game_result().is_some() {
         return Err(ApiError::bad("p0", "the game in this position is over"));
     }
-    let moves = with_engine(&state, &state.engine, move |engine| {
+    let moves = with_engine(&state, move |engine| {
         let analysis = engine.analyse_roll(&position, dice, 0)?;
         let moves: Vec<MoveInfo> = analysis
             .moves

@@ -50,10 +50,18 @@ pub async fn on_pool<T: Send + 'static>(
     }
 }
 
-/// [`on_pool`] with one of the server's engines (`state.engine`, or
-/// `state.moves` for move analysis), made stoppable by the request's flag: a
-/// search still running when the client goes stops at once.
+/// [`on_pool`] with the server's engine, made stoppable by the request's
+/// flag: a search still running when the client goes stops at once.
 pub async fn with_engine<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce(&Engine<&NetEvaluator>) -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    with_engine_of(state, &state.engine, work).await
+}
+
+/// [`with_engine`] with another engine of the server's (`state.moves`, or
+/// one made for the request).
+pub async fn with_engine_of<T: Send + 'static>(
     state: &AppState,
     engine: &Arc<Engine<NetEvaluator>>,
     work: impl FnOnce(&Engine<&NetEvaluator>) -> T + Send + 'static,

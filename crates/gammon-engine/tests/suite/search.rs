@@ -464,7 +464,7 @@ fn a_stopped_search_does_little_and_leaves_the_shared_cache_right() {
 }
 
 /// The measurement behind `analyse`'s default screen
-/// (`MoveFilter::ANALYSIS`): gammon's 2-ply values of the oracle positions
+/// (`MoveFilter::SCREENED`): gammon's 2-ply values of the oracle positions
 /// with no screen and with pubeval screens of 8 and 12, against gnubg's
 /// 2-ply with and without its pruning nets; and on 20 contact positions x 21
 /// rolls, how often the screened 2-ply analysis picks the unscreened one's
