@@ -451,14 +451,19 @@ fn config() -> bincode::config::Configuration {
 /// The value cannot be encoded.
 pub fn to_bytes<T: Serialize>(kind: FileKind, version: u32, value: &T) -> Result<Vec<u8>, FileError> {
     let payload = bincode::serde::encode_to_vec(value, config()).map_err(|e| FileError::Encode(e.to_string()))?;
+    Ok(image(kind, version, kind.checksum(&payload), &payload))
+}
+
+/// A file image: the header (with `checksum`), then `payload`.
+fn image(kind: FileKind, version: u32, checksum: u64, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
     out.extend_from_slice(MAGIC_PREFIX);
     out.extend_from_slice(&kind.tag());
     out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&kind.checksum(&payload).to_le_bytes());
-    out.extend_from_slice(&payload);
-    Ok(out)
+    out.extend_from_slice(&checksum.to_le_bytes());
+    out.extend_from_slice(payload);
+    out
 }
 
 /// Decodes a file image written by [`to_bytes`], checking everything;

@@ -19,9 +19,11 @@
 //! one chunk and checks its checksum. Writing is atomic as for every file
 //! ([`write_chunked`]).
 
-use super::{check_header, open_regular, word, write_bytes_atomic, FileError, FileKind, HEADER_LEN, MAGIC_PREFIX};
+use super::{
+    check_header, image, open_regular, read_at_most, word, write_bytes_atomic, FileError, FileKind, HEADER_LEN,
+};
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use xxhash_rust::xxh3::xxh3_64;
@@ -64,7 +66,7 @@ impl ChunkedFile {
         let io = |source| FileError::Io { path: path.to_path_buf(), source };
         let bad = |problem| FileError::in_file(path, problem);
         let mut head = Vec::new();
-        (&mut file).take((HEADER_LEN + 8) as u64).read_to_end(&mut head).map_err(io)?;
+        read_at_most(&mut file, (HEADER_LEN + 8) as u64, &mut head, path)?;
         let payload = check_header(kind, version, max_payload, &head).map_err(bad)?;
         let size = file.metadata().map_err(io)?.len();
         if size != HEADER_LEN as u64 + payload {
@@ -88,7 +90,7 @@ impl ChunkedFile {
             return Err(bad(FileError::Truncated("the chunk index runs past the payload".into())));
         }
         let mut index = head[HEADER_LEN..].to_vec();
-        (&mut file).take((index_len - 8) as u64).read_to_end(&mut index).map_err(io)?;
+        read_at_most(&mut file, (index_len - 8) as u64, &mut index, path)?;
         if index.len() != index_len {
             return Err(bad(FileError::Truncated("the chunk index is cut short".into())));
         }
@@ -136,7 +138,7 @@ impl ChunkedFile {
             let mut file = self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let io = |source| FileError::Io { path: self.path.clone(), source };
             file.seek(SeekFrom::Start(HEADER_LEN as u64 + e.offset)).map_err(io)?;
-            (&mut *file).take(e.len).read_to_end(&mut bytes).map_err(io)?;
+            read_at_most(&mut *file, e.len, &mut bytes, &self.path)?;
         }
         if bytes.len() as u64 != e.len {
             return Err(bad(FileError::Truncated(format!("chunk {i} is cut short"))));
@@ -180,14 +182,7 @@ pub fn write_chunked(
     for c in chunks {
         payload.extend_from_slice(c);
     }
-    let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
-    bytes.extend_from_slice(MAGIC_PREFIX);
-    bytes.extend_from_slice(&kind.tag());
-    bytes.extend_from_slice(&version.to_le_bytes());
-    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&checksum.to_le_bytes());
-    bytes.extend_from_slice(&payload);
-    write_bytes_atomic(path, &bytes)
+    write_bytes_atomic(path, &image(kind, version, checksum, &payload))
 }
 
 /// A chunk holding `value` in the project's bincode configuration.
