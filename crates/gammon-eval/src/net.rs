@@ -65,11 +65,6 @@ impl Scratch {
         }
     }
 
-    /// Whether this scratch has room for every net of `weights`.
-    pub fn fits(&self, weights: &NetWeights) -> bool {
-        self.hidden.len() >= weights.max_hidden()
-    }
-
     /// The sparse inputs of the last net evaluation.
     pub fn inputs(&self) -> &SparseInputs {
         &self.inputs

@@ -220,17 +220,13 @@ pub(crate) fn run(
         progress,
     };
     let workers = (config.threads as u64).min(delay).min(end - start).max(1);
-    if workers == 1 {
-        worker(&shared, state.weights.clone(), false);
-    } else {
-        // A rayon pool rather than plain threads: a worker waiting for a
-        // merge takes half of the candidates of the game that holds it up.
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(workers as usize)
-            .build()
-            .map_err(|_| TrainError::Threads(workers as usize))?;
-        pool.broadcast(|_| worker(&shared, state.weights.clone(), true));
-    }
+    std::thread::scope(|scope| {
+        for _ in 1..workers {
+            let (shared, weights) = (&shared, state.weights.clone());
+            scope.spawn(move || worker(shared, weights));
+        }
+        worker(&shared, state.weights.clone());
+    });
     let queue = shared.queue.into_inner().unwrap_or_else(PoisonError::into_inner);
     assert!(!queue.broken, "a training worker panicked");
     debug_assert!(queue.merged == queue.next && queue.parked.is_empty());
@@ -260,13 +256,10 @@ pub(crate) fn run(
 
 /// One worker: takes games in order, plays them on its copy `game` and
 /// merges them (or parks them) until there is no game left to begin.
-fn worker(shared: &Shared<'_>, mut game: NetWeights, help: bool) {
+fn worker(shared: &Shared<'_>, mut game: NetWeights) {
     let _guard = PanicGuard(shared);
     let (config, delay) = (shared.config, shared.delay);
     let mut workspace = Workspace::new(&game);
-    if help {
-        workspace.share_with_idle_threads();
-    }
     let mut queue = shared.lock();
     loop {
         let n = queue.next;
@@ -276,17 +269,7 @@ fn worker(shared: &Shared<'_>, mut game: NetWeights, help: bool) {
         }
         let base_index = Queue::base_of(n, delay);
         if queue.merged < base_index {
-            if help {
-                // Evaluate candidates for the game in flight (or give the
-                // CPU away for a moment), then look again.
-                drop(queue);
-                if !matches!(rayon::yield_now(), Some(rayon::Yield::Executed)) {
-                    std::thread::yield_now();
-                }
-                queue = shared.lock();
-            } else {
-                queue = shared.merged.wait(queue).unwrap_or_else(PoisonError::into_inner);
-            }
+            queue = shared.merged.wait(queue).unwrap_or_else(PoisonError::into_inner);
             continue;
         }
         queue.next += 1;

@@ -18,7 +18,6 @@ use gammon_eval::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs}
 use gammon_eval::mlp::{Activations, Mlp, OUTPUTS};
 use gammon_eval::net::{evaluate_position_by, CrashedBy, Scratch};
 use gammon_eval::{NetKind, NetWeights, Probabilities};
-use rayon::prelude::*;
 use gammon_rules::{
     play_game, Decision, Dice, GameStart, MatchRules, MatchState, MoveList, Position, RandomDice, Seat, Table, Turn,
 };
@@ -41,11 +40,6 @@ pub struct Workspace {
     inputs: SparseInputs,
     /// Per net ([`NetKind::index`]), one trace per output.
     traces: Option<[Vec<Mlp>; 3]>,
-    /// Offer half of each turn's candidates to an idle thread of the rayon
-    /// pool this game runs in ([`Workspace::share_with_idle_threads`]).
-    share: bool,
-    /// The candidates' values, in order, when they are shared.
-    values: Vec<Probabilities>,
 }
 
 impl Workspace {
@@ -55,45 +49,8 @@ impl Workspace {
             scratch: Scratch::new(weights),
             inputs: SparseInputs::with_capacity(ContactEncoding::LEN.max(RaceEncoding::LEN)),
             traces: None,
-            share: false,
-            values: Vec::new(),
         }
     }
-
-    /// Lets the games played with this workspace hand half of the
-    /// candidates of each turn to another thread of the rayon pool they run
-    /// in, through `rayon::join`: a thread of the pool that is waiting for
-    /// work takes it, otherwise this thread evaluates both halves. The values
-    /// are the same whoever computes them, so the game is too. The pipeline
-    /// turns it on so that a worker waiting for a merge helps the game that
-    /// holds it up; it must be called only from inside that pool (outside
-    /// any pool, `rayon::join` would use the global one).
-    pub fn share_with_idle_threads(&mut self) {
-        self.share = true;
-    }
-}
-
-/// Fewest candidates worth splitting between two threads: below it the
-/// hand-over costs more than half the evaluations (about 1 µs each).
-const SHARE_FROM: usize = 4;
-/// Fewest candidates in a piece handed to another thread.
-const SHARE_PIECE: usize = 2;
-
-thread_local! {
-    /// The scratch of a thread evaluating another thread's half of the
-    /// candidates ([`Workspace::share_with_idle_threads`]).
-    static HELPER_SCRATCH: std::cell::RefCell<Option<Scratch>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The value of `pos` with this thread's helper scratch.
-fn value_on_this_thread(weights: &NetWeights, pos: &Position) -> Probabilities {
-    HELPER_SCRATCH.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if !slot.as_ref().is_some_and(|s| s.fits(weights)) {
-            *slot = Some(Scratch::new(weights));
-        }
-        slot.as_mut().map(|scratch| td_value(weights, pos, scratch)).unwrap_or_default()
-    })
 }
 
 /// Output `k` of the fixed view in terms of the side on roll's outputs: the
@@ -150,31 +107,14 @@ impl Table for Learner<'_> {
     /// The result the opponent values least (the first of equals); a
     /// forced move is evaluated too, for its update.
     fn choose_move(&mut self, _: Seat, _: &Position, _: Dice, moves: &MoveList) -> Decision<usize> {
-        let candidates = moves.positions();
-        let (weights, ws) = (&*self.weights, &mut *self.ws);
         let mut best = (0, Probabilities::default());
         let mut best_equity = f32::INFINITY;
-        let mut consider = |i: usize, v: Probabilities| {
+        for (i, candidate) in moves.positions().iter().enumerate() {
+            let v = td_value(self.weights, candidate, &mut self.ws.scratch);
             let e = v.equity();
             if e < best_equity {
                 best_equity = e;
                 best = (i, v);
-            }
-        };
-        if ws.share && candidates.len() >= SHARE_FROM {
-            ws.values.clear();
-            ws.values.resize(candidates.len(), Probabilities::default());
-            candidates
-                .par_iter()
-                .zip(ws.values.par_iter_mut())
-                .with_min_len(SHARE_PIECE)
-                .for_each(|(p, o)| *o = value_on_this_thread(weights, p));
-            for (i, &v) in ws.values.iter().enumerate() {
-                consider(i, v);
-            }
-        } else {
-            for (i, candidate) in candidates.iter().enumerate() {
-                consider(i, td_value(weights, candidate, &mut ws.scratch));
             }
         }
         self.chosen = Some(best);
@@ -291,46 +231,6 @@ fn step(weights: &mut NetWeights, delta: &[f32; OUTPUTS], rate: f32, traces: &[V
             for kind in NetKind::ALL {
                 weights.net_mut(kind).add_scaled(rate * d, &traces[kind.index()][k]);
             }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn small_weights() -> NetWeights {
-        let mut w = NetWeights::random(16, 8, 5);
-        w.crashed = w.contact.clone();
-        w
-    }
-
-    /// Candidates valued by another thread of the pool give the same game,
-    /// to the bit, as all valued here.
-    #[test]
-    fn sharing_candidates_with_an_idle_thread_changes_nothing() {
-        let start = small_weights();
-        let play = |share: bool, game: u64| {
-            let mut w = start.clone();
-            let mut ws = Workspace::new(&w);
-            let mut dice = RandomDice::new(11, game);
-            let stats = if share {
-                ws.share_with_idle_threads();
-                let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-                pool.install(|| train_game(&mut w, &mut dice, 0.1, 0.0, &mut ws))
-            } else {
-                train_game(&mut w, &mut dice, 0.1, 0.0, &mut ws)
-            };
-            (w, stats)
-        };
-        for game in 0..3 {
-            let (alone, alone_stats) = play(false, game);
-            let (shared, shared_stats) = play(true, game);
-            assert_eq!(alone_stats, shared_stats, "game {game}");
-            assert!(alone_stats.turns > 0);
-            assert_eq!(alone.contact, shared.contact, "game {game}");
-            assert_eq!(alone.race, shared.race, "game {game}");
-            assert_ne!(alone.contact, start.contact);
         }
     }
 }
