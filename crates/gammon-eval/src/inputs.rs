@@ -6,7 +6,8 @@
 //! zero, and the first layer only adds the rows of the units that are not.
 //!
 //! One file for the unit layout below and the code that fills the units,
-//! which change together (about 750 lines); the tests, with brute-force
+//! which change together (about 650 lines; the shots over the 36 rolls are in
+//! `inputs/shots.rs`); the tests, with brute-force
 //! references for the shots and escapes, are in `inputs/tests.rs`.
 //!
 //! # Contact encoding ([`ContactEncoding`], version 2): 2 x 130 units
@@ -61,6 +62,12 @@
 //! home board / 15; wastage proxy: checkers on points 1-2 / 15.
 
 use gammon_rules::Position;
+
+mod shots;
+pub(crate) use shots::hit_stats_of_lanes;
+#[cfg(test)]
+use shots::top_point;
+pub use shots::{hit_stats, HitStats, ShotLanes, SHOT_LANES};
 
 /// A sparse input vector: indices of non-zero units and their values.
 #[derive(Clone, Debug)]
@@ -160,9 +167,39 @@ impl Encoding for ContactEncoding {
     const VERSION: u32 = 2;
 
     fn encode(pos: &Position, out: &mut SparseInputs) {
+        let them = pos.switched();
+        ContactEncoding::encode_with(pos, &them, [hit_stats(pos), hit_stats(&them)], out);
+    }
+}
+
+impl ContactEncoding {
+    /// [`Encoding::encode`] of each of `positions` into the same place of
+    /// `out` (which has at least as many), with the same units: the shots
+    /// of eight positions (both sides) are counted at once in vector lanes.
+    pub fn encode_many(positions: &[Position], out: &mut [SparseInputs]) {
+        const GROUP: usize = SHOT_LANES / 2;
+        let mut lanes = ShotLanes::default();
+        let mut hits = [HitStats::default(); SHOT_LANES];
+        let mut them = [Position::default(); GROUP];
+        for (group, outs) in positions.chunks(GROUP).zip(out.chunks_mut(GROUP)) {
+            for (i, (pos, t)) in group.iter().zip(them.iter_mut()).enumerate() {
+                *t = pos.switched();
+                lanes.set(2 * i, pos);
+                lanes.set(2 * i + 1, t);
+            }
+            crate::simd::hit_stats_lanes(&lanes, &mut hits);
+            for (i, ((pos, t), o)) in group.iter().zip(&them).zip(outs.iter_mut()).enumerate() {
+                ContactEncoding::encode_with(pos, t, [hits[2 * i], hits[2 * i + 1]], o);
+            }
+        }
+    }
+
+    /// The units of `pos` (`them`: it switched) given both sides' shots.
+    #[inline(always)]
+    fn encode_with(pos: &Position, them: &Position, hits: [HitStats; 2], out: &mut SparseInputs) {
         let mut units = Units::<{ Self::LEN + 1 }>::new();
-        contact_side(pos, 0, &mut units);
-        contact_side(&pos.switched(), CONTACT_SIDE, &mut units);
+        contact_side(pos, 0, hits[0], &mut units);
+        contact_side(them, CONTACT_SIDE, hits[1], &mut units);
         units.copy_to(out);
     }
 }
@@ -193,9 +230,9 @@ fn point_units<const N: usize>(n: u8, base: usize, out: &mut Units<N>) {
     }
 }
 
-fn contact_side<const N: usize>(pos: &Position, base: usize, out: &mut Units<N>) {
+fn contact_side<const N: usize>(pos: &Position, base: usize, hits: HitStats, out: &mut Units<N>) {
     // The point units (from `base`) come with the features' pass over our checkers.
-    let (features, in_play) = features_and_count(pos, base, out);
+    let (features, in_play) = features_and_count(pos, base, hits, out);
     let bar = pos.my_bar();
     let b = base + POINT_UNITS;
     if bar >= 1 {
@@ -221,7 +258,7 @@ fn contact_side<const N: usize>(pos: &Position, base: usize, out: &mut Units<N>)
 
 /// The handcrafted features of the side on roll, in the table's order.
 pub fn contact_features(pos: &Position) -> [f32; CONTACT_FEATURES] {
-    features_and_count(pos, 0, &mut Units::<{ ContactEncoding::LEN + 1 }>::new()).0
+    features_and_count(pos, 0, hit_stats(pos), &mut Units::<{ ContactEncoding::LEN + 1 }>::new()).0
 }
 
 /// The features, and the checkers the side on roll still has in play: one
@@ -230,6 +267,7 @@ pub fn contact_features(pos: &Position) -> [f32; CONTACT_FEATURES] {
 fn features_and_count<const N: usize>(
     pos: &Position,
     base: usize,
+    hits: HitStats,
     out: &mut Units<N>,
 ) -> ([f32; CONTACT_FEATURES], u32) {
     let mine = pos.my_occupied();
@@ -279,7 +317,6 @@ fn features_and_count<const N: usize>(
     let back_anchor = if made == 0 { 0 } else { 31 - made.leading_zeros() };
     let anchors = made & (0x3F << 19);
     let forward_anchor = if anchors == 0 { 0.0 } else { (25 - anchors.trailing_zeros()) as f32 / 6.0 };
-    let hits = hit_stats(pos);
     let enter_fail = if pos.my_bar() > 0 {
         // Entering points are my 19..24 = his home board, made points block.
         let closed = (pos.blocked_points() >> 19 & 0x3F).count_ones() as f32;
@@ -374,143 +411,6 @@ const NON_DOUBLES: [(usize, usize); 15] = [
 /// Points from which a checker can land with one die (`open` = points not
 /// blocked, bits 1..=24).
 const POINTS: u32 = 0x1FF_FFFE;
-
-/// What the side on roll's shots are worth: see [`hit_stats`].
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct HitStats {
-    /// Share of the 36 rolls that hit at least one blot.
-    pub any: f32,
-    /// Share that can hit two (one with each die, or with a double).
-    pub two: f32,
-    /// Pips the opponent loses to the costliest hit, averaged over the 36
-    /// rolls, / 24 (a blot on our point `p` loses `p` pips when hit).
-    pub pip_loss: f32,
-}
-
-/// Highest point in `m` (0 if empty): the pips a hit there costs.
-#[inline]
-fn top_point(m: u32) -> u32 {
-    (32 - m.leading_zeros()).saturating_sub(1)
-}
-
-/// The side on roll's shots: rolls that hit, that hit two, and the pips
-/// they cost. An approximation of the legal plays: intermediate landing
-/// points must be open, checkers on the bar enter first, other rules are
-/// ignored.
-pub fn hit_stats(pos: &Position) -> HitStats {
-    let bar = pos.my_bar();
-    let sources = if bar > 0 { 1 << 25 } else { pos.my_occupied() & POINTS };
-    // Checkers move down: only blots below our rearmost checker can be hit.
-    let blots = pos.their_blots() & ((1u32 << top_point(sources)) - 1);
-    if blots == 0 {
-        return HitStats::default();
-    }
-    let open = !pos.blocked_points() & POINTS;
-    let shots = Shots {
-        direct: std::array::from_fn(|d| (sources >> d) & blots),
-        via: std::array::from_fn(|d| (sources >> d) & open),
-        // With two or more on the bar a non-double cannot hit with both dice.
-        combined: if bar <= 1 { blots } else { 0 },
-        sources,
-        blots,
-        open,
-        // Doubles: steps of the die, fewer when some must enter first.
-        steps: if bar > 0 { 5u32.saturating_sub(u32::from(bar)) } else { 4 },
-    };
-    // Every roll written out with its dice as constants (a loop over a table
-    // of rolls shifted by variable counts and was not unrolled).
-    let mut sum = RollSums::default();
-    shots.non_double::<2, 1>(&mut sum);
-    shots.non_double::<3, 1>(&mut sum);
-    shots.non_double::<3, 2>(&mut sum);
-    shots.non_double::<4, 1>(&mut sum);
-    shots.non_double::<4, 2>(&mut sum);
-    shots.non_double::<4, 3>(&mut sum);
-    shots.non_double::<5, 1>(&mut sum);
-    shots.non_double::<5, 2>(&mut sum);
-    shots.non_double::<5, 3>(&mut sum);
-    shots.non_double::<5, 4>(&mut sum);
-    shots.non_double::<6, 1>(&mut sum);
-    shots.non_double::<6, 2>(&mut sum);
-    shots.non_double::<6, 3>(&mut sum);
-    shots.non_double::<6, 4>(&mut sum);
-    shots.non_double::<6, 5>(&mut sum);
-    shots.double::<1>(&mut sum);
-    shots.double::<2>(&mut sum);
-    shots.double::<3>(&mut sum);
-    shots.double::<4>(&mut sum);
-    shots.double::<5>(&mut sum);
-    shots.double::<6>(&mut sum);
-    let RollSums { any, two, loss } = sum;
-    HitStats { any: any as f32 / 36.0, two: two as f32 / 36.0, pip_loss: loss as f32 / (36.0 * 24.0) }
-}
-
-/// What [`hit_stats`] knows before looking at the rolls.
-struct Shots {
-    /// Per die value: the blots it hits directly.
-    direct: [u32; 7],
-    /// Per die value: the open points it reaches, as a first step.
-    via: [u32; 7],
-    /// The blots a non-double can hit using both dice.
-    combined: u32,
-    sources: u32,
-    blots: u32,
-    open: u32,
-    steps: u32,
-}
-
-/// [`hit_stats`]' counts over the rolls, in 36ths (pips, for `loss`).
-#[derive(Default)]
-struct RollSums {
-    any: u32,
-    two: u32,
-    loss: u32,
-}
-
-impl Shots {
-    /// Branch-free (the outcomes are data-dependent and would mispredict),
-    /// and without `count_ones` (no POPCNT in the baseline target): "two or
-    /// more" is "a mask with two bits" or "a second step that hits".
-    #[inline(always)]
-    fn two_bits(m: u32) -> bool {
-        m & m.wrapping_sub(1) != 0
-    }
-
-    /// The roll `A`-`B` (`A` > `B`), which comes up twice in 36.
-    #[inline(always)]
-    fn non_double<const A: usize, const B: usize>(&self, sum: &mut RollSums) {
-        let (da, db) = (self.direct[A], self.direct[B]);
-        let combo = ((self.via[A] >> B) | (self.via[B] >> A)) & self.combined;
-        let hit = da | db | combo;
-        // Two different blots, one hit with each die.
-        let double_hit = (da != 0) & (db != 0) & Self::two_bits(da | db);
-        sum.any += 2 * u32::from(hit != 0);
-        sum.two += 2 * u32::from(double_hit);
-        sum.loss += 2 * top_point(hit);
-    }
-
-    /// The double `D`: the same checker (or others) stepping up to four
-    /// times; two hits in all (the same blot reached at two steps counts
-    /// twice).
-    #[inline(always)]
-    fn double<const D: u32>(&self, sum: &mut RollSums) {
-        let mut reach = self.sources;
-        let (mut once, mut twice) = (false, false);
-        let mut hit = 0u32;
-        for step in 0..4 {
-            // Steps beyond `steps` reach nothing.
-            let allowed = if step < self.steps { u32::MAX } else { 0 };
-            reach = (reach >> D) & self.open & allowed;
-            let h = reach & self.blots;
-            twice |= Self::two_bits(h) | ((h != 0) & once);
-            once |= h != 0;
-            hit |= h;
-        }
-        sum.any += u32::from(once);
-        sum.two += u32::from(twice);
-        sum.loss += top_point(hit);
-    }
-}
 
 /// Escaping rolls by blockade: entry `m` is for a checker with the points
 /// 12 .. 1 pips in front of it blocked where bits 0 .. 11 of `m` are set.

@@ -14,6 +14,7 @@
 //! the same order in each (Rust never fuses a multiply and an add on its own).
 #![allow(unsafe_code)]
 
+use crate::inputs::{hit_stats_of_lanes, HitStats, ShotLanes, SHOT_LANES};
 use crate::mlp::OUTPUTS;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -67,7 +68,9 @@ impl Kernel {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;
-            if has!("avx512f") && has!("avx512bw") {
+            // CD (vector leading zeros) comes with every AVX-512 CPU but the
+            // Xeon Phi, which lacks BW anyway.
+            if has!("avx512f") && has!("avx512bw") && has!("avx512cd") {
                 return if has!("avx512vnni") { Path::Avx512Vnni } else { Path::Avx512 };
             }
             if Kernel::has_avx2() {
@@ -267,6 +270,33 @@ pub fn sigmoid_approx(x: f32) -> f32 {
     let n_int = (r.to_bits() as i32).wrapping_sub(ROUND.to_bits() as i32);
     let scale = f32::from_bits(((n_int + 127) as u32) << 23);
     1.0 / (1.0 + p * scale)
+}
+
+/// [`inputs::hit_stats`](crate::inputs::hit_stats) of every lane of
+/// `lanes`: the same code compiled for the kernel's instruction set, where it
+/// runs in vector lanes (AVX-512 counts the leading zeros of 16 words at once).
+pub fn hit_stats_lanes(lanes: &ShotLanes, out: &mut [HitStats; SHOT_LANES]) {
+    match Kernel::best().0 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Kernel` is only made for a CPU that has its features.
+        Path::Avx512 | Path::Avx512Vnni => unsafe { hit_stats_lanes_avx512(lanes, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Path::Avx2 => unsafe { hit_stats_lanes_avx2(lanes, out) },
+        _ => hit_stats_of_lanes(lanes, out),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512cd")]
+fn hit_stats_lanes_avx512(lanes: &ShotLanes, out: &mut [HitStats; SHOT_LANES]) {
+    hit_stats_of_lanes(lanes, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn hit_stats_lanes_avx2(lanes: &ShotLanes, out: &mut [HitStats; SHOT_LANES]) {
+    hit_stats_of_lanes(lanes, out)
 }
 
 /// Hidden units per block of the quantised first layer: one AVX2 register of

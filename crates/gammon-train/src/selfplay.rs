@@ -16,7 +16,7 @@
 
 use gammon_eval::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
 use gammon_eval::mlp::{Activations, Mlp, OUTPUTS};
-use gammon_eval::net::{evaluate_position_by, CrashedBy, Scratch};
+use gammon_eval::net::{evaluate_position_by, evaluate_positions, CrashedBy, Scratch};
 use gammon_eval::{NetKind, NetWeights, Probabilities};
 use gammon_rules::{
     play_game, Decision, Dice, GameStart, MatchRules, MatchState, MoveList, Position, RandomDice, Seat, Table, Turn,
@@ -40,6 +40,8 @@ pub struct Workspace {
     inputs: SparseInputs,
     /// Per net ([`NetKind::index`]), one trace per output.
     traces: Option<[Vec<Mlp>; 3]>,
+    /// The values of a turn's candidates.
+    values: Vec<Probabilities>,
 }
 
 impl Workspace {
@@ -49,6 +51,7 @@ impl Workspace {
             scratch: Scratch::new(weights),
             inputs: SparseInputs::with_capacity(ContactEncoding::LEN.max(RaceEncoding::LEN)),
             traces: None,
+            values: Vec::new(),
         }
     }
 }
@@ -107,10 +110,14 @@ impl Table for Learner<'_> {
     /// The result the opponent values least (the first of equals); a
     /// forced move is evaluated too, for its update.
     fn choose_move(&mut self, _: Seat, _: &Position, _: Dice, moves: &MoveList) -> Decision<usize> {
+        let candidates = moves.positions();
+        let ws = &mut *self.ws;
+        ws.values.resize(candidates.len(), Probabilities::default());
+        let values = &mut ws.values[..candidates.len()];
+        evaluate_positions(self.weights, candidates, values, &mut ws.scratch, CrashedBy::ContactNet);
         let mut best = (0, Probabilities::default());
         let mut best_equity = f32::INFINITY;
-        for (i, candidate) in moves.positions().iter().enumerate() {
-            let v = td_value(self.weights, candidate, &mut self.ws.scratch);
+        for (i, &v) in values.iter().enumerate() {
             let e = v.equity();
             if e < best_equity {
                 best_equity = e;

@@ -417,3 +417,42 @@ fn escape_from_behind_a_prime_is_hard() {
     let p = Position::from_boards(&me, &him).unwrap();
     assert!((escape_chance(&p) - 20.0 / 36.0).abs() < 1e-6, "{}", escape_chance(&p));
 }
+
+#[test]
+fn encoding_many_at_once_gives_each_position_its_own_units() {
+    // Every length up to two groups of eight and beyond, and positions with
+    // and without shots, on the bar, crashed.
+    let positions = random_game_positions(60);
+    let mut many = vec![SparseInputs::with_capacity(ContactEncoding::LEN); 40];
+    let mut one = SparseInputs::with_capacity(ContactEncoding::LEN);
+    for (k, chunk) in positions.chunks(37).enumerate() {
+        let run = &chunk[..chunk.len().min(k % 20 + 1)];
+        ContactEncoding::encode_many(run, &mut many);
+        for (p, got) in run.iter().zip(&many) {
+            ContactEncoding::encode(p, &mut one);
+            assert_eq!(got.index, one.index, "{}", p.to_position_id());
+            let bits = |s: &SparseInputs| s.value.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(got), bits(&one), "{}", p.to_position_id());
+        }
+    }
+}
+
+#[test]
+fn shots_counted_in_lanes_equal_one_position_at_a_time() {
+    let positions = random_game_positions(100);
+    let bits = |h: HitStats| [h.any, h.two, h.pip_loss].map(f32::to_bits);
+    for group in positions.chunks(SHOT_LANES) {
+        let mut lanes = ShotLanes::default();
+        for (i, p) in group.iter().enumerate() {
+            lanes.set(i, p);
+        }
+        // The kernel this CPU runs, and the portable code.
+        let (mut fast, mut plain) = ([HitStats::default(); SHOT_LANES], [HitStats::default(); SHOT_LANES]);
+        crate::simd::hit_stats_lanes(&lanes, &mut fast);
+        hit_stats_of_lanes(&lanes, &mut plain);
+        for (i, p) in group.iter().enumerate() {
+            assert_eq!(bits(fast[i]), bits(hit_stats(p)), "{}", p.to_position_id());
+            assert_eq!(bits(plain[i]), bits(hit_stats(p)), "{}", p.to_position_id());
+        }
+    }
+}
