@@ -6,9 +6,11 @@
 //! zero, and the first layer only adds the rows of the units that are not.
 //!
 //! One file for the unit layout below and the code that fills the units,
-//! which change together (about 650 lines; the shots over the 36 rolls are in
-//! `inputs/shots.rs`); the tests, with brute-force
-//! references for the shots and escapes, are in `inputs/tests.rs`.
+//! which change together (about 700 lines). The shots over the 36 rolls are in
+//! `inputs/shots.rs`; the contact features of sixteen sides at once, in
+//! vector lanes, for [`ContactEncoding::encode_many`], in `inputs/lanes.rs`;
+//! the tests, with brute-force references for the shots and escapes, in
+//! `inputs/tests.rs`.
 //!
 //! # Contact encoding ([`ContactEncoding`], version 2): 2 x 130 units
 //!
@@ -63,11 +65,13 @@
 
 use gammon_rules::Position;
 
+mod lanes;
 mod shots;
-pub(crate) use shots::hit_stats_of_lanes;
+pub(crate) use lanes::{contact_features_of_lanes, FeatureLanes, SideLanes};
 #[cfg(test)]
 use shots::top_point;
-pub use shots::{hit_stats, HitStats, ShotLanes, SHOT_LANES};
+use shots::SHOT_LANES;
+pub use shots::{hit_stats, HitStats};
 
 /// A sparse input vector: indices of non-zero units and their values.
 #[derive(Clone, Debug)]
@@ -178,18 +182,22 @@ impl ContactEncoding {
     /// of eight positions (both sides) are counted at once in vector lanes.
     pub fn encode_many(positions: &[Position], out: &mut [SparseInputs]) {
         const GROUP: usize = SHOT_LANES / 2;
-        let mut lanes = ShotLanes::default();
-        let mut hits = [HitStats::default(); SHOT_LANES];
+        let mut sides = SideLanes::default();
+        let mut lanes = FeatureLanes::default();
         let mut them = [Position::default(); GROUP];
         for (group, outs) in positions.chunks(GROUP).zip(out.chunks_mut(GROUP)) {
+            sides.clear_points();
             for (i, (pos, t)) in group.iter().zip(them.iter_mut()).enumerate() {
                 *t = pos.switched();
-                lanes.set(2 * i, pos);
-                lanes.set(2 * i + 1, t);
+                sides.set(2 * i, pos);
+                sides.set(2 * i + 1, t);
             }
-            crate::simd::hit_stats_lanes(&lanes, &mut hits);
+            crate::simd::contact_features_lanes(&sides, &mut lanes);
             for (i, ((pos, t), o)) in group.iter().zip(&them).zip(outs.iter_mut()).enumerate() {
-                ContactEncoding::encode_with(pos, t, [hits[2 * i], hits[2 * i + 1]], o);
+                let mut units = Units::<{ Self::LEN + 1 }>::new();
+                contact_side_with(pos, 0, &lanes, 2 * i, &mut units);
+                contact_side_with(t, CONTACT_SIDE, &lanes, 2 * i + 1, &mut units);
+                units.copy_to(o);
             }
         }
     }
@@ -233,6 +241,33 @@ fn point_units<const N: usize>(n: u8, base: usize, out: &mut Units<N>) {
 fn contact_side<const N: usize>(pos: &Position, base: usize, hits: HitStats, out: &mut Units<N>) {
     // The point units (from `base`) come with the features' pass over our checkers.
     let (features, in_play) = features_and_count(pos, base, hits, out);
+    contact_side_after_points(pos, base, in_play, out);
+    let f = base + POINT_UNITS + 7;
+    for (i, v) in features.into_iter().enumerate() {
+        out.push(f + i, v);
+    }
+}
+
+/// [`contact_side`] with the features of lane `l` of `lanes` (`lanes.rs`).
+fn contact_side_with<const N: usize>(pos: &Position, base: usize, lanes: &FeatureLanes, l: usize, out: &mut Units<N>) {
+    let mut m = pos.my_occupied() & POINTS;
+    while m != 0 {
+        let p = m.trailing_zeros() as usize;
+        m &= m - 1;
+        point_units(pos.my_checkers(p), base + 4 * (p - 1), out);
+    }
+    let in_play = lanes.in_play.get(l).copied().unwrap_or(0);
+    contact_side_after_points(pos, base, in_play, out);
+    let f = base + POINT_UNITS + 7;
+    for (i, feature) in lanes.features.iter().enumerate() {
+        out.push(f + i, feature.get(l).copied().unwrap_or(0.0));
+    }
+}
+
+/// The units of a side after its points and before its features: bar and
+/// borne off.
+#[inline(always)]
+fn contact_side_after_points<const N: usize>(pos: &Position, base: usize, in_play: u32, out: &mut Units<N>) {
     let bar = pos.my_bar();
     let b = base + POINT_UNITS;
     if bar >= 1 {
@@ -250,10 +285,6 @@ fn contact_side<const N: usize>(pos: &Position, base: usize, hits: HitStats, out
     out.push(o, off.min(5.0) / 5.0);
     out.push(o + 1, (off - 5.0).clamp(0.0, 5.0) / 5.0);
     out.push(o + 2, (off - 10.0).clamp(0.0, 5.0) / 5.0);
-    let f = o + 3;
-    for (i, v) in features.into_iter().enumerate() {
-        out.push(f + i, v);
-    }
 }
 
 /// The handcrafted features of the side on roll, in the table's order.
@@ -324,23 +355,7 @@ fn features_and_count<const N: usize>(
     } else {
         0.0
     };
-    let blocks = pos.blocked_points();
-    // Containment: fewest escaping rolls from the points our rearmost checker
-    // still has to pass (bar = 25), near (down to his 9-point, our 16) and far
-    // (down to our 7).
-    let (mut fewest_near, mut fewest_far) = (36u8, 36u8);
-    let mut mobility = 0u32;
-    for q in (7..=back_checker as usize).rev() {
-        let e = escapes_from(blocks, q);
-        fewest_far = fewest_far.min(e);
-        if q >= 16 {
-            fewest_near = fewest_near.min(e);
-        }
-        // Mobility: our checkers here, by distance beyond our 6-point.
-        mobility += u32::from(pos.my_checkers(q)) * (q as u32 - 6) * u32::from(e);
-    }
-    let contained = 1.0 - f32::from(fewest_near) / 36.0;
-    let contained_far = 1.0 - f32::from(fewest_far) / 36.0;
+    let Containment { contained, contained_far, mobility } = containment(pos, back_checker);
     // `back_checkers` already counts the bar once.
     let (back_game, back_game1) = match anchors.count_ones() {
         0 => (0.0, 0.0),
@@ -370,13 +385,48 @@ fn features_and_count<const N: usize>(
         contained * contained,
         contained_far,
         contained_far * contained_far,
-        mobility as f32 / 3600.0,
+        mobility,
         moment2(pos, pips, in_play) / 400.0,
         backbone(made),
         back_game,
         back_game1,
     ];
     (features, in_play)
+}
+
+/// How far our rearmost checker is held back, and how freely our checkers
+/// beyond our 6-point move: features `CONTAINED` to `MOBILITY`.
+struct Containment {
+    contained: f32,
+    contained_far: f32,
+    /// Already scaled (/ 3600).
+    mobility: f32,
+}
+
+/// [`Containment`] for the side on roll, whose rearmost checker is on
+/// `back_checker` (bar = 25).
+#[inline(always)]
+fn containment(pos: &Position, back_checker: u32) -> Containment {
+    let blocks = pos.blocked_points();
+    // Containment: fewest escaping rolls from the points our rearmost checker
+    // still has to pass (bar = 25), near (down to his 9-point, our 16) and far
+    // (down to our 7).
+    let (mut fewest_near, mut fewest_far) = (36u8, 36u8);
+    let mut mobility = 0u32;
+    for q in (7..=back_checker as usize).rev() {
+        let e = escapes_from(blocks, q);
+        fewest_far = fewest_far.min(e);
+        if q >= 16 {
+            fewest_near = fewest_near.min(e);
+        }
+        // Mobility: our checkers here, by distance beyond our 6-point.
+        mobility += u32::from(pos.my_checkers(q)) * (q as u32 - 6) * u32::from(e);
+    }
+    Containment {
+        contained: 1.0 - f32::from(fewest_near) / 36.0,
+        contained_far: 1.0 - f32::from(fewest_far) / 36.0,
+        mobility: mobility as f32 / 3600.0,
+    }
 }
 
 /// Longest run of consecutive set bits.

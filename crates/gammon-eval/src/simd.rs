@@ -14,7 +14,7 @@
 //! the same order in each (Rust never fuses a multiply and an add on its own).
 #![allow(unsafe_code)]
 
-use crate::inputs::{hit_stats_of_lanes, HitStats, ShotLanes, SHOT_LANES};
+use crate::inputs::{contact_features_of_lanes, FeatureLanes, SideLanes};
 use crate::mlp::OUTPUTS;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -272,31 +272,36 @@ pub fn sigmoid_approx(x: f32) -> f32 {
     1.0 / (1.0 + p * scale)
 }
 
-/// [`inputs::hit_stats`](crate::inputs::hit_stats) of every lane of
-/// `lanes`: the same code compiled for the kernel's instruction set, where it
-/// runs in vector lanes (AVX-512 counts the leading zeros of 16 words at once).
-pub fn hit_stats_lanes(lanes: &ShotLanes, out: &mut [HitStats; SHOT_LANES]) {
-    match Kernel::best().0 {
+/// The contact features of every lane of `sides`
+/// ([`inputs::lanes`](crate::inputs)): the same code compiled for the
+/// kernel's instruction set, where it runs in vector lanes.
+pub(crate) fn contact_features_lanes(sides: &SideLanes, out: &mut FeatureLanes) {
+    contact_features_lanes_with(Kernel::best(), sides, out);
+}
+
+/// [`contact_features_lanes`] with the kernel `k`.
+pub(crate) fn contact_features_lanes_with(k: Kernel, sides: &SideLanes, out: &mut FeatureLanes) {
+    match k.0 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Kernel` is only made for a CPU that has its features.
-        Path::Avx512 | Path::Avx512Vnni => unsafe { hit_stats_lanes_avx512(lanes, out) },
+        Path::Avx512 | Path::Avx512Vnni => unsafe { contact_features_lanes_avx512(sides, out) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Path::Avx2 => unsafe { hit_stats_lanes_avx2(lanes, out) },
-        _ => hit_stats_of_lanes(lanes, out),
+        Path::Avx2 => unsafe { contact_features_lanes_avx2(sides, out) },
+        _ => contact_features_of_lanes(sides, out),
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512cd")]
-fn hit_stats_lanes_avx512(lanes: &ShotLanes, out: &mut [HitStats; SHOT_LANES]) {
-    hit_stats_of_lanes(lanes, out)
+fn contact_features_lanes_avx512(sides: &SideLanes, out: &mut FeatureLanes) {
+    contact_features_of_lanes(sides, out)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn hit_stats_lanes_avx2(lanes: &ShotLanes, out: &mut [HitStats; SHOT_LANES]) {
-    hit_stats_of_lanes(lanes, out)
+fn contact_features_lanes_avx2(sides: &SideLanes, out: &mut FeatureLanes) {
+    contact_features_of_lanes(sides, out)
 }
 
 /// Hidden units per block of the quantised first layer: one AVX2 register of

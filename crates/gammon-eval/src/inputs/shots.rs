@@ -36,12 +36,12 @@ pub fn hit_stats(pos: &Position) -> HitStats {
 }
 
 /// Positions whose shots [`hit_stats_of_lanes`] counts at once.
-pub const SHOT_LANES: usize = 16;
+pub(crate) const SHOT_LANES: usize = 16;
 
 /// The shots of [`SHOT_LANES`] positions (or sides), one [`ShotWords`] field
 /// per array, so that the count over the rolls runs in vector lanes.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct ShotLanes {
+pub(crate) struct ShotLanes {
     sources: [u32; SHOT_LANES],
     blots: [u32; SHOT_LANES],
     open: [u32; SHOT_LANES],
@@ -52,7 +52,7 @@ pub struct ShotLanes {
 impl ShotLanes {
     /// Lane `i` takes the shots of `pos` (the side on roll's).
     #[inline]
-    pub fn set(&mut self, i: usize, pos: &Position) {
+    pub(crate) fn set(&mut self, i: usize, pos: &Position) {
         let w = ShotWords::of(pos);
         if i < SHOT_LANES {
             (self.sources[i], self.blots[i], self.open[i]) = (w.sources, w.blots, w.open);

@@ -438,21 +438,25 @@ fn encoding_many_at_once_gives_each_position_its_own_units() {
 }
 
 #[test]
-fn shots_counted_in_lanes_equal_one_position_at_a_time() {
+fn features_computed_in_lanes_equal_one_position_at_a_time() {
     let positions = random_game_positions(100);
-    let bits = |h: HitStats| [h.any, h.two, h.pip_loss].map(f32::to_bits);
-    for group in positions.chunks(SHOT_LANES) {
-        let mut lanes = ShotLanes::default();
-        for (i, p) in group.iter().enumerate() {
-            lanes.set(i, p);
-        }
-        // The kernel this CPU runs, and the portable code.
-        let (mut fast, mut plain) = ([HitStats::default(); SHOT_LANES], [HitStats::default(); SHOT_LANES]);
-        crate::simd::hit_stats_lanes(&lanes, &mut fast);
-        hit_stats_of_lanes(&lanes, &mut plain);
-        for (i, p) in group.iter().enumerate() {
-            assert_eq!(bits(fast[i]), bits(hit_stats(p)), "{}", p.to_position_id());
-            assert_eq!(bits(plain[i]), bits(hit_stats(p)), "{}", p.to_position_id());
+    let bits = |f: &[f32]| f.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    let mut sides = SideLanes::default();
+    let mut lanes = FeatureLanes::default();
+    for kernel in crate::simd::Kernel::available() {
+        for group in positions.chunks(SHOT_LANES) {
+            sides.clear_points();
+            for (i, p) in group.iter().enumerate() {
+                sides.set(i, p);
+            }
+            crate::simd::contact_features_lanes_with(kernel, &sides, &mut lanes);
+            for (l, p) in group.iter().enumerate() {
+                let got: Vec<f32> = lanes.features.iter().map(|f| f[l]).collect();
+                let want = contact_features(p);
+                assert_eq!(bits(&got), bits(&want), "{} {}", kernel.name(), p.to_position_id());
+                let in_play: u32 = (1..=25).map(|q| u32::from(p.my_checkers(q))).sum();
+                assert_eq!(lanes.in_play[l], in_play);
+            }
         }
     }
 }
