@@ -124,13 +124,26 @@ impl<const N: usize> Units<N> {
     #[inline(always)]
     fn push(&mut self, index: usize, value: f32) {
         // Each unit is pushed at most once, so `len` stays below `N` and the
-        // slots are always there. The bounds test is a branch the processor
-        // predicts; `len` itself only waits for one addition a unit.
-        if let (Some(i), Some(v)) = (self.index.get_mut(self.len), self.value.get_mut(self.len)) {
+        // slots are always there. With `N` a power of two the slot is
+        // `len` masked, which needs no bounds test; otherwise the bounds test
+        // is a branch the processor predicts. `len` itself only waits for one
+        // addition a unit.
+        if N.is_power_of_two() {
+            let k = self.len & (N - 1);
+            self.index[k] = index as u16;
+            self.value[k] = value;
+        } else if let (Some(i), Some(v)) = (self.index.get_mut(self.len), self.value.get_mut(self.len)) {
             *i = index as u16;
             *v = value;
         }
         self.len += usize::from(value != 0.0);
+    }
+
+    /// Empties the buffer for the next position (the slots keep their
+    /// contents, which pushes overwrite).
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.len = 0;
     }
 
     fn copy_to(&self, out: &mut SparseInputs) {
@@ -185,6 +198,9 @@ impl ContactEncoding {
         let mut sides = SideLanes::default();
         let mut lanes = FeatureLanes::default();
         let mut them = [Position::default(); GROUP];
+        // One buffer for every position, its length a power of two (see
+        // `Units::push`).
+        let mut units = Units::<{ (Self::LEN + 1).next_power_of_two() }>::new();
         for (group, outs) in positions.chunks(GROUP).zip(out.chunks_mut(GROUP)) {
             sides.clear_points();
             for (i, (pos, t)) in group.iter().zip(them.iter_mut()).enumerate() {
@@ -194,7 +210,7 @@ impl ContactEncoding {
             }
             crate::simd::contact_features_lanes(&sides, &mut lanes);
             for (i, ((pos, t), o)) in group.iter().zip(&them).zip(outs.iter_mut()).enumerate() {
-                let mut units = Units::<{ Self::LEN + 1 }>::new();
+                units.clear();
                 contact_side_with(pos, 0, &lanes, 2 * i, &mut units);
                 contact_side_with(t, CONTACT_SIDE, &lanes, 2 * i + 1, &mut units);
                 units.copy_to(o);
