@@ -142,7 +142,8 @@ pub(crate) fn contact_features_of_lanes(s: &SideLanes, out: &mut FeatureLanes) {
         }
     }
 
-    let mut f = [[0.0f32; L]; CONTACT_FEATURES];
+    // Every feature of every lane is written below.
+    let f = &mut out.features;
     for l in 0..L {
         let (mine, made) = (s.mine[l], s.made[l]);
         let back_checker = 31 - mine.leading_zeros().min(31);
@@ -176,11 +177,10 @@ pub(crate) fn contact_features_of_lanes(s: &SideLanes, out: &mut FeatureLanes) {
         f[26][l] = back_game1;
     }
     longest_run_of_lanes(&s.made, &mut f[9]);
-    containment_of_lanes(s, &mut f);
+    containment_of_lanes(s, f);
     escape_chance_of_lanes(s, &mut f[8]);
     moment2_of_lanes(s, &pips, &in_play, &mut f[23]);
     backbone_of_lanes(&s.made, &mut f[24]);
-    out.features = f;
     out.in_play = in_play;
 }
 
