@@ -2,7 +2,8 @@
 //! nets, on the results of every roll of the wildbg benchmark positions (the
 //! hot path of play: evaluating all candidate moves of a roll), and for the
 //! contact net at 128 and 256 hidden units in float and quantised: whole
-//! evaluations (`eval/`: inputs + net) and the net alone (`forward/`).
+//! evaluations (`eval/`: inputs + net, one position at a time; `eval by
+//! roll/`: a roll's results in one call) and the net alone (`forward/`).
 //!
 //! `cargo bench -p gammon-benches --bench eval` (or `-- forward` for one group).
 //! Every CPU-specific kernel gives the same bits; the fastest the CPU has is
@@ -159,5 +160,53 @@ fn forward(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, eval, forward);
+/// The results of every roll of `positions` of `class` (the first `limit`),
+/// and where each roll's begin: the batches search and play evaluate.
+fn candidate_rolls(positions: &[Position], class: PositionClass, limit: usize) -> (Vec<Position>, Vec<usize>) {
+    let mut list = MoveList::new();
+    let (mut out, mut starts) = (Vec::new(), vec![0]);
+    for p in positions {
+        for d in ALL_ROLLS {
+            list.generate(p, d);
+            out.extend(list.positions().iter().filter(|r| PositionClass::of(r) == class));
+            if out.len() >= limit {
+                out.truncate(limit);
+                starts.push(out.len());
+                return (out, starts);
+            }
+            starts.push(out.len());
+        }
+    }
+    (out, starts)
+}
+
+/// `eval by roll/`: the shipped nets through `Evaluator::evaluate_batch`,
+/// one call per roll's results, as search and play call them (the
+/// evaluator may encode a roll's positions together).
+fn by_roll(c: &mut Criterion) {
+    use gammon_eval::{Evaluator, Probabilities};
+    let net = NetEvaluator::shipped().unwrap();
+    let mut group = c.benchmark_group("eval by roll");
+    group.sample_size(20);
+    for (file, class, name) in [
+        ("bench/contact-1000.txt", PositionClass::Contact, "contact net"),
+        ("bench/race-1000.txt", PositionClass::Race, "race net"),
+    ] {
+        let (positions, starts) = candidate_rolls(&positions_from_lines(&read_shared(file)), class, 50_000);
+        assert!(positions.len() > 10_000, "{name}: {} positions", positions.len());
+        let mut out = vec![Probabilities::default(); positions.len()];
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for w in starts.windows(2) {
+                    net.evaluate_batch(black_box(&positions[w[0]..w[1]]), &mut out[w[0]..w[1]]);
+                }
+                out[0].win
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, eval, by_roll, forward);
 criterion_main!(benches);

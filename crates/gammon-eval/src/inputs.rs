@@ -211,8 +211,8 @@ impl ContactEncoding {
             crate::simd::contact_features_lanes(&sides, &mut lanes);
             for (i, ((pos, t), o)) in group.iter().zip(&them).zip(outs.iter_mut()).enumerate() {
                 units.clear();
-                contact_side_with(pos, 0, &lanes, 2 * i, &mut units);
-                contact_side_with(t, CONTACT_SIDE, &lanes, 2 * i + 1, &mut units);
+                contact_side_with(pos, 0, (&sides, &lanes), 2 * i, &mut units);
+                contact_side_with(t, CONTACT_SIDE, (&sides, &lanes), 2 * i + 1, &mut units);
                 units.copy_to(o);
             }
         }
@@ -264,13 +264,20 @@ fn contact_side<const N: usize>(pos: &Position, base: usize, hits: HitStats, out
     }
 }
 
-/// [`contact_side`] with the features of lane `l` of `lanes` (`lanes.rs`).
-fn contact_side_with<const N: usize>(pos: &Position, base: usize, lanes: &FeatureLanes, l: usize, out: &mut Units<N>) {
+/// [`contact_side`] with the checkers and features of lane `l` of `sides`
+/// and `lanes` (`lanes.rs`).
+fn contact_side_with<const N: usize>(
+    pos: &Position,
+    base: usize,
+    (sides, lanes): (&SideLanes, &FeatureLanes),
+    l: usize,
+    out: &mut Units<N>,
+) {
     let mut m = pos.my_occupied() & POINTS;
     while m != 0 {
         let p = m.trailing_zeros() as usize;
         m &= m - 1;
-        point_units(pos.my_checkers(p), base + 4 * (p - 1), out);
+        point_units(sides.checkers(p, l), base + 4 * (p - 1), out);
     }
     let in_play = lanes.in_play.get(l).copied().unwrap_or(0);
     contact_side_after_points(pos, base, in_play, out);

@@ -61,6 +61,12 @@ impl Default for FeatureLanes {
 }
 
 impl SideLanes {
+    /// Our checkers on point `p` in lane `l`.
+    #[inline(always)]
+    pub(super) fn checkers(&self, p: usize, l: usize) -> u8 {
+        self.counts.get(p).and_then(|c| c.get(l)).map_or(0, |&n| n as u8)
+    }
+
     /// Empties every lane's points (before [`set`](Self::set)).
     pub(super) fn clear_points(&mut self) {
         self.counts = [[0; L]; 26];
