@@ -561,18 +561,25 @@ fn cpu_seconds(pid: u32) -> f64 {
 fn a_client_that_hangs_up_frees_its_search() {
     let server = Server::start_with_threads(1);
     let impatient: ureq::Agent =
-        ureq::Agent::config_builder().timeout_global(Some(Duration::from_millis(200))).build().into();
-    // Four 3-ply analyses of the opening position, about a second of CPU
-    // each; each client gives up after 0.2 s. The first is running when its
-    // client goes, the others wait for the one worker.
-    // No pubeval screen inside the lookahead (prune=0), which would make
-    // them several times faster.
-    let asks: Vec<String> = ["11", "22", "33", "44"]
+        ureq::Agent::config_builder().timeout_global(Some(Duration::from_millis(50))).build().into();
+    // Four 3-ply analyses of 1-1 in four crowded middle games (wildbg's
+    // benchmark positions with the most work for this roll), each about half
+    // a second of CPU in a release build and more in a test build; each
+    // client gives up after 0.05 s. The first is running when its client
+    // goes, the others wait for the one worker. Four different positions, so
+    // that none finds the others' work in the cache; no pubeval screen
+    // inside the lookahead (prune=0), which would make them several times
+    // faster.
+    let asks: Vec<String> = ["NG/BAQaKz8EHAA", "zM6FAQZw58gBMA", "2N42AQBsvoIDEA", "nLspBgDbOIMHAA"]
         .iter()
-        .map(|d| format!("{}/api/analyse?position=4HPwATDgc/ABMA&dice={d}&ply=3&cubeless=true&prune=0", server.url))
+        .map(|p| format!("{}/api/analyse?position={p}&dice=11&ply=3&cubeless=true&prune=0", server.url))
         .collect();
     for url in &asks {
-        assert!(impatient.get(url).call().is_err(), "{url} answered within 0.2 s: pick slower work");
+        let answer = impatient.get(url).call();
+        assert!(
+            matches!(answer, Err(ureq::Error::Timeout(_))),
+            "{url} did not time out after 0.05 s: pick slower work ({answer:?})"
+        );
     }
     // Once the hang-ups are noticed the server is idle: no search runs on
     // for nobody (four of them would take seconds of CPU).
