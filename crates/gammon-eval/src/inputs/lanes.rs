@@ -190,16 +190,21 @@ pub(crate) fn contact_features_of_lanes(s: &SideLanes, out: &mut FeatureLanes) {
     out.in_play = in_play;
 }
 
-/// 32-bit copy of the escapes table, which vector gathers read.
-static ESCAPES_WIDE: [u32; 4096] = {
-    let mut out = [0u32; 4096];
-    let mut i = 0;
-    while i < 4096 {
-        out[i] = ESCAPES[i] as u32;
-        i += 1;
-    }
-    out
-};
+/// A 32-bit copy of a table of smaller integers, made at compile time:
+/// vector gathers read 32-bit entries.
+macro_rules! widened {
+    ($table:expr, $n:expr) => {{
+        let mut out = [0u32; $n];
+        let mut i = 0;
+        while i < $n {
+            out[i] = $table[i] as u32;
+            i += 1;
+        }
+        out
+    }};
+}
+
+static ESCAPES_WIDE: [u32; 4096] = widened!(ESCAPES, 4096);
 
 /// Containment (features 18-21) and mobility (22) of every lane: the
 /// fewest escaping rolls from the points our rearmost checker still has to
@@ -235,25 +240,8 @@ fn containment_of_lanes(s: &SideLanes, f: &mut [[f32; L]; CONTACT_FEATURES]) {
     }
 }
 
-/// 32-bit copies of the escape chance's tables, for vector gathers.
-static ROLLS_WITH_DIE_WIDE: [u32; 64] = {
-    let mut out = [0u32; 64];
-    let mut i = 0;
-    while i < 64 {
-        out[i] = ROLLS_WITH_DIE[i] as u32;
-        i += 1;
-    }
-    out
-};
-static ROLLS_WITH_SUM_WIDE: [u32; 512] = {
-    let mut out = [0u32; 512];
-    let mut i = 0;
-    while i < 512 {
-        out[i] = ROLLS_WITH_SUM[i] as u32;
-        i += 1;
-    }
-    out
-};
+static ROLLS_WITH_DIE_WIDE: [u32; 64] = widened!(ROLLS_WITH_DIE, 64);
+static ROLLS_WITH_SUM_WIDE: [u32; 512] = widened!(ROLLS_WITH_SUM, 512);
 
 /// [`escape_chance`](super::escape_chance) of every lane.
 #[inline(always)]
