@@ -184,15 +184,18 @@ impl Encoding for ContactEncoding {
     const VERSION: u32 = 2;
 
     fn encode(pos: &Position, out: &mut SparseInputs) {
-        let them = pos.switched();
-        ContactEncoding::encode_with(pos, &them, [hit_stats(pos), hit_stats(&them)], out);
+        let mut units = Units::<{ Self::LEN + 1 }>::new();
+        contact_side(pos, 0, &mut units);
+        contact_side(&pos.switched(), CONTACT_SIDE, &mut units);
+        units.copy_to(out);
     }
 }
 
 impl ContactEncoding {
     /// [`Encoding::encode`] of each of `positions` into the same place of
-    /// `out` (which has at least as many), with the same units: the shots
-    /// of eight positions (both sides) are counted at once in vector lanes.
+    /// `out` (which has at least as many), with the same units: the
+    /// features of eight positions (both sides) are computed at once in
+    /// vector lanes (`inputs/lanes.rs`).
     pub fn encode_many(positions: &[Position], out: &mut [SparseInputs]) {
         const GROUP: usize = SHOT_LANES / 2;
         let mut sides = SideLanes::default();
@@ -216,15 +219,6 @@ impl ContactEncoding {
                 units.copy_to(o);
             }
         }
-    }
-
-    /// The units of `pos` (`them`: it switched) given both sides' shots.
-    #[inline(always)]
-    fn encode_with(pos: &Position, them: &Position, hits: [HitStats; 2], out: &mut SparseInputs) {
-        let mut units = Units::<{ Self::LEN + 1 }>::new();
-        contact_side(pos, 0, hits[0], &mut units);
-        contact_side(them, CONTACT_SIDE, hits[1], &mut units);
-        units.copy_to(out);
     }
 }
 
@@ -254,9 +248,9 @@ fn point_units<const N: usize>(n: u8, base: usize, out: &mut Units<N>) {
     }
 }
 
-fn contact_side<const N: usize>(pos: &Position, base: usize, hits: HitStats, out: &mut Units<N>) {
+fn contact_side<const N: usize>(pos: &Position, base: usize, out: &mut Units<N>) {
     // The point units (from `base`) come with the features' pass over our checkers.
-    let (features, in_play) = features_and_count(pos, base, hits, out);
+    let (features, in_play) = features_and_count(pos, base, out);
     contact_side_after_points(pos, base, in_play, out);
     let f = base + POINT_UNITS + 7;
     for (i, v) in features.into_iter().enumerate() {
@@ -312,7 +306,7 @@ fn contact_side_after_points<const N: usize>(pos: &Position, base: usize, in_pla
 
 /// The handcrafted features of the side on roll, in the table's order.
 pub fn contact_features(pos: &Position) -> [f32; CONTACT_FEATURES] {
-    features_and_count(pos, 0, hit_stats(pos), &mut Units::<{ ContactEncoding::LEN + 1 }>::new()).0
+    features_and_count(pos, 0, &mut Units::<{ ContactEncoding::LEN + 1 }>::new()).0
 }
 
 /// The features, and the checkers the side on roll still has in play: one
@@ -321,7 +315,6 @@ pub fn contact_features(pos: &Position) -> [f32; CONTACT_FEATURES] {
 fn features_and_count<const N: usize>(
     pos: &Position,
     base: usize,
-    hits: HitStats,
     out: &mut Units<N>,
 ) -> ([f32; CONTACT_FEATURES], u32) {
     let mine = pos.my_occupied();
@@ -371,6 +364,7 @@ fn features_and_count<const N: usize>(
     let back_anchor = if made == 0 { 0 } else { 31 - made.leading_zeros() };
     let anchors = made & (0x3F << 19);
     let forward_anchor = if anchors == 0 { 0.0 } else { (25 - anchors.trailing_zeros()) as f32 / 6.0 };
+    let hits = hit_stats(pos);
     let enter_fail = if pos.my_bar() > 0 {
         // Entering points are my 19..24 = his home board, made points block.
         let closed = (pos.blocked_points() >> 19 & 0x3F).count_ones() as f32;

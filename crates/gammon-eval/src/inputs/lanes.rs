@@ -106,6 +106,8 @@ fn all_ones(b: bool) -> u32 {
 pub(crate) fn contact_features_of_lanes(s: &SideLanes, out: &mut FeatureLanes) {
     let mut hits = [HitStats::default(); L];
     hit_stats_of_lanes(&s.shots, &mut hits);
+    // Our rearmost checker (bar = 25; 0 with none left).
+    let back_checker: [u32; L] = std::array::from_fn(|l| 31 - s.mine[l].leading_zeros().min(31));
 
     // The pass over our checkers, point by point.
     let (mut pips, mut in_play, mut timing) = ([0u32; L], [0u32; L], [0u32; L]);
@@ -151,8 +153,7 @@ pub(crate) fn contact_features_of_lanes(s: &SideLanes, out: &mut FeatureLanes) {
     // Every feature of every lane is written below.
     let f = &mut out.features;
     for l in 0..L {
-        let (mine, made) = (s.mine[l], s.made[l]);
-        let back_checker = 31 - mine.leading_zeros().min(31);
+        let made = s.made[l];
         let back_anchor = if made == 0 { 0 } else { 31 - made.leading_zeros() };
         let anchors = made & (0x3F << 19);
         let forward_anchor = if anchors == 0 { 0.0 } else { 25u32.wrapping_sub(anchors.trailing_zeros()) as f32 / 6.0 };
@@ -166,7 +167,7 @@ pub(crate) fn contact_features_of_lanes(s: &SideLanes, out: &mut FeatureLanes) {
         f[0][l] = pips[l] as f32 / 167.0;
         f[1][l] = break_contact[l] as f32 / 167.0;
         f[2][l] = free_pips[l] as f32 / 100.0;
-        f[3][l] = back_checker as f32 / 25.0;
+        f[3][l] = back_checker[l] as f32 / 25.0;
         f[4][l] = back_anchor as f32 / 24.0;
         f[5][l] = forward_anchor;
         f[6][l] = hits[l].any;
@@ -183,8 +184,8 @@ pub(crate) fn contact_features_of_lanes(s: &SideLanes, out: &mut FeatureLanes) {
         f[26][l] = back_game1;
     }
     longest_run_of_lanes(&s.made, &mut f[9]);
-    containment_of_lanes(s, f);
-    escape_chance_of_lanes(s, &mut f[8]);
+    containment_of_lanes(s, &back_checker, f);
+    escape_chance_of_lanes(s, &back_checker, &mut f[8]);
     moment2_of_lanes(s, &pips, &in_play, &mut f[23]);
     backbone_of_lanes(&s.made, &mut f[24]);
     out.in_play = in_play;
@@ -210,8 +211,7 @@ static ESCAPES_WIDE: [u32; 4096] = widened!(ESCAPES, 4096);
 /// fewest escaping rolls from the points our rearmost checker still has to
 /// pass (as [`containment`](super::containment)).
 #[inline(always)]
-fn containment_of_lanes(s: &SideLanes, f: &mut [[f32; L]; CONTACT_FEATURES]) {
-    let back_checker: [u32; L] = std::array::from_fn(|l| 31 - s.mine[l].leading_zeros().min(31));
+fn containment_of_lanes(s: &SideLanes, back_checker: &[u32; L], f: &mut [[f32; L]; CONTACT_FEATURES]) {
     let (mut fewest_near, mut fewest_far, mut mobility) = ([36u32; L], [36u32; L], [0u32; L]);
     for q in (7..=25usize).rev() {
         let qu = q as u32;
@@ -245,10 +245,9 @@ static ROLLS_WITH_SUM_WIDE: [u32; 512] = widened!(ROLLS_WITH_SUM, 512);
 
 /// [`escape_chance`](super::escape_chance) of every lane.
 #[inline(always)]
-fn escape_chance_of_lanes(s: &SideLanes, out: &mut [f32; L]) {
+fn escape_chance_of_lanes(s: &SideLanes, back_checker: &[u32; L], out: &mut [f32; L]) {
     for l in 0..L {
-        let (mine, blocks) = (s.mine[l], s.blocks[l]);
-        let back = 31 - mine.leading_zeros().min(31);
+        let (mine, blocks, back) = (s.mine[l], s.blocks[l], back_checker[l]);
         let below_back = 1u32.wrapping_shl(back).wrapping_sub(1);
         let beyond_window = 1u32.wrapping_shl(back.wrapping_sub(12)).wrapping_sub(1) & all_ones(back > 13);
         let in_front = blocks & below_back & !beyond_window;
