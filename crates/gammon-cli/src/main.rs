@@ -2,6 +2,7 @@
 
 mod analyse_cmd;
 mod args;
+mod benchmark_cmd;
 mod cube_cmd;
 mod distill_cmd;
 mod duel_cmd;
@@ -56,6 +57,8 @@ enum Command {
     Label(label_cmd::LabelArgs),
     /// Train a net toward labelled positions (validation set, early stopping).
     Fit(fit_cmd::FitArgs),
+    /// Measure a net against labelled positions (the yardstick, datasets).
+    Benchmark(benchmark_cmd::BenchmarkArgs),
     /// Settle a position (or a roll's moves) by Monte Carlo rollouts.
     Rollout(rollout_cmd::RolloutArgs),
     /// Merge the shards of a sharded rollout or labelling job.
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
         Command::Distill(args) => distill_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Label(args) => label_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Fit(args) => fit_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Benchmark(args) => benchmark_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Rollout(args) => rollout_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Merge(args) => merge_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => serve_cmd::run(&args).map(|()| ExitCode::SUCCESS),

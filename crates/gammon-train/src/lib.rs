@@ -1,9 +1,11 @@
 //! Training gammon's networks: self-play TD(λ) (settings, the training game,
 //! the parallel training loop, checkpoints, the learning curve),
 //! distillation of the engine's lookahead into the nets, rollout labels and
-//! supervised training toward labelled positions.
+//! supervised training toward labelled positions, and the benchmark that
+//! measures a net against labelled positions (`gammon benchmark`).
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+pub mod benchmark;
 pub mod checkpoint;
 pub mod config;
 pub mod dataset;

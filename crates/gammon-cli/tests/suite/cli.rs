@@ -115,7 +115,7 @@ fn thread_limit(command: &[&str]) -> u64 {
 #[test]
 fn too_many_threads_are_refused_before_any_work() {
     let limit = thread_limit(&["rollout"]);
-    let every: [&[&str]; 9] = [
+    let every: [&[&str]; 10] = [
         &["duel"],
         &["distill"],
         &["train"],
@@ -125,6 +125,7 @@ fn too_many_threads_are_refused_before_any_work() {
         &["review"],
         &["serve"],
         &["rollout"],
+        &["benchmark"],
     ];
     for command in every {
         assert_eq!(thread_limit(command), limit, "{command:?}: one limit for every --threads");

@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod analyse;
+mod benchmark;
 mod browser;
 mod cli;
 mod cube;
