@@ -10,3 +10,4 @@ mod bearoff;
 mod evaluator;
 mod pubeval;
 mod quant;
+mod shipped_bits;
