@@ -6,21 +6,24 @@
 //! zero, and the first layer only adds the rows of the units that are not.
 //!
 //! One file for the unit layout below and the code that fills the units,
-//! which change together (about 700 lines). The shots over the 36 rolls are in
+//! which change together (about 900 lines). The shots over the 36 rolls are in
 //! `inputs/shots.rs`; the contact features of sixteen sides at once, in
 //! vector lanes, for [`ContactEncoding::encode_many`], in `inputs/lanes.rs`;
-//! the tests, with brute-force references for the shots and escapes, in
-//! `inputs/tests.rs`.
+//! the tests, with brute-force references for the shots, the escapes and
+//! each version 3 feature, in `inputs/tests.rs`.
 //!
-//! # Contact encoding ([`ContactEncoding`], version 2): 2 x 130 units
+//! # Contact encoding ([`ContactEncoding`], version 3): 2 x 136 units
 //!
 //! Per side, for each of its points 1..24, gnubg's four units: exactly 1,
 //! exactly 2, 3 or more, and (n - 3) / 2 above 3 checkers (96 units); the bar
 //! as a thermometer: 1+, 2+, 3+ and (n - 3) / 2 (4); checkers borne off in
-//! three ramps of five (3). Then 27 handcrafted features, each scaled to
-//! about 0..1 (the first 17 are version 1's; version 2 appended the last 10,
-//! modelled on gnubg's contact inputs, and a version 1 net loads as a version
-//! 2 net with zero weights on them):
+//! three ramps of five (3). Then 33 handcrafted features, each scaled to
+//! about 0..1. The first 17 are version 1's; version 2 appended the next 10,
+//! modelled on gnubg's contact inputs; version 3 appended the last 6: the
+//! escapes `ESCAPE` missed, and more of gnubg's inputs. Each version only
+//! appends, so a net of an older version loads with zero weights on the
+//! units it lacks and evaluates every position exactly as before
+//! (`weights.rs`).
 //!
 //! | unit | feature |
 //! |---|---|
@@ -51,10 +54,26 @@
 //! | `BACKBONE` | 1 - connectivity of our made points (next made point within 6 pips counts 1, 7-11 pips partly) |
 //! | `BACK_GAME` | with two or more anchors in the opponent's home board: (our checkers there and on the bar - 3) / 4 |
 //! | `BACK_GAME1` | with exactly one anchor there: those checkers / 8 |
+//! | `ESCAPE_MISSED` | (version 3) the escapes of our rearmost checker that `ESCAPE` misses, / 36: `ESCAPE` never counts a move past our 1-point, so a checker whose farthest block is the opponent's anchor on our ace or deuce point reads as trapped. `ESCAPE` + `ESCAPE_MISSED` is the escape chance with a landing off the board counting as open: [`escapes_from`] at that checker / 36, 1 with no checker left. Non-zero for about 6% of the sides of contact positions (bearing in against an anchor, ace-point and back games), so it costs almost nothing, where that escape chance as a unit of its own would be one more non-zero unit a side in nearly every position |
+//! | `TIMING_G` | (version 3) gnubg's timing: pips we can play before our points break. Spare checkers, each worth (point - 1) pips, the bar 24: every checker on the bar, on our 7-12 points and on our 13-24 points already past the opponent's rearmost checker; on 13-24 behind it, a blot or the checkers beyond two. Then our home board from the 6-point down: the checkers beyond two on a point add (point - 1) pips each and become spares; each checker an empty point or a blot lacks takes a spare and (point - 1) pips while enough spares remain. At least 0, / 100. Unlike `TIMING`, a checker on the bar adds timing |
+//! | `CONTAIN_FIXED` | (version 3) gnubg's containment: 1 - (fewest escaping rolls)/36 over our points 16-24 (the opponent's 9-point down to his ace, never the bar), wherever our checkers are: how strong his board is against a checker of ours hit later (gnubg's square of it is left out: one more non-zero unit a side in nearly every position for what the hidden layer can form) |
+//! | `ENTER` | (version 3) with a checker on the bar: the pips we expect to lose entering, / 294 (1 when his board is closed). A blocked double loses its 4 x die pips, two blocked dice their sum; with two or more on the bar, a roll with one die blocked loses that die. 0 with none on the bar |
+//! | `BACKRESCAPES` | (version 3) gnubg's second escape count for our rearmost checker: the rolls (of 36) that play both dice with it, the pip total landing on an open point beyond the *nearest* of the opponent's points among the 12 in front (doubles: two steps, both open), / 36; 0 when none of those points is his |
+//! | `FORWARD_ANCHOR_OUTER` | (version 3) with no made point in the opponent's home board: our made point on his 7-11 points nearest his home board, (25 - p) / 6 (7/6 to 11/6, continuing `FORWARD_ANCHOR`); 0 otherwise. gnubg's forward anchor also looks at his 12-point (our midpoint), but gives it 2, as it gives no point at all; left out here, the unit is zero in most positions instead of in about half |
 //!
 //! "Escaping rolls" from a point count the rolls (of 36) that carry a checker
 //! there past the farthest opponent point among the 12 in front of it, every
-//! intermediate landing point open ([`escapes_from`]).
+//! intermediate landing point open, a landing off the board counting as
+//! open ([`escapes_from`]).
+//!
+//! Each version 3 feature is a definition from gnubg's `eval.c` (its
+//! `I_TIMING`, `I_CONTAIN`, `I_ENTER`, `I_BACKRESCAPES` and the outer zone
+//! of `I_FORWARD_ANCHOR`) written afresh here. gnubg puts the escape and
+//! containment counts in the half of the side that blocks; these, like
+//! `ESCAPE` and `CONTAINED`, are in the half of the side whose checkers are
+//! blocked (both halves are fed to the net, so only the units' places
+//! differ), and their escape counts are gammon's own table ([`escapes_from`]),
+//! except `BACKRESCAPES`, gnubg's rule.
 //!
 //! # Race encoding ([`RaceEncoding`], version 1): 2 x 116 units
 //!
@@ -164,7 +183,7 @@ pub trait Encoding: Send + Sync {
     fn encode(pos: &Position, out: &mut SparseInputs);
 }
 
-/// Contact positions: raw board plus handcrafted features, 260 units.
+/// Contact positions: raw board plus handcrafted features, 272 units.
 #[derive(Debug, Clone, Copy)]
 pub struct ContactEncoding;
 
@@ -174,14 +193,29 @@ pub struct RaceEncoding;
 
 const POINT_UNITS: usize = 96;
 const CONTACT_SIDE: usize = POINT_UNITS + 4 + 3 + CONTACT_FEATURES;
-const CONTACT_FEATURES: usize = 27;
-/// Features of contact encoding version 1 (the first ones of version 2).
+const CONTACT_FEATURES: usize = 33;
+/// Features of contact encoding version 1 (the first ones of the later versions).
 pub const CONTACT_FEATURES_V1: usize = 17;
+/// Features of contact encoding version 2 (the first ones of version 3).
+pub const CONTACT_FEATURES_V2: usize = 27;
+
+/// The units of one side of contact encoding `version` (1 to the current
+/// one): each version appended features to the side's block, so a unit of
+/// an older version is the unit of the same place in the block now.
+pub const fn contact_side_units(version: u32) -> Option<usize> {
+    let features = match version {
+        1 => CONTACT_FEATURES_V1,
+        2 => CONTACT_FEATURES_V2,
+        3 => CONTACT_FEATURES,
+        _ => return None,
+    };
+    Some(POINT_UNITS + 4 + 3 + features)
+}
 const RACE_SIDE: usize = POINT_UNITS + 14 + 5;
 
 impl Encoding for ContactEncoding {
     const LEN: usize = 2 * CONTACT_SIDE;
-    const VERSION: u32 = 2;
+    const VERSION: u32 = 3;
 
     fn encode(pos: &Position, out: &mut SparseInputs) {
         let mut units = Units::<{ Self::LEN + 1 }>::new();
@@ -329,6 +363,8 @@ fn features_and_count<const N: usize>(
     let mut back_checkers = 0u32;
     let mut blots = 0u32;
     let mut stripped = 0u32;
+    // gnubg's timing outside our home board: its pips and spare checkers.
+    let (mut timing_g, mut timing_spares) = (0u32, 0u32);
     let mut m = mine;
     while m != 0 {
         let p = m.trailing_zeros() as usize;
@@ -337,11 +373,18 @@ fn features_and_count<const N: usize>(
         let n = u32::from(checkers);
         pips += n * p as u32;
         in_play += n;
+        // Checkers beyond two on a made point, or not on one.
+        let spare = if n >= 2 { n - 2 } else { n };
         if p <= 24 {
             point_units(checkers, base + 4 * (p - 1), out);
-            // Timing: checkers beyond two on a made point, or not on one.
-            let spare = if n >= 2 { n - 2 } else { n };
             timing += spare * (p as u32 - 1);
+        }
+        if p >= 7 {
+            // Behind his rearmost checker, a point of 13..24 keeps two;
+            // every other checker (the bar's too) is spare.
+            let s = if (13..=24).contains(&p) && p > his_back { spare } else { n };
+            timing_g += s * (p as u32 - 1);
+            timing_spares += s;
         }
         if p > his_back {
             break_contact += n * (p - his_back) as u32;
@@ -372,7 +415,18 @@ fn features_and_count<const N: usize>(
     } else {
         0.0
     };
-    let Containment { contained, contained_far, mobility } = containment(pos, back_checker);
+    let Containment { contained, contained_far, contained_fixed, mobility } = containment(pos, back_checker);
+    let escape = escape_count(pos);
+    let window = escape_window(pos.blocked_points(), back_checker);
+    let bar_class = u32::from(pos.my_bar().min(2));
+    let enter = ENTER_LOSS[(pos.blocked_points() >> 19 & 0x3F | bar_class << 6) as usize];
+    let outer = made & (0x1F << 14);
+    let forward_anchor_outer = if anchors == 0 && outer != 0 {
+        // Our point on his 7..11 nearest his home board: the highest.
+        (25 - (31 - outer.leading_zeros())) as f32 / 6.0
+    } else {
+        0.0
+    };
     // `back_checkers` already counts the bar once.
     let (back_game, back_game1) = match anchors.count_ones() {
         0 => (0.0, 0.0),
@@ -388,7 +442,7 @@ fn features_and_count<const N: usize>(
         forward_anchor,
         hits.any,
         hits.two,
-        escape_chance(pos),
+        escape as f32 / 36.0,
         longest_run(made) as f32 / 6.0,
         (made & 0x7E).count_ones() as f32 / 6.0,
         (back_checkers + u32::from(pos.my_bar())) as f32 / 5.0,
@@ -407,15 +461,43 @@ fn features_and_count<const N: usize>(
         backbone(made),
         back_game,
         back_game1,
+        // Never below 0: every escape `ESCAPE` counts, `escapes_from` counts.
+        u32::from(ESCAPES[window]).saturating_sub(escape) as f32 / 36.0,
+        home_timing(pos, timing_g, timing_spares) as f32 / 100.0,
+        contained_fixed,
+        f32::from(enter) / 294.0,
+        f32::from(ESCAPES_NEAR[window]) / 36.0,
+        forward_anchor_outer,
     ];
     (features, in_play)
 }
 
+/// gnubg's timing ([`features_and_count`]'s `TIMING_G`) from the pips and
+/// spares of our checkers outside the home board: the home board from the
+/// 6-point down adds the checkers beyond two on a point and, while the
+/// spares last, fills each point holding fewer than two. Not below 0.
+#[inline(always)]
+fn home_timing(pos: &Position, pips: u32, spares: u32) -> i32 {
+    let (mut t, mut spares) = (pips as i32, spares as i32);
+    for p in (1..=6).rev() {
+        // Beyond two: more spares; below two: spares needed.
+        let d = i32::from(pos.my_checkers(p)) - 2;
+        if spares + d >= 0 {
+            t += (p as i32 - 1) * d;
+            spares += d;
+        }
+    }
+    t.max(0)
+}
+
 /// How far our rearmost checker is held back, and how freely our checkers
-/// beyond our 6-point move: features `CONTAINED` to `MOBILITY`.
+/// beyond our 6-point move: features `CONTAINED` to `MOBILITY`, and
+/// `CONTAIN_FIXED`.
 struct Containment {
     contained: f32,
     contained_far: f32,
+    /// Over the fixed points 16..=24.
+    contained_fixed: f32,
     /// Already scaled (/ 3600).
     mobility: f32,
 }
@@ -439,9 +521,13 @@ fn containment(pos: &Position, back_checker: u32) -> Containment {
         // Mobility: our checkers here, by distance beyond our 6-point.
         mobility += u32::from(pos.my_checkers(q)) * (q as u32 - 6) * u32::from(e);
     }
+    // gnubg's fixed containment: his 9-point down to his ace, wherever our
+    // checkers are (the bar never).
+    let fewest_fixed = (16..=24).map(|q| escapes_from(blocks, q)).min().unwrap_or(36);
     Containment {
         contained: 1.0 - f32::from(fewest_near) / 36.0,
         contained_far: 1.0 - f32::from(fewest_far) / 36.0,
+        contained_fixed: 1.0 - f32::from(fewest_fixed) / 36.0,
         mobility: mobility as f32 / 3600.0,
     }
 }
@@ -545,10 +631,99 @@ const fn blocked_at(m: u32, d: u32) -> bool {
 /// `blocks` is [`Position::blocked_points`].
 #[inline]
 pub fn escapes_from(blocks: u32, q: usize) -> u8 {
-    // Bits q-12 .. q-1 of `blocks` (points below 1 are never blocked).
-    let window = ((u64::from(blocks) << 12) >> q) & 0xFFF;
-    ESCAPES[window as usize]
+    ESCAPES[escape_window(blocks, q as u32)]
 }
+
+/// The blockade in front of a checker on point `q` (bar = 25; 0: none), as
+/// [`ESCAPES`] and [`ESCAPES_NEAR`] index it: bits q-12 .. q-1 of `blocks`
+/// (points below 1 are never blocked).
+#[inline(always)]
+fn escape_window(blocks: u32, q: u32) -> usize {
+    (((u64::from(blocks) << 12) >> q) & 0xFFF) as usize
+}
+
+/// gnubg's second escape count by blockade (`BACKRESCAPES`), indexed as
+/// [`ESCAPES`].
+static ESCAPES_NEAR: [u8; 4096] = {
+    let mut table = [0u8; 4096];
+    let mut m = 0;
+    while m < 4096 {
+        table[m] = escapes_beyond_nearest(m as u32);
+        m += 1;
+    }
+    table
+};
+
+/// Rolls (of 36) whose pip total a checker can play with both dice past
+/// the nearest blocked point of blockade `m` (bits as in [`escapes_past`]):
+/// the total lands on an open point beyond it (off the board counts as
+/// open) and one of the dice lands on an open
+/// point first; a double takes two steps, the first open. 0 with no
+/// blocked point: gnubg's rule (its `anEscapes1` table), which counts
+/// doubles' two steps only.
+const fn escapes_beyond_nearest(m: u32) -> u8 {
+    if m == 0 {
+        return 0;
+    }
+    // Nearest blocked distance: the highest set bit.
+    let nearest = 12 - (31 - m.leading_zeros());
+    let mut count = 0u8;
+    let mut a = 1;
+    while a <= 6 {
+        let mut b = 1;
+        while b <= 6 {
+            if a + b > nearest && !blocked_at(m, a + b) && (!blocked_at(m, a) || !blocked_at(m, b)) {
+                count += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    count
+}
+
+/// Pips (of the 36 rolls together) a side with checkers on the bar loses
+/// entering (`ENTER`): entry `closed | bar << 6`, where bit `k` of
+/// `closed` says the opponent holds our point `19 + k` (a die of `6 - k`
+/// enters there) and `bar` is the checkers on the bar, 2 for two or more.
+/// A double with its point closed loses its 4 x die; a roll with both
+/// points closed, its two dice; with two or more on the bar, a roll with one
+/// point closed, that die. Nothing with none on the bar.
+static ENTER_LOSS: [u16; 192] = {
+    let mut table = [0u16; 192];
+    let mut i = 64;
+    while i < 192 {
+        let (closed, two) = (i & 0x3F, i >= 128);
+        let mut loss = 0;
+        let mut a = 1;
+        while a <= 6 {
+            let mut b = 1;
+            while b <= 6 {
+                let (shut_a, shut_b) = ((closed >> (6 - a)) & 1 != 0, (closed >> (6 - b)) & 1 != 0);
+                loss += if a == b {
+                    if shut_a {
+                        4 * a
+                    } else {
+                        0
+                    }
+                } else if shut_a && shut_b {
+                    a + b
+                } else if two && shut_a {
+                    a
+                } else if two && shut_b {
+                    b
+                } else {
+                    0
+                };
+                b += 1;
+            }
+            a += 1;
+        }
+        table[i] = loss as u16;
+        i += 1;
+    }
+    table
+};
 
 /// Mean squared distance behind the mean point of the checkers behind it.
 fn moment2(pos: &Position, pips: u32, in_play: u32) -> f32 {
@@ -602,18 +777,24 @@ fn backbone(made: u32) -> f32 {
 /// opponent's points in the 12 points in front of it (1.0 if none block).
 /// A roll counts when the checker lands, on an open point on the board,
 /// beyond the farthest of those points: with one die, with both (through
-/// either die's point) or with up to four steps of a double.
+/// either die's point) or with up to four steps of a double. So a move
+/// past our 1-point never counts (`ESCAPE_MISSED` counts those).
 pub fn escape_chance(pos: &Position) -> f32 {
+    escape_count(pos) as f32 / 36.0
+}
+
+/// [`escape_chance`] in rolls (of 36).
+fn escape_count(pos: &Position) -> u32 {
     let mine = pos.my_occupied();
     if mine == 0 {
-        return 1.0;
+        return 36;
     }
     let back = 31 - mine.leading_zeros();
     let blocks = pos.blocked_points();
     let window = if back > 13 { ((1u32 << back) - 1) & !((1u32 << (back - 12)) - 1) } else { (1u32 << back) - 1 };
     let in_front = blocks & window;
     if in_front == 0 {
-        return 1.0;
+        return 36;
     }
     // Distance to the farthest blocking point in front of it (1..=12).
     let far = back - in_front.trailing_zeros();
@@ -636,7 +817,7 @@ pub fn escape_chance(pos: &Position) -> f32 {
         }
         escapes += got & 1;
     }
-    escapes as f32 / 36.0
+    escapes
 }
 
 /// For each set of dice values (bit `v - 1` for value `v`), the non-double
@@ -715,4 +896,4 @@ fn race_side<const N: usize>(pos: &Position, base: usize, out: &mut Units<N>) {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -3,7 +3,7 @@
 //! `GAMMONNN`), and [`NetKind`], which net answers which positions.
 
 use crate::file_format::{self, FileError, FileKind};
-use crate::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
+use crate::inputs::{contact_side_units, ContactEncoding, Encoding, RaceEncoding, SparseInputs};
 use crate::mlp::{Mlp, OUTPUTS};
 use gammon_rules::{Position, PositionClass};
 use ndarray::{Array1, Array2};
@@ -214,29 +214,55 @@ fn net_from<E: Encoding>(name: &str, r: NetRecord) -> Result<Mlp, FileError> {
     Ok(net)
 }
 
-/// Contact encoding version 1 had 120 units per side; version 2 appended
-/// features to each side's block.
-const CONTACT_V1_SIDE: usize = 120;
-
-/// A version 1 contact net as a version 2 net: the same first-layer rows,
-/// moved to their units' new places, and zero rows for the new features, so
-/// it evaluates every position exactly as before.
-fn upgrade_contact_v1(r: NetRecord) -> NetRecord {
-    let v2_side = ContactEncoding::LEN / 2;
-    if r.encoding_version != 1
-        || r.inputs as usize != 2 * CONTACT_V1_SIDE
+/// An older contact net as a net of this program's contact encoding: each
+/// version appended features to each side's block (version 1: 120 units a
+/// side, 2: 130, 3: 136), so the old first-layer rows move to their units'
+/// places in the new blocks and the new units get zero rows: the net
+/// evaluates every position exactly as before (a zero row adds nothing to
+/// any hidden unit's sum). Records of another version or shape are returned
+/// unchanged, for `net_from` to say what is wrong.
+fn upgrade_contact(r: NetRecord) -> NetRecord {
+    let new_side = ContactEncoding::LEN / 2;
+    let Some(old_side) = contact_side_units(r.encoding_version) else { return r };
+    if r.encoding_version >= ContactEncoding::VERSION
+        || r.inputs as usize != 2 * old_side
         || r.w1.len() != r.inputs as usize * r.hidden as usize
     {
-        return r; // not a v1 net of the right shape: `net_from` says what is wrong
+        return r;
     }
     let h = r.hidden as usize;
     let mut w1 = vec![0.0; ContactEncoding::LEN * h];
     for (row, values) in r.w1.chunks_exact(h).enumerate() {
-        let (side, unit) = (row / CONTACT_V1_SIDE, row % CONTACT_V1_SIDE);
-        let at = (side * v2_side + unit) * h;
+        let (side, unit) = (row / old_side, row % old_side);
+        let at = (side * new_side + unit) * h;
         w1[at..at + h].copy_from_slice(values);
     }
     NetRecord { encoding_version: ContactEncoding::VERSION, inputs: ContactEncoding::LEN as u32, w1, ..r }
+}
+
+/// The contact encoding version a net is written with: version 2 when its
+/// rows for version 3's units are all zero (a version 2 net as loaded, or a
+/// version 1 net, which loaded as version 2 before), so that such a net's
+/// file image, and with it [`NetWeights::fingerprint`], stays what it was
+/// before version 3 (rollout shards and label files made by an older build
+/// still merge and resume); else this program's version.
+const CONTACT_WRITTEN_DOWN_TO: u32 = 2;
+
+/// `r` (of this program's contact encoding) as a record of version
+/// [`CONTACT_WRITTEN_DOWN_TO`] when the units that version lacks have zero
+/// rows: [`upgrade_contact`] gives it back exactly.
+fn downgrade_contact(r: NetRecord) -> NetRecord {
+    let (new_side, h) = (ContactEncoding::LEN / 2, r.hidden as usize);
+    let Some(old_side) = contact_side_units(CONTACT_WRITTEN_DOWN_TO) else { return r };
+    if r.encoding_version != ContactEncoding::VERSION || r.w1.len() != ContactEncoding::LEN * h || h == 0 {
+        return r;
+    }
+    let rows = || r.w1.chunks_exact(h).enumerate().map(|(row, values)| (row % new_side, values));
+    if rows().any(|(unit, values)| unit >= old_side && values.iter().any(|w| w.to_bits() != 0)) {
+        return r;
+    }
+    let w1 = rows().filter(|&(unit, _)| unit < old_side).flat_map(|(_, values)| values.iter().copied()).collect();
+    NetRecord { encoding_version: CONTACT_WRITTEN_DOWN_TO, inputs: 2 * old_side as u32, w1, ..r }
 }
 
 impl NetWeights {
@@ -281,7 +307,9 @@ impl NetWeights {
         NetKind::ALL.iter().map(|&k| self.net(k).hidden()).max().unwrap_or(0)
     }
 
-    /// The file image.
+    /// The file image. A contact or crashed net whose rows for the units
+    /// contact encoding version 3 added are all zero is written as a version
+    /// 2 net, as it was before version 3 (and loads back the same).
     ///
     /// # Errors
     /// Encoding failed.
@@ -298,18 +326,19 @@ impl NetWeights {
 
     fn payload(&self) -> WeightsPayload {
         WeightsPayload {
-            contact: record::<ContactEncoding>(&self.contact),
-            crashed: record::<ContactEncoding>(&self.crashed),
+            contact: downgrade_contact(record::<ContactEncoding>(&self.contact)),
+            crashed: downgrade_contact(record::<ContactEncoding>(&self.crashed)),
             race: record::<RaceEncoding>(&self.race),
             meta: self.meta.clone(),
         }
     }
 
     /// Reads a file image, checking the header, the shapes and the values.
-    /// Contact nets of input encoding version 1 load as version 2 nets that
-    /// give the same evaluations; files of payload version 1 (no crashed
-    /// net) load with a copy of their contact net as the crashed net, so
-    /// they evaluate every position as before.
+    /// Contact nets of an older input encoding version (1 or 2) load as
+    /// nets of this program's version that give the same evaluations;
+    /// files of payload version 1 (no crashed net) load with a copy of
+    /// their contact net as the crashed net, so they evaluate every
+    /// position as before.
     ///
     /// # Errors
     /// Truncated, corrupt, of another version, absurdly large, or of a shape
@@ -320,8 +349,8 @@ impl NetWeights {
 
     fn from_payload(p: WeightsPayload) -> Result<Self, FileError> {
         Ok(NetWeights {
-            contact: net_from::<ContactEncoding>("contact", upgrade_contact_v1(p.contact))?,
-            crashed: net_from::<ContactEncoding>("crashed", upgrade_contact_v1(p.crashed))?,
+            contact: net_from::<ContactEncoding>("contact", upgrade_contact(p.contact))?,
+            crashed: net_from::<ContactEncoding>("crashed", upgrade_contact(p.crashed))?,
             race: net_from::<RaceEncoding>("race", p.race)?,
             meta: p.meta,
         })
@@ -359,6 +388,7 @@ impl NetWeights {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gammon_rules::Position;
 
     #[test]
     fn round_trip_and_damage() {
@@ -374,37 +404,136 @@ mod tests {
         assert!(matches!(NetWeights::from_bytes(&flipped), Err(FileError::Checksum)));
     }
 
-    #[test]
-    fn version_1_contact_nets_evaluate_as_before() {
-        use crate::inputs::SparseInputs;
-        use gammon_rules::Position;
-        let w = NetWeights::random(8, 4, 7);
-        // A version 1 net: 120 units per side.
-        let v1 = Mlp::random(2 * CONTACT_V1_SIDE, 8, 0.1, 3);
-        let mut p = w.payload();
-        p.contact = NetRecord { encoding_version: 1, inputs: 240, ..record::<ContactEncoding>(&v1) };
-        let bytes = file_format::to_bytes(FileKind::Weights, WEIGHTS_VERSION, &p).unwrap();
-        let upgraded = NetWeights::from_bytes(&bytes).unwrap();
-        let side = ContactEncoding::LEN / 2;
-        let mut hidden = vec![0.0; 8];
+    /// A record made into a net as it is stored: no check, no upgrade.
+    fn stored_net(r: &NetRecord) -> Mlp {
+        let (i, h) = (r.inputs as usize, r.hidden as usize);
+        Mlp {
+            w1: Array2::from_shape_vec((i, h), r.w1.clone()).unwrap(),
+            b1: Array1::from(r.b1.clone()),
+            w2: Array2::from_shape_vec((OUTPUTS, h), r.w2.clone()).unwrap(),
+            b2: Array1::from(r.b2.clone()),
+        }
+    }
+
+    /// The inputs of contact encoding `version` among `s` (this program's):
+    /// each side's units beyond that version's dropped, the rest closed up.
+    fn older_inputs(s: &SparseInputs, version: u32) -> SparseInputs {
+        let (side, old_side) = (ContactEncoding::LEN / 2, contact_side_units(version).unwrap());
+        let mut old = SparseInputs::with_capacity(2 * old_side);
+        for (&i, &x) in s.index.iter().zip(&s.value) {
+            let (sd, unit) = (usize::from(i) / side, usize::from(i) % side);
+            if unit < old_side {
+                old.index.push((sd * old_side + unit) as u16);
+                old.value.push(x);
+            }
+        }
+        old
+    }
+
+    /// Positions along random games (openings to bearoffs against contact),
+    /// both sides' views, and a roll's results from a middle game.
+    fn many_positions() -> Vec<Position> {
         let mut list = gammon_rules::MoveList::new();
         list.generate(&Position::from_position_id("sGfwATDgc/ABMA").unwrap(), gammon_rules::Dice::new(6, 4).unwrap());
-        for (id, &pos) in list.positions().iter().enumerate() {
+        let mut positions = crate::inputs::tests::random_game_positions(60);
+        positions.extend_from_slice(list.positions());
+        positions
+    }
+
+    #[test]
+    fn older_contact_nets_evaluate_as_before() {
+        let w = NetWeights::random(8, 4, 7);
+        for version in [1, 2] {
+            let side = contact_side_units(version).unwrap();
+            let (contact, crashed) = (Mlp::random(2 * side, 8, 0.1, 3), Mlp::random(2 * side, 16, 0.1, 4));
+            let old = |net: &Mlp| NetRecord {
+                encoding_version: version,
+                inputs: 2 * side as u32,
+                ..record::<ContactEncoding>(net)
+            };
+            let mut p = w.payload();
+            (p.contact, p.crashed) = (old(&contact), old(&crashed));
+            let bytes = file_format::to_bytes(FileKind::Weights, WEIGHTS_VERSION, &p).unwrap();
+            let upgraded = NetWeights::from_bytes(&bytes).unwrap();
+            let mut hidden = vec![0.0; 16];
             let mut s = SparseInputs::with_capacity(ContactEncoding::LEN);
-            ContactEncoding::encode(&pos, &mut s);
-            let new = upgraded.contact.forward(&s, &mut hidden);
-            // The version 1 inputs: drop the new features, close the gap.
-            let mut old = SparseInputs::with_capacity(240);
-            for (&i, &x) in s.index.iter().zip(&s.value) {
-                let (sd, unit) = (usize::from(i) / side, usize::from(i) % side);
-                if unit < CONTACT_V1_SIDE {
-                    old.index.push((sd * CONTACT_V1_SIDE + unit) as u16);
-                    old.value.push(x);
+            let mut new_units = 0;
+            for pos in many_positions() {
+                ContactEncoding::encode(&pos, &mut s);
+                let x = older_inputs(&s, version);
+                new_units += s.index.len() - x.index.len();
+                for (new, old) in [(&upgraded.contact, &contact), (&upgraded.crashed, &crashed)] {
+                    let (got, want) = (new.forward(&s, &mut hidden), old.forward(&x, &mut hidden));
+                    assert_eq!(
+                        got.map(f32::to_bits),
+                        want.map(f32::to_bits),
+                        "version {version}: {}",
+                        pos.to_position_id()
+                    );
                 }
             }
-            assert!(s.index.len() > old.index.len(), "{id}: new features present");
-            let want = v1.forward(&old, &mut hidden);
-            assert_eq!(new, want, "{id}");
+            assert!(new_units > 10_000, "version {version}: the new units are there ({new_units})");
+            // Written again, each is a version 2 net (a version 1 net was
+            // written so before version 3), and reads back the same.
+            let again = upgraded.payload();
+            assert_eq!((again.contact.encoding_version, again.contact.inputs), (2, 260));
+            assert_eq!((again.crashed.encoding_version, again.crashed.inputs), (2, 260));
+            assert_eq!(NetWeights::from_bytes(&upgraded.to_bytes().unwrap()).unwrap(), upgraded);
+        }
+    }
+
+    /// A net that has learnt weights for version 3's units is written as a
+    /// version 3 net; one whose only non-zero new weight is a single value
+    /// too.
+    #[test]
+    fn nets_that_use_the_new_units_are_written_as_version_3() {
+        let mut w = NetWeights::random(8, 4, 7);
+        assert_eq!(w.payload().contact.encoding_version, ContactEncoding::VERSION);
+        let v2 = contact_side_units(2).unwrap();
+        w.contact.w1.row_mut(v2).fill(0.0);
+        let mut zero_but_one = w.contact.clone();
+        for side in 0..2 {
+            for unit in v2..ContactEncoding::LEN / 2 {
+                zero_but_one.w1.row_mut(side * ContactEncoding::LEN / 2 + unit).fill(0.0);
+            }
+        }
+        w.crashed = zero_but_one.clone();
+        w.crashed.w1[(ContactEncoding::LEN - 1, 3)] = -0.0;
+        let p = w.payload();
+        assert_eq!((p.contact.encoding_version, p.crashed.encoding_version), (3, 3), "a -0.0 is kept");
+        w.crashed = zero_but_one;
+        assert_eq!(w.payload().crashed.encoding_version, 2);
+        assert_eq!(NetWeights::from_bytes(&w.to_bytes().unwrap()).unwrap(), w);
+    }
+
+    /// The shipped nets (contact encoding version 2) load as version 3 nets
+    /// that give every position the same bits, in float and quantised, and
+    /// their file image is the file's own: its fingerprint is unchanged.
+    #[test]
+    fn the_shipped_nets_evaluate_as_before() {
+        use crate::quant::{QuantNet, QuantScratch};
+        let bytes = crate::net::SHIPPED_WEIGHTS;
+        let stored = decode_payload(bytes).unwrap();
+        assert_eq!(stored.contact.encoding_version, 2);
+        let w = NetWeights::from_bytes(bytes).unwrap();
+        assert_eq!(w.to_bytes().unwrap(), bytes, "the file image is unchanged");
+        let mut hidden = vec![0.0; w.max_hidden()];
+        let mut s = SparseInputs::with_capacity(ContactEncoding::LEN);
+        for (new, record) in [(&w.contact, &stored.contact), (&w.crashed, &stored.crashed)] {
+            let old = stored_net(record);
+            let (q_new, q_old) = (QuantNet::new(new).unwrap(), QuantNet::new(&old).unwrap());
+            let (mut sn, mut so) = (QuantScratch::new(), QuantScratch::new());
+            for pos in many_positions() {
+                ContactEncoding::encode(&pos, &mut s);
+                let x = older_inputs(&s, 2);
+                let id = pos.to_position_id();
+                let (got, want) = (new.forward(&s, &mut hidden), old.forward(&x, &mut hidden));
+                assert_eq!(got.map(f32::to_bits), want.map(f32::to_bits), "float {id}");
+                let got = q_new.forward(&s, &mut sn, &mut hidden).map(|o| o.map(f32::to_bits));
+                let want = q_old.forward(&x, &mut so, &mut hidden).map(|o| o.map(f32::to_bits));
+                assert!(want.is_some(), "quantised {id}");
+                assert_eq!(got, want, "quantised {id}");
+            }
         }
     }
 

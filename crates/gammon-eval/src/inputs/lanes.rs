@@ -16,7 +16,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::shots::{hit_stats_of_lanes, HitStats, ShotLanes, SHOT_LANES};
-use super::{CONTACT_FEATURES, ESCAPES, POINTS, ROLLS_WITH_DIE, ROLLS_WITH_SUM};
+use super::{CONTACT_FEATURES, ENTER_LOSS, ESCAPES, ESCAPES_NEAR, POINTS, ROLLS_WITH_DIE, ROLLS_WITH_SUM};
 use gammon_rules::Position;
 
 const L: usize = SHOT_LANES;
@@ -113,6 +113,8 @@ pub(crate) fn contact_features_of_lanes(s: &SideLanes, out: &mut FeatureLanes) {
     let (mut pips, mut in_play, mut timing) = ([0u32; L], [0u32; L], [0u32; L]);
     let (mut break_contact, mut free_pips) = ([0u32; L], [0u32; L]);
     let (mut back_checkers, mut blots, mut stripped) = ([0u32; L], [0u32; L], [0u32; L]);
+    // gnubg's timing outside our home board: its pips and spare checkers.
+    let (mut timing_g, mut timing_spares) = ([0u32; L], [0u32; L]);
     // The opponent's rearmost checker, in our numbering (his bar = 0).
     let his_back: [u32; L] = std::array::from_fn(|l| s.theirs[l].trailing_zeros());
     for (p, counts) in s.counts.iter().enumerate().skip(1) {
@@ -131,6 +133,18 @@ pub(crate) fn contact_features_of_lanes(s: &SideLanes, out: &mut FeatureLanes) {
                 // Checkers beyond two on a made point, or not on one.
                 let spare = if n >= 2 { n - 2 } else { n };
                 timing[l] += spare * (pu - 1);
+            }
+        }
+        if p >= 7 {
+            let keeps_two = (13..=24).contains(&p);
+            for l in 0..L {
+                let n = counts[l];
+                let spare = n - (2 & all_ones(n >= 2));
+                // Behind his rearmost checker, a point of 13..24 keeps two.
+                let keep = all_ones(keeps_two & (pu > his_back[l]));
+                let s = (spare & keep) | (n & !keep);
+                timing_g[l] += s * (pu - 1);
+                timing_spares[l] += s;
             }
         }
         if p >= 19 {
@@ -182,10 +196,20 @@ pub(crate) fn contact_features_of_lanes(s: &SideLanes, out: &mut FeatureLanes) {
         f[17][l] = hits[l].pip_loss;
         f[25][l] = back_game;
         f[26][l] = back_game1;
+        // gnubg's pips lost entering, from the table (0 with none on the bar).
+        let bar_class = s.counts[25][l].min(2);
+        f[30][l] = ENTER_LOSS_WIDE[((s.blocks[l] >> 19) & 0x3F | bar_class << 6) as usize] as f32 / 294.0;
+        // Our point on his 7..11 nearest his home board, with none in it.
+        let outer = made & (0x1F << 14) & !all_ones(anchors != 0);
+        let outer_anchor = 25u32.wrapping_sub(31u32.wrapping_sub(outer.leading_zeros())) as f32 / 6.0;
+        f[32][l] = f32::from_bits(outer_anchor.to_bits() & all_ones(outer != 0));
     }
     longest_run_of_lanes(&s.made, &mut f[9]);
     containment_of_lanes(s, &back_checker, f);
-    escape_chance_of_lanes(s, &back_checker, &mut f[8]);
+    let mut escapes = [0u32; L];
+    escape_chance_of_lanes(s, &back_checker, &mut escapes);
+    back_escapes_of_lanes(s, &back_checker, &escapes, f);
+    home_timing_of_lanes(s, &timing_g, &timing_spares, &mut f[28]);
     moment2_of_lanes(s, &pips, &in_play, &mut f[23]);
     backbone_of_lanes(&s.made, &mut f[24]);
     out.in_play = in_play;
@@ -206,13 +230,17 @@ macro_rules! widened {
 }
 
 static ESCAPES_WIDE: [u32; 4096] = widened!(ESCAPES, 4096);
+static ESCAPES_NEAR_WIDE: [u32; 4096] = widened!(ESCAPES_NEAR, 4096);
+static ENTER_LOSS_WIDE: [u32; 192] = widened!(ENTER_LOSS, 192);
 
-/// Containment (features 18-21) and mobility (22) of every lane: the
-/// fewest escaping rolls from the points our rearmost checker still has to
-/// pass (as [`containment`](super::containment)).
+/// Containment (features 18-21), mobility (22) and the fixed containment
+/// (29) of every lane: the fewest escaping rolls from the points our
+/// rearmost checker still has to pass, and from our points 16..24 (as
+/// [`containment`](super::containment)).
 #[inline(always)]
 fn containment_of_lanes(s: &SideLanes, back_checker: &[u32; L], f: &mut [[f32; L]; CONTACT_FEATURES]) {
     let (mut fewest_near, mut fewest_far, mut mobility) = ([36u32; L], [36u32; L], [0u32; L]);
+    let mut fewest_fixed = [36u32; L];
     for q in (7..=25usize).rev() {
         let qu = q as u32;
         for l in 0..L {
@@ -226,6 +254,9 @@ fn containment_of_lanes(s: &SideLanes, back_checker: &[u32; L], f: &mut [[f32; L
             if q >= 16 {
                 fewest_near[l] = fewest_near[l].min(e_held);
             }
+            if (16..=24).contains(&q) {
+                fewest_fixed[l] = fewest_fixed[l].min(e);
+            }
             mobility[l] += (s.counts[q][l] * (qu - 6) * e) & active;
         }
     }
@@ -237,15 +268,61 @@ fn containment_of_lanes(s: &SideLanes, back_checker: &[u32; L], f: &mut [[f32; L
         f[20][l] = contained_far;
         f[21][l] = contained_far * contained_far;
         f[22][l] = mobility[l] as f32 / 3600.0;
+        f[29][l] = 1.0 - fewest_fixed[l] as f32 / 36.0;
+    }
+}
+
+/// `ESCAPE` (8) of every lane from its count of escaping rolls, and the two
+/// escape counts of our rearmost checker read from tables (`ESCAPE_MISSED`,
+/// 27, and `BACKRESCAPES`, 31), at its window of the blocks as
+/// [`escape_window`](super::escape_window) takes it: both shifts, the one
+/// that applies selected.
+#[inline(always)]
+fn back_escapes_of_lanes(
+    s: &SideLanes,
+    back_checker: &[u32; L],
+    escapes: &[u32; L],
+    f: &mut [[f32; L]; CONTACT_FEATURES],
+) {
+    for l in 0..L {
+        let (blocks, q) = (s.blocks[l], back_checker[l]);
+        let down = all_ones(q >= 12);
+        let window = ((blocks.wrapping_shr(q.wrapping_sub(12)) & down)
+            | (blocks.wrapping_shl(12u32.wrapping_sub(q)) & !down))
+            & 0xFFF;
+        f[8][l] = escapes[l] as f32 / 36.0;
+        f[27][l] = ESCAPES_WIDE[window as usize].saturating_sub(escapes[l]) as f32 / 36.0;
+        f[31][l] = ESCAPES_NEAR_WIDE[window as usize] as f32 / 36.0;
+    }
+}
+
+/// `TIMING_G` (28) of every lane from the pips and spares outside the home
+/// board (as [`home_timing`](super::home_timing)): the six home points in
+/// turn, each step taken or not by a mask.
+#[inline(always)]
+fn home_timing_of_lanes(s: &SideLanes, pips: &[u32; L], spares: &[u32; L], out: &mut [f32; L]) {
+    let mut t: [i32; L] = std::array::from_fn(|l| pips[l] as i32);
+    let mut spares: [i32; L] = std::array::from_fn(|l| spares[l] as i32);
+    for p in (1..=6usize).rev() {
+        let weight = p as i32 - 1;
+        for l in 0..L {
+            let d = s.counts[p][l] as i32 - 2;
+            let take = all_ones(spares[l] + d >= 0) as i32;
+            t[l] += (weight * d) & take;
+            spares[l] += d & take;
+        }
+    }
+    for l in 0..L {
+        out[l] = t[l].max(0) as f32 / 100.0;
     }
 }
 
 static ROLLS_WITH_DIE_WIDE: [u32; 64] = widened!(ROLLS_WITH_DIE, 64);
 static ROLLS_WITH_SUM_WIDE: [u32; 512] = widened!(ROLLS_WITH_SUM, 512);
 
-/// [`escape_chance`](super::escape_chance) of every lane.
+/// [`escape_chance`](super::escape_chance) of every lane, in rolls (of 36).
 #[inline(always)]
-fn escape_chance_of_lanes(s: &SideLanes, back_checker: &[u32; L], out: &mut [f32; L]) {
+fn escape_chance_of_lanes(s: &SideLanes, back_checker: &[u32; L], out: &mut [u32; L]) {
     for l in 0..L {
         let (mine, blocks, back) = (s.mine[l], s.blocks[l], back_checker[l]);
         let below_back = 1u32.wrapping_shl(back).wrapping_sub(1);
@@ -268,7 +345,7 @@ fn escape_chance_of_lanes(s: &SideLanes, back_checker: &[u32; L], out: &mut [f32
             escapes += got & 1;
         }
         let open_road = all_ones((mine == 0) | (in_front == 0));
-        out[l] = f32::from_bits(1.0f32.to_bits() & open_road | (escapes as f32 / 36.0).to_bits() & !open_road);
+        out[l] = (36 & open_road) | (escapes & !open_road);
     }
 }
 

@@ -177,8 +177,28 @@ fn held_by_opponent(pos: &Position, point: i32) -> bool {
 /// every landing point open; past means beyond the farthest of those points
 /// (off the board counts). 36 when none of them is held.
 fn escaping_rolls_reference(pos: &Position, from: usize) -> u32 {
+    escaping_rolls_where(from, true, |p| held_by_opponent(pos, p))
+}
+
+/// [`escaping_rolls_reference`] seeing only the 12 points in front of the
+/// checker held, as [`escapes_from`] does: a double's step beyond them
+/// (5-5's third) lands as if open.
+fn escaping_rolls_in_window(pos: &Position, from: usize) -> u32 {
+    escaping_rolls_where(from, true, |p| p >= from as i32 - 12 && held_by_opponent(pos, p))
+}
+
+/// [`escaping_rolls_reference`] with every landing on the board, as
+/// `ESCAPE` ([`escape_chance`]) counts: a move past my 1-point never
+/// escapes.
+fn escaping_rolls_on_the_board(pos: &Position, from: usize) -> u32 {
+    escaping_rolls_where(from, false, |p| held_by_opponent(pos, p))
+}
+
+/// [`escaping_rolls_reference`] with the points `held` says are held, and
+/// landings off the board allowed or not.
+fn escaping_rolls_where(from: usize, off_the_board: bool, held: impl Fn(i32) -> bool) -> u32 {
     let from = from as i32;
-    let Some(farthest) = (from - 12..from).filter(|&p| held_by_opponent(pos, p)).min() else {
+    let Some(farthest) = (from - 12..from).filter(|&p| held(p)).min() else {
         return 36;
     };
     // Moves the checker by `steps` in turn: does it end past `farthest`
@@ -187,7 +207,7 @@ fn escaping_rolls_reference(pos: &Position, from: usize) -> u32 {
         let mut point = from;
         for die in steps {
             point -= die;
-            if held_by_opponent(pos, point) {
+            if held(point) || (point < 1 && !off_the_board) {
                 return false;
             }
         }
@@ -280,7 +300,7 @@ fn escape_chance_by_rolls(pos: &Position) -> f32 {
 
 /// Positions along random games from the start, both sides' views:
 /// openings, middle games, crashed boards and bearoffs with contact.
-fn random_game_positions(games: u64) -> Vec<Position> {
+pub(crate) fn random_game_positions(games: u64) -> Vec<Position> {
     use gammon_rules::{DiceSource, MoveList, RandomDice};
     let mut dice = RandomDice::new(5, 0);
     let mut list = MoveList::new();
@@ -437,10 +457,18 @@ fn encoding_many_at_once_gives_each_position_its_own_units() {
     }
 }
 
+/// Every feature, version 3's included, with every kernel (AVX-512, AVX2,
+/// portable: those this CPU has), bit for bit; the positions give each
+/// version 3 feature values other than its commonest.
 #[test]
 fn features_computed_in_lanes_equal_one_position_at_a_time() {
     let positions = random_game_positions(100);
     let bits = |f: &[f32]| f.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    for unit in CONTACT_FEATURES_V2..CONTACT_FEATURES {
+        let values: std::collections::HashSet<u32> =
+            positions.iter().map(|p| contact_features(p)[unit].to_bits()).collect();
+        assert!(values.len() >= 6, "feature {unit}: {} values", values.len());
+    }
     let mut sides = SideLanes::default();
     let mut lanes = FeatureLanes::default();
     for kernel in crate::simd::Kernel::available() {
@@ -459,4 +487,334 @@ fn features_computed_in_lanes_equal_one_position_at_a_time() {
             }
         }
     }
+}
+
+// Contact encoding version 3's features (27..=33), each against a
+// reference written from its definition, and worked examples.
+
+const ESCAPE: usize = 8;
+const ESCAPE_MISSED: usize = 27;
+const TIMING_G: usize = 28;
+const CONTAIN_FIXED: usize = 29;
+const ENTER: usize = 30;
+const BACKRESCAPES: usize = 31;
+const FORWARD_ANCHOR: usize = 5;
+const FORWARD_ANCHOR_OUTER: usize = 32;
+
+/// My rearmost checker's point (bar = 25), if any is left.
+fn rearmost(pos: &Position) -> Option<usize> {
+    (1..=25).rev().find(|&p| pos.my_checkers(p) > 0)
+}
+
+/// `ESCAPE_MISSED` from its definition: the escaping rolls of my rearmost
+/// checker, the 12 points in front of it seen, less those landing on the
+/// board (`ESCAPE`'s); 0 with none left.
+fn escape_missed_reference(pos: &Position) -> f32 {
+    rearmost(pos)
+        .map_or(0.0, |p| (escaping_rolls_in_window(pos, p) - escaping_rolls_on_the_board(pos, p)) as f32 / 36.0)
+}
+
+/// gnubg's timing, step by step on gnubg's boards (index `i` = point
+/// `i + 1`, 24 = bar): 24 a checker on the bar; from index 23 down to 12
+/// while behind his rearmost checker, a blot or the checkers beyond two;
+/// then down to 6 every checker; then the home board from index 5 down:
+/// above two adds, below two takes spares while they last.
+fn timing_reference(pos: &Position) -> f32 {
+    let (me, him) = pos.to_boards();
+    // His rearmost checker in my indices (-1: on the bar; none: -1 too,
+    // below every index, as gnubg's scan gives).
+    let his_rearmost_own = (0..25).rev().find(|&i| him[i] > 0).map_or(-1, |i| i as i32);
+    let his_back = 23 - his_rearmost_own;
+    let n = |i: i32| i32::from(me[i as usize]);
+    let (mut t, mut spares) = (24 * n(24), n(24));
+    let mut i = 23;
+    while i >= 12 && i > his_back {
+        if n(i) > 0 && n(i) != 2 {
+            let s = if n(i) > 2 { n(i) - 2 } else { 1 };
+            spares += s;
+            t += i * s;
+        }
+        i -= 1;
+    }
+    while i >= 6 {
+        spares += n(i);
+        t += i * n(i);
+        i -= 1;
+    }
+    for i in (0..6).rev() {
+        if n(i) > 2 {
+            t += i * (n(i) - 2);
+            spares += n(i) - 2;
+        } else if n(i) < 2 && spares >= 2 - n(i) {
+            t -= i * (2 - n(i));
+            spares -= 2 - n(i);
+        }
+    }
+    t.max(0) as f32 / 100.0
+}
+
+/// `CONTAIN_FIXED` from its definition: the fewest escaping rolls from my
+/// points 16..=24, whoever is there.
+fn contain_fixed_reference(pos: &Position) -> f32 {
+    let fewest = (16..=24).map(|q| escaping_rolls_in_window(pos, q)).min().unwrap();
+    1.0 - fewest as f32 / 36.0
+}
+
+/// `ENTER` from its definition: for each of the 36 rolls, the pips of the
+/// dice my checkers on the bar cannot use, a die of `d` entering on my
+/// point `25 - d` unless he holds it.
+fn enter_reference(pos: &Position) -> f32 {
+    let bar = pos.my_bar();
+    if bar == 0 {
+        return 0.0;
+    }
+    let closed = |d: usize| held_by_opponent(pos, 25 - d as i32);
+    let mut loss = 0;
+    for a in 1..=6 {
+        for b in 1..=6 {
+            loss += if a == b {
+                // Nothing enters, or the first enters and the rest play on.
+                if closed(a) {
+                    4 * a
+                } else {
+                    0
+                }
+            } else {
+                // Each die enters a checker while checkers are on the bar;
+                // with one there, an open die enters it and the other plays.
+                match (closed(a), closed(b), bar) {
+                    (true, true, _) => a + b,
+                    (true, false, 2..) => a,
+                    (false, true, 2..) => b,
+                    _ => 0,
+                }
+            };
+        }
+    }
+    loss as f32 / 294.0
+}
+
+/// `BACKRESCAPES` from its definition: the rolls whose pip total my
+/// rearmost checker can play with both dice (a die's point open first, the
+/// total's point open, a double's two steps) past the nearest held point
+/// among the 12 in front of it; 0 when none is held.
+fn backrescapes_reference(pos: &Position) -> f32 {
+    let Some(from) = rearmost(pos) else { return 0.0 };
+    let from = from as i32;
+    let held = |d: i32| held_by_opponent(pos, from - d);
+    let Some(nearest) = (1..=12).find(|&d| held(d)) else { return 0.0 };
+    let mut rolls = 0;
+    for a in 1..=6 {
+        for b in 1..=6 {
+            rolls += u32::from(a + b > nearest && !held(a + b) && (!held(a) || !held(b)));
+        }
+    }
+    rolls as f32 / 36.0
+}
+
+/// `FORWARD_ANCHOR_OUTER` from its definition: with none of my points made
+/// in his home board (my 19..24), my made point on his 7..11 (my 18..14)
+/// nearest his home board, his point number / 6.
+fn forward_anchor_outer_reference(pos: &Position) -> f32 {
+    let made = |p: usize| pos.my_checkers(p) >= 2;
+    if (19..=24).any(made) {
+        return 0.0;
+    }
+    (14..=18).rev().find(|&p| made(p)).map_or(0.0, |p| (25 - p) as f32 / 6.0)
+}
+
+#[test]
+fn version_3_features_equal_their_references_on_every_position() {
+    let positions = random_game_positions(400);
+    let (mut trapped_in_v2, mut missed, mut doubles_beyond, mut on_bar, mut outer) = (0, 0, 0, 0, 0);
+    for p in &positions {
+        let f = contact_features(p);
+        let id = p.to_position_id();
+        let want = [
+            (ESCAPE, rearmost(p).map_or(1.0, |q| escaping_rolls_on_the_board(p, q) as f32 / 36.0)),
+            (ESCAPE_MISSED, escape_missed_reference(p)),
+            (TIMING_G, timing_reference(p)),
+            (CONTAIN_FIXED, contain_fixed_reference(p)),
+            (ENTER, enter_reference(p)),
+            (BACKRESCAPES, backrescapes_reference(p)),
+            (FORWARD_ANCHOR_OUTER, forward_anchor_outer_reference(p)),
+        ];
+        for (unit, value) in want {
+            assert_eq!(f[unit].to_bits(), value.to_bits(), "feature {unit} of {id}: {} against {value}", f[unit]);
+        }
+        trapped_in_v2 += usize::from(f[ESCAPE] == 0.0 && f[ESCAPE_MISSED] > 0.0);
+        missed += usize::from(f[ESCAPE_MISSED] > 0.0);
+        if let Some(q) = rearmost(p) {
+            doubles_beyond += usize::from(escaping_rolls_in_window(p, q) != escaping_rolls_reference(p, q));
+        }
+        on_bar += usize::from(f[ENTER] > 0.0);
+        outer += usize::from(f[FORWARD_ANCHOR_OUTER] > 0.0);
+    }
+    // The positions hold cases of each: checkers read as trapped by
+    // `ESCAPE` that escape (and others whose escapes it undercounts, a few
+    // percent of the positions), checkers on the bar against made points,
+    // outer anchors; and the rare 5-5 whose third step, beyond the 12 points
+    // seen, would land on a held point (the window's only blind spot).
+    assert!(trapped_in_v2 > 50, "{trapped_in_v2}");
+    assert!(missed > trapped_in_v2 && missed < positions.len() / 10, "{missed} of {}", positions.len());
+    assert!(on_bar > 1000, "{on_bar}");
+    assert!(outer > 1000, "{outer}");
+    assert!(doubles_beyond < positions.len() / 100, "{doubles_beyond}");
+}
+
+/// `escapes_from` on every point holding a checker of every position: the
+/// reference without the restriction of
+/// `shots_and_escapes_equal_the_references_on_many_positions` (landings off
+/// the board are open in both).
+#[test]
+fn escapes_from_equals_the_reference_from_every_point() {
+    let mut off_board = 0;
+    for p in random_game_positions(200) {
+        for from in (1..=25).filter(|&q| p.my_checkers(q) > 0) {
+            let got = u32::from(escapes_from(p.blocked_points(), from));
+            assert_eq!(got, escaping_rolls_in_window(&p, from), "{} {from}", p.to_position_id());
+            off_board += usize::from(from <= 12 && got < 36);
+        }
+    }
+    assert!(off_board > 1000, "{off_board}");
+}
+
+fn features_of(id: &str) -> [f32; CONTACT_FEATURES] {
+    contact_features(&Position::from_position_id(id).unwrap())
+}
+
+/// The ace-point game of the issue (#25): my last checker outside is on my
+/// 8-point, the rest home; his only point in front of it is his anchor on
+/// my 1-point (my 19-21 behind it are his). `ESCAPE` sees no escape (every
+/// way past the anchor leaves the board); `ESCAPE_MISSED` adds the 17
+/// rolls of 8 pips or more that do not land on the 1-point: 6-2 to 6-5,
+/// 5-3 and 5-4 (12), and 2-2, 3-3, 4-4, 5-5 and 6-6 (the escape chance
+/// counting a landing off the board as open: 0 + 17). `BACKRESCAPES` (must
+/// pass the nearest held point with the pip total, doubles in two steps):
+/// the 12 and 4-4, 5-5, 6-6, 15 (gnubg's I_BACKRESCAPES of this position).
+/// With his anchor on my 2-point (6 ahead) instead: 20 rolls get past it,
+/// of which `ESCAPE` sees 6 (those ending exactly on my 1-point: 6-1, 5-2,
+/// 4-3, each twice), `ESCAPE_MISSED` the other 14; gnubg's rule: the 9
+/// non-doubles of 7 or more twice, 4-4 and 5-5 (6-6's first step lands on
+/// it), 20. With it on my 5-point the checker escapes within the board:
+/// `ESCAPE` 32, nothing missed, `BACKRESCAPES` 32.
+#[test]
+fn escapes_in_an_ace_point_game() {
+    let f = features_of("eO8DADDcvScAAA");
+    let p = Position::from_position_id("eO8DADDcvScAAA").unwrap();
+    assert_eq!((p.my_checkers(8), p.their_checkers(1), rearmost(&p)), (1, 2, Some(8)));
+    assert_eq!(escapes_from(p.blocked_points(), 8), 17);
+    assert_eq!((f[ESCAPE], f[ESCAPE_MISSED], f[BACKRESCAPES]), (0.0, 17.0 / 36.0, 15.0 / 36.0));
+    let f = features_of("eO8DABjcvScAAA");
+    assert_eq!((f[ESCAPE], f[ESCAPE_MISSED], f[BACKRESCAPES]), (6.0 / 36.0, 14.0 / 36.0, 20.0 / 36.0));
+    let f = features_of("eO8DAAPunicAAA");
+    assert_eq!((f[ESCAPE], f[ESCAPE_MISSED], f[BACKRESCAPES]), (32.0 / 36.0, 0.0, 32.0 / 36.0));
+}
+
+/// A back game: I hold his ace and 3-points (my 24 and 22) with a checker
+/// on the bar, 3 on my 13, 2 on my 8, 3 on my 6, 2 on my 5; his rearmost
+/// checker is on my 10. gnubg's timing: the bar checker 24 pips; behind
+/// him, the 13-point's third checker 12; past him, both checkers of my
+/// 8-point 7 each (50 pips, 4 spares); my 6-point's third adds 5 (55, 5
+/// spares); my empty 4- and 3-points take 2 spares each, 2 x 3 and 2 x 2
+/// pips (45, 1 spare); the 2- and 1-points find too few spares: 45 / 100.
+/// `TIMING` counts the bar as nothing: (3 - 2) x 12 + (3 - 2) x 5 = 17. The
+/// same checker on my 4-point instead of the bar: 24 (gnubg), 20 (gammon).
+/// Entering: his 6, 5, 4 and 2-points (my 19, 20, 21, 23) are closed, my
+/// 24 and 22 open: the four closed doubles lose 4 x (6 + 5 + 4 + 2) = 68
+/// pips, the 12 rolls with both dice closed their sums (2 x 51), 170 / 294.
+#[test]
+fn timing_and_entering_in_a_back_game() {
+    let mut me = [0u8; 25];
+    for (p, n) in [(25, 1), (24, 2), (22, 2), (13, 3), (8, 2), (6, 3), (5, 2)] {
+        me[p - 1] = n;
+    }
+    // His points in his numbering: my 10 = his 15, my 19 = his 6, ...
+    let mut him = [0u8; 25];
+    for (p, n) in [(15, 2), (6, 4), (5, 4), (4, 3), (2, 2)] {
+        him[p - 1] = n;
+    }
+    let pos = Position::from_boards(&me, &him).unwrap();
+    let f = contact_features(&pos);
+    assert_eq!(f[TIMING_G], 45.0 / 100.0);
+    assert_eq!(f[15], 17.0 / 100.0, "TIMING");
+    assert_eq!(f[ENTER], 170.0 / 294.0);
+    me[24] = 0;
+    me[3] = 1;
+    let f = contact_features(&Position::from_boards(&me, &him).unwrap());
+    assert_eq!((f[TIMING_G], f[15]), (24.0 / 100.0, 20.0 / 100.0));
+    assert_eq!(f[ENTER], 0.0, "none on the bar");
+}
+
+/// Entering against his 5- and 6-points: with one checker on the bar, 5-5
+/// and 6-6 lose 20 and 24 pips and 6-5 its 11 (twice), 66; with two, each
+/// roll of a 5 or a 6 and a 1-4 also loses the blocked die: 2 x 4 x (5 + 6)
+/// more, 154. Against a closed board every pip is lost: 1.
+#[test]
+fn pips_lost_entering() {
+    let enter = |bar: u8, closed: &[usize]| {
+        let (mut me, mut him) = ([0u8; 25], [0u8; 25]);
+        me[24] = bar;
+        me[5] = 15 - bar;
+        let mut left = 15u8;
+        for &c in closed {
+            him[c - 1] = 2;
+            left -= 2;
+        }
+        him[12] = left;
+        contact_features(&Position::from_boards(&me, &him).unwrap())[ENTER]
+    };
+    assert_eq!(enter(1, &[5, 6]), 66.0 / 294.0);
+    assert_eq!(enter(2, &[5, 6]), 154.0 / 294.0);
+    assert_eq!(enter(3, &[5, 6]), 154.0 / 294.0);
+    assert_eq!(enter(1, &[1, 2, 3, 4, 5, 6]), 1.0);
+    assert_eq!(enter(1, &[]), 0.0);
+}
+
+/// His only point that can hold a checker of mine in his outfield or home
+/// board is his bar point (my 18); his other checkers are deep in my home
+/// board. The hardest of my points 16..24 to escape from is 6 pips behind
+/// it (my 24): 20 rolls pass a point 6 ahead, so `CONTAIN_FIXED` is 16 / 36
+/// although none of my checkers is back there (`CONTAINED`, which follows
+/// my rearmost checker, reads 0).
+#[test]
+fn fixed_containment_wherever_my_checkers_are() {
+    let (mut me, mut him) = ([0u8; 25], [0u8; 25]);
+    me[5] = 5;
+    me[4] = 5;
+    me[3] = 5;
+    him[6] = 2; // his 7 = my 18
+    him[21] = 5; // his 22..24 = my 3..1
+    him[22] = 4;
+    him[23] = 4;
+    let f = contact_features(&Position::from_boards(&me, &him).unwrap());
+    let contained = 1.0 - 20.0 / 36.0;
+    assert_eq!(f[CONTAIN_FIXED], contained);
+    assert!((contained - 16.0 / 36.0).abs() < 1e-7);
+    assert_eq!(f[18], 0.0, "CONTAINED");
+}
+
+/// From the start, my anchor on his ace point is my forward anchor (1/6).
+/// Once both back checkers have moved up to his bar point (my 18), I have
+/// no point in his home board: `FORWARD_ANCHOR` reads 0 and
+/// `FORWARD_ANCHOR_OUTER` his 7 / 6; on his 11 (my 14), 11 / 6. My
+/// midpoint (his 12) does not count: every position that has kept it would
+/// have the unit.
+#[test]
+fn forward_anchor_outside_his_home_board() {
+    let f = contact_features(&Position::STARTING);
+    assert_eq!((f[FORWARD_ANCHOR], f[FORWARD_ANCHOR_OUTER]), (1.0 / 6.0, 0.0));
+    let (mut me, him) = Position::STARTING.to_boards();
+    me[23] = 0;
+    me[17] = 2;
+    let f = contact_features(&Position::from_boards(&me, &him).unwrap());
+    assert_eq!((f[FORWARD_ANCHOR], f[FORWARD_ANCHOR_OUTER]), (0.0, 7.0 / 6.0));
+    me[17] = 0;
+    me[13] = 2;
+    let f = contact_features(&Position::from_boards(&me, &him).unwrap());
+    assert_eq!(f[FORWARD_ANCHOR_OUTER], 11.0 / 6.0);
+    me[13] = 0;
+    me[12] += 2;
+    let f = contact_features(&Position::from_boards(&me, &him).unwrap());
+    assert_eq!(f[FORWARD_ANCHOR_OUTER], 0.0);
 }
