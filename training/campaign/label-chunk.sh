@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Labels chunk N of the own-rollout campaign (issue 25), resuming where it
+# stopped. Usage: training/campaign/label-chunk.sh N [threads]
+#
+# The positions of chunk N come from `gammon label sample` seeded by N, so
+# they are regenerated identically in any session; the labels go to
+# training/work/cNNN.gds (resumed if it is there), and a finished or
+# partial chunk is kept by `training/campaign/keep.sh` as
+# training/data/cNNN.gds.gz with its SHA-256.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+n=${1:?chunk number}
+threads=${2:-2}
+c=$(printf 'c%03d' "$n")
+gammon=${GAMMON:-target/release/gammon}
+weights=${WEIGHTS:-weights/gammon.net}
+mkdir -p training/work
+# The campaign settings (training/campaign/README.md says why).
+count=10000
+pos=training/work/$c.positions
+if [ ! -s "$pos" ]; then
+  "$gammon" label sample --weights "$weights" --count $count --afterstates 4 --window 0.1 \
+    --explore 0.1 --seed $((25000 + n)) --threads "$threads" --out "$pos"
+fi
+# A kept partial chunk is where the labelling resumes.
+if [ ! -e training/work/$c.gds ] && [ -e training/data/$c.gds.gz ]; then
+  gunzip -c training/data/$c.gds.gz > training/work/$c.gds
+fi
+exec "$gammon" label rollout --weights "$weights" --positions "$pos" --trials 72 --truncate 7 \
+  --seed $((25000 + n)) --chunk 200 --threads "$threads" --out training/work/$c.gds
