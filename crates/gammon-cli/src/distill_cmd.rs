@@ -135,10 +135,7 @@ impl RunSettings {
             }
             return Ok(());
         }
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, serde_json::to_string_pretty(self)?)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+        Ok(gammon_eval::file_format::write_output(path, serde_json::to_string_pretty(self)?.as_bytes())?)
     }
 }
 

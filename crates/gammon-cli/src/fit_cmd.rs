@@ -103,6 +103,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
     }
     let datasets: Vec<Dataset> = args.data.iter().map(|p| Dataset::load(p)).collect::<Result<_, _>>()?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    gammon_eval::file_format::check_output(&args.out.join("weights.gnn"))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let refs: Vec<&Dataset> = datasets.iter().collect();
     let start = std::time::Instant::now();
@@ -165,7 +166,5 @@ pub fn run(args: &FitArgs) -> Result<()> {
 }
 
 fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    Ok(gammon_eval::file_format::write_output(path, bytes)?)
 }

@@ -166,6 +166,7 @@ fn sample(args: &SampleArgs) -> Result<()> {
     if window.is_nan() || window < 0.0 {
         bail!("label sample: --window must be a number >= 0 (got {window})");
     }
+    gammon_eval::file_format::check_output(&args.out)?;
     let w = weights(&args.weights)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let only = args.only.as_deref().and_then(|name| NetKind::ALL.into_iter().find(|k| k.name() == name));
@@ -204,9 +205,7 @@ fn sample(args: &SampleArgs) -> Result<()> {
         args.seed
     );
     let text = positions_text(&header, &positions);
-    let tmp = args.out.with_extension("tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, &args.out).with_context(|| format!("cannot write {}", args.out.display()))?;
+    gammon_eval::file_format::write_output(&args.out, text.as_bytes())?;
     eprintln!("{} positions in {}", positions.len(), args.out.display());
     Ok(())
 }
@@ -226,6 +225,7 @@ fn rollout(args: &RolloutLabelArgs) -> Result<()> {
         None => Shard::ALL,
         Some(spec) => spec.resolve(|name| std::env::var(name).ok()).context("label rollout: --shard")?,
     };
+    gammon_eval::file_format::check_output(&args.out)?;
     let w = weights(&args.weights)?;
     let positions = read_positions(&args.positions)?;
     // The labeller names how, the source what: shards of one file share the

@@ -119,6 +119,9 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
     if args.out.is_some() && args.target_se.is_some() && shard != Shard::ALL {
         bail!("--target-se cannot be used with --shard: a shard sees only its own games");
     }
+    if let Some(out) = &args.out {
+        gammon_eval::file_format::check_output(out)?;
+    }
     let net = args.weights.net()?;
     let fingerprint = net.weights().fingerprint();
     let engine = Engine::new(net);

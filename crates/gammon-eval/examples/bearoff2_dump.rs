@@ -8,7 +8,8 @@
 //! `scripts/compare_gnubg_bearoff2.py` compares the file with gnubg's.
 use gammon_eval::bearoff::layout;
 use gammon_eval::bearoff2::bearoff2_db;
-use std::io::{BufWriter, Write};
+use gammon_eval::file_format::{FileError, Output};
+use std::io::Write;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -25,18 +26,21 @@ fn main() {
         }
     };
     if let Err(e) = dump(path, stride) {
-        eprintln!("error: cannot write {path}: {e}");
+        match std::error::Error::source(&e) {
+            Some(why) => eprintln!("error: {e}: {why}"),
+            None => eprintln!("error: {e}"),
+        }
         std::process::exit(1);
     }
 }
 
-fn dump(path: &str, stride: usize) -> std::io::Result<()> {
+fn dump(path: &str, stride: usize) -> Result<(), FileError> {
     let db = bearoff2_db();
     let layouts: Vec<[u8; 6]> = (0..gammon_eval::bearoff::LAYOUTS)
         .filter_map(|r| layout(r).ok())
         .filter(|l| (1..=6).contains(&l.iter().map(|&c| u32::from(c)).sum::<u32>()))
         .collect();
-    let mut out = BufWriter::new(std::fs::File::create(path)?);
+    let mut out = Output::create(std::path::Path::new(path))?;
     let mut k = 0usize;
     for us in &layouts {
         for them in &layouts {
@@ -49,8 +53,9 @@ fn dump(path: &str, stride: usize) -> std::io::Result<()> {
                 out,
                 "{{\"us\":{us:?},\"them\":{them:?},\"win\":{},\"owned\":{},\"centred\":{},\"opponent_owns\":{}}}",
                 v.win, v.owned, v.centred, v.opponent_owns
-            )?;
+            )
+            .map_err(|e| out.error(e))?;
         }
     }
-    out.flush()
+    out.commit()
 }

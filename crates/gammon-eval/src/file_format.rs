@@ -19,9 +19,11 @@
 //! Only regular files are read, and every other file (settings) is read
 //! through [`read_bounded`] or [`read_text`] with a limit: nothing gammon
 //! reads can make it wait on a pipe or read a device without end. The
-//! limits are listed in `docs/file-format.md`. Writing goes to a
-//! temporary file in the same folder, synced, then renamed over the target,
-//! so a crash never leaves a half-written file.
+//! limits are listed in `docs/file-format.md`. Every file gammon writes,
+//! these and the text outputs, goes through [`output`]: a uniquely named
+//! temporary file in the same folder, synced, then renamed over the target
+//! (never over a pipe or a device; through a symbolic link), so a crash
+//! never leaves a half-written file.
 //!
 //! One file because reading, writing and naming what a file is (for the
 //! error messages) share the header and its checks; the code is about 560
@@ -33,12 +35,15 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt;
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 pub mod chunked;
+pub mod output;
 pub mod packed;
+
+pub use output::{check_output, write_output, Output};
 
 const MAGIC_PREFIX: &[u8; 6] = b"GAMMON";
 const HEADER_LEN: usize = 28;
@@ -179,6 +184,23 @@ pub enum FileError {
         /// What it is instead.
         what: &'static str,
     },
+    /// An output that would replace a folder, a pipe or a device (a rename
+    /// over `/dev/null` makes it a plain file).
+    #[error("{} is {what}: gammon writes only to regular files", path.display())]
+    NotWritable {
+        /// The path.
+        path: PathBuf,
+        /// What it is instead.
+        what: &'static str,
+    },
+    /// An output whose folder does not exist (checked before any work).
+    #[error("cannot write {}: the folder {} does not exist", path.display(), folder.display())]
+    NoFolder {
+        /// The output.
+        path: PathBuf,
+        /// Its folder.
+        folder: PathBuf,
+    },
     /// Larger than the limit for its kind of file.
     #[error("{} is larger than {}, the most this program reads for it", path.display(), Bytes(*limit))]
     TooLarge {
@@ -260,6 +282,8 @@ impl FileError {
             FileError::Io { .. }
             | FileError::Write { .. }
             | FileError::NotAFile { .. }
+            | FileError::NotWritable { .. }
+            | FileError::NoFolder { .. }
             | FileError::TooLarge { .. }
             | FileError::NotText { .. }
             | FileError::InFile { .. } => problem,
@@ -539,8 +563,8 @@ pub fn read_file<T: DeserializeOwned>(
     from_bytes(kind, version, max_payload, &image).map_err(|e| FileError::in_file(path, e))
 }
 
-/// Writes `value` to `path` atomically: a temporary file beside it, flushed
-/// to disk, then renamed over `path`.
+/// Writes `value` to `path` atomically, through [`write_output`]: a
+/// temporary file beside it, flushed to disk, then renamed over `path`.
 ///
 /// # Errors
 /// Encoding or any file-system step failed (the target is then untouched).
@@ -550,25 +574,7 @@ pub fn write_file_atomic<T: Serialize>(path: &Path, kind: FileKind, version: u32
 
 /// Writes `bytes` to `path` atomically (see [`write_file_atomic`]).
 fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    let io = |source| FileError::Write { path: path.to_path_buf(), source };
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        // Make the rename itself durable.
-        if let Ok(d) = std::fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(io)
+    write_output(path, bytes)
 }
 
 #[cfg(test)]

@@ -181,17 +181,19 @@ pub fn expected_delayed(config: &TrainConfig, games_done: u64) -> u64 {
 /// The files of a run that are written through a temporary file.
 const ATOMIC_FILES: [&str; 3] = ["checkpoint.gck", "weights.gnn", "config.toml"];
 
-/// True for the name of a temporary file that
-/// [`file_format::write_file_atomic`] (or the trainer, for `config.toml`)
-/// makes for one of the run's files:
+/// True for the name of a temporary file that the safe writer
+/// ([`file_format::output`]) makes for one of the run's files,
+/// `.<name>.<random>.gammon-tmp`, or that gammon before it made,
 /// `.<name>.tmp-<process id>`.
 fn is_our_temp_file(file_name: &str) -> bool {
     ATOMIC_FILES.iter().any(|target| {
-        file_name
-            .strip_prefix('.')
-            .and_then(|rest| rest.strip_prefix(target))
-            .and_then(|rest| rest.strip_prefix(".tmp-"))
-            .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        let Some(rest) = file_name.strip_prefix('.').and_then(|rest| rest.strip_prefix(target)) else {
+            return false;
+        };
+        let old =
+            rest.strip_prefix(".tmp-").is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
+        let random = rest.strip_prefix('.').and_then(|r| r.strip_suffix(file_format::output::TEMP_SUFFIX));
+        old || random.is_some_and(|r| !r.is_empty())
     })
 }
 
@@ -224,6 +226,9 @@ mod tests {
         assert!(is_our_temp_file(".checkpoint.gck.tmp-12345"));
         assert!(is_our_temp_file(".weights.gnn.tmp-7"));
         assert!(is_our_temp_file(".config.toml.tmp-7"));
+        assert!(is_our_temp_file(".weights.gnn.Xy12Ab.gammon-tmp"));
+        assert!(!is_our_temp_file(".notes.txt.Xy12Ab.gammon-tmp"));
+        assert!(!is_our_temp_file(".weights.gnn.gammon-tmp"));
         for other in [
             "checkpoint.gck",
             ".checkpoint.gck.tmp-",

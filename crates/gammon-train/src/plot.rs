@@ -1,25 +1,21 @@
 //! The learning curve: ppg against pubeval versus games, as CSV and SVG.
 
 use crate::checkpoint::BenchmarkRow;
+use gammon_eval::file_format::{write_output, FileError};
 use plotters::prelude::*;
-use std::io::Write;
+use std::fmt::Write;
 use std::path::Path;
 
 /// Writes `rows` as CSV (header `games,ppg,standard_error,win_rate,elapsed_s`).
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn write_csv(path: &Path, rows: &[BenchmarkRow]) -> std::io::Result<()> {
-    let tmp = path.with_extension("csv.tmp");
-    {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-        writeln!(f, "games,ppg,standard_error,win_rate,elapsed_s")?;
-        for r in rows {
-            writeln!(f, "{},{:.4},{:.4},{:.4},{:.1}", r.games, r.ppg, r.standard_error, r.win_rate, r.elapsed_s)?;
-        }
-        f.flush()?;
+pub fn write_csv(path: &Path, rows: &[BenchmarkRow]) -> Result<(), FileError> {
+    let mut csv = String::from("games,ppg,standard_error,win_rate,elapsed_s\n");
+    for r in rows {
+        let _ = writeln!(csv, "{},{:.4},{:.4},{:.4},{:.1}", r.games, r.ppg, r.standard_error, r.win_rate, r.elapsed_s);
     }
-    std::fs::rename(tmp, path)
+    write_output(path, csv.as_bytes())
 }
 
 /// Draws ppg ± one standard error against games as an SVG.
@@ -30,7 +26,25 @@ pub fn write_svg(path: &Path, title: &str, x_desc: &str, rows: &[BenchmarkRow]) 
     let max_games = rows.iter().map(|r| r.games).max().unwrap_or(1).max(1) as f64;
     let lo = rows.iter().map(|r| r.ppg - r.standard_error).fold(-0.2f64, f64::min).min(0.0) - 0.05;
     let hi = rows.iter().map(|r| r.ppg + r.standard_error).fold(0.7f64, f64::max) + 0.05;
-    let root = SVGBackend::new(path, (900, 540)).into_drawing_area();
+    let mut svg = String::new();
+    draw_svg(&mut svg, title, x_desc, rows, max_games, lo, hi)?;
+    write_output(path, svg.as_bytes()).map_err(|e| match std::error::Error::source(&e) {
+        Some(why) => format!("{e}: {why}"),
+        None => e.to_string(),
+    })
+}
+
+/// The chart of [`write_svg`], drawn into `svg`.
+fn draw_svg(
+    svg: &mut String,
+    title: &str,
+    x_desc: &str,
+    rows: &[BenchmarkRow],
+    max_games: f64,
+    lo: f64,
+    hi: f64,
+) -> Result<(), String> {
+    let root = SVGBackend::with_string(svg, (900, 540)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 22))

@@ -163,19 +163,6 @@ pub fn utc_now() -> String {
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem / 60 % 60, rem % 60)
 }
 
-/// Writes `text` to `path` through a temporary file and a rename (a resumed
-/// run reads the file back), named like the file format's temporary files
-/// so that [`crate::checkpoint::remove_stale_temp_files`] knows it.
-fn write_text_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
     move |source| TrainError::Io { path: path.to_path_buf(), source }
 }
@@ -198,7 +185,7 @@ pub fn train(
     show_progress: bool,
 ) -> Result<TrainOutcome, TrainError> {
     std::fs::create_dir_all(&files.dir).map_err(io(&files.dir))?;
-    write_text_atomic(&files.config(), &state.config.to_toml()).map_err(io(&files.config()))?;
+    gammon_eval::file_format::write_output(&files.config(), state.config.to_toml().as_bytes())?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(state.config.threads)
         .build()
@@ -281,7 +268,7 @@ pub fn train(
 }
 
 fn write_curve(state: &Checkpoint, files: &RunFiles) -> Result<(), TrainError> {
-    plot::write_csv(&files.csv(), &state.log).map_err(io(&files.csv()))?;
+    plot::write_csv(&files.csv(), &state.log)?;
     // The plot is a convenience: a drawing failure does not stop training.
     let _ = plot::write_svg(
         &files.svg(),

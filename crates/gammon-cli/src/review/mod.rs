@@ -96,6 +96,10 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         prune: args.prune,
         ..ReviewSettings::default()
     };
+    if let Some(path) = &args.html {
+        // Before the work, not after it.
+        gammon_eval::file_format::check_output(path)?;
+    }
     let pool = args.threads.pool()?;
     let bar = progress_bar(std::io::stderr().is_terminal());
     let stop = stop_on_interrupt(bar.clone())?;
@@ -147,17 +151,9 @@ fn read(path: &Path, keep_going: bool) -> Result<MatchRecord> {
     Ok(record)
 }
 
-/// The HTML report, written to a temporary file and renamed.
+/// The HTML report, written by the safe writer.
 fn write_html(path: &Path, review: &MatchReview, record: &MatchRecord) -> Result<()> {
-    let page = html::page(review, record);
-    let tmp = path.with_extension("html.tmp");
-    std::fs::write(&tmp, page).with_context(|| format!("cannot write {}", tmp.display()))?;
-    if let Err(e) = std::fs::rename(&tmp, path) {
-        // A target that cannot be replaced (a folder) leaves no temporary file behind.
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("cannot write {}", path.display()));
-    }
-    Ok(())
+    Ok(gammon_eval::file_format::write_output(path, html::page(review, record).as_bytes())?)
 }
 
 /// A bar on standard error, drawn only on a terminal.
