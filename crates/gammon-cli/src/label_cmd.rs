@@ -210,6 +210,10 @@ fn sample(args: &SampleArgs) -> Result<()> {
     Ok(())
 }
 
+/// The exit status of a labelling stopped by a signal (128 + SIGINT), as
+/// for every long job.
+const INTERRUPTED: i32 = 130;
+
 fn rollout(args: &RolloutLabelArgs) -> Result<()> {
     let settings = LabelSettings {
         trials: args.trials,
@@ -255,9 +259,12 @@ fn rollout(args: &RolloutLabelArgs) -> Result<()> {
         let flag = Arc::clone(&stop);
         ctrlc::set_handler(move || {
             if flag.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
+                std::process::exit(INTERRUPTED);
             }
-            eprintln!("interrupted: saving the labels made so far (interrupt again to quit now)");
+            eprintln!(
+                "interrupted: finishing the positions in hand and saving every finished label \
+                 (interrupt again to quit at once, losing the labels since the last save)"
+            );
         })
         .context("cannot install the Ctrl-C handler")?;
     }
@@ -293,9 +300,19 @@ fn rollout(args: &RolloutLabelArgs) -> Result<()> {
             se[4]
         );
     }
+    if data.is_empty() {
+        eprintln!("stopped before any position was labelled: nothing written");
+        std::process::exit(INTERRUPTED);
+    }
     if data.len() < total {
-        eprintln!("stopped: run the same command again to go on");
-        return Err(anyhow::anyhow!("interrupted after {} of {total} positions", data.len())).context("label rollout");
+        eprintln!(
+            "stopped: kept {} labels in {} ({} made by this run), {} to go; run the same command again to go on",
+            data.len(),
+            args.out.display(),
+            data.len() - before,
+            total - data.len()
+        );
+        std::process::exit(INTERRUPTED);
     }
     Ok(())
 }

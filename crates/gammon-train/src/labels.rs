@@ -28,9 +28,9 @@ pub use gammon_engine::shard::Shard;
 use gammon_eval::file_format::{self, FileError};
 use gammon_eval::NetEvaluator;
 use gammon_rules::Position;
-use rayon::prelude::*;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 use thiserror::Error;
 
 /// The most trials per label.
@@ -238,12 +238,17 @@ pub fn label_position(
 
 /// Labels the positions of `shard` not yet in `data` (whose first
 /// `data.len()` entries are this shard's first positions, in file order),
-/// `chunk` at a time in parallel; after each chunk `save` is called with
-/// the grown dataset (to write it). Stops between chunks once `stop` is set.
-/// Returns the number labelled by this call.
+/// `chunk` at a time; after each chunk `save` is called with the grown
+/// dataset (to write it). Returns the number labelled by this call.
+///
+/// Once `stop` is set no position is started, the ones in hand are
+/// finished (one per thread at most), and every finished label is kept and
+/// saved: a stop loses no work. The workers take the positions in file
+/// order, so the finished ones are always a prefix of the file.
 ///
 /// # Errors
-/// A position that cannot be rolled out, or an error from `save`.
+/// A position that cannot be rolled out (the labels before it are saved
+/// first), or an error from `save`.
 #[allow(clippy::too_many_arguments)]
 pub fn label_shard<E>(
     net: &NetEvaluator,
@@ -257,24 +262,67 @@ pub fn label_shard<E>(
 ) -> Result<usize, LabelShardError<E>> {
     let mine: Vec<&Position> = positions.iter().enumerate().filter(|(i, _)| shard.holds(*i)).map(|(_, p)| p).collect();
     let mut done = 0;
-    while data.len() < mine.len() && !stop.load(std::sync::atomic::Ordering::Relaxed) {
+    while data.len() < mine.len() && !stop.load(Ordering::Relaxed) {
         let from = data.len();
         let to = (from + chunk.max(1)).min(mine.len());
-        let labels: Result<Vec<Label>, LabelError> =
-            mine[from..to].par_iter().map(|p| label_position(net, p, settings, stop)).collect();
-        let labels = match labels {
-            Err(LabelError::Rollout { source: RolloutError::Interrupted, .. }) => break,
-            other => other.map_err(LabelShardError::Label)?,
-        };
-        for (p, l) in mine[from..to].iter().zip(labels) {
+        let (labels, error) = label_in_order(net, &mine[from..to], settings, stop);
+        for (p, l) in mine[from..].iter().zip(&labels) {
             data.positions.push(p.to_position_id());
             data.labels.push(l.mean);
             data.standard_errors.push(l.standard_error);
         }
-        done += to - from;
-        save(data).map_err(LabelShardError::Save)?;
+        done += labels.len();
+        if !labels.is_empty() {
+            save(data).map_err(LabelShardError::Save)?;
+        }
+        if let Some(e) = error {
+            return Err(LabelShardError::Label(e));
+        }
     }
     Ok(done)
+}
+
+/// Labels `positions` on the current thread pool, each worker taking the
+/// next position in order; after `stop` is set, or a position fails, no
+/// more are taken and the ones in hand are finished. Returns the labels of
+/// the finished positions (a prefix: each position taken is finished) and
+/// the first error.
+fn label_in_order(
+    net: &NetEvaluator,
+    positions: &[&Position],
+    settings: &LabelSettings,
+    stop: &AtomicBool,
+) -> (Vec<Label>, Option<LabelError>) {
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    // The positions in hand are finished whatever `stop` says.
+    let finish = AtomicBool::new(false);
+    let slots: Vec<OnceLock<Result<Label, LabelError>>> = positions.iter().map(|_| OnceLock::new()).collect();
+    rayon::scope(|s| {
+        for _ in 0..rayon::current_num_threads().min(positions.len()) {
+            s.spawn(|_| loop {
+                if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(pos) = positions.get(i) else { break };
+                let label = label_position(net, pos, settings, &finish);
+                if label.is_err() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                let _ = slots[i].set(label);
+            });
+        }
+    });
+    let mut labels = Vec::with_capacity(positions.len());
+    for slot in slots {
+        match slot.into_inner() {
+            Some(Ok(label)) => labels.push(label),
+            Some(Err(e)) => return (labels, Some(e)),
+            None => break,
+        }
+    }
+    (labels, None)
 }
 
 /// Why [`label_shard`] stopped with an error.

@@ -307,3 +307,57 @@ fn a_rollout_on_a_terminal_shows_games_equity_and_time_left_and_not_in_a_pipe() 
     assert!(piped.success() && !piped.stderr.contains("rollout ["), "{}", piped.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `label rollout` stopped in the middle of its only chunk keeps every
+/// label it finished (before, it kept only whole chunks: 230 labels made,
+/// 0 kept), says how many, exits 130, and those labels are the very labels
+/// an uninterrupted run makes.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_labelling_keeps_every_finished_label() {
+    let dir = temp("label-stop");
+    let positions = dir.join("positions.txt");
+    assert!(
+        gammon(&["label", "sample", "--count", "40", "--seed", "3", "--out", positions.to_str().unwrap()]).success()
+    );
+    let labels = dir.join("labels.gds");
+    let settings = ["--trials", "72", "--truncate", "5", "--seed", "9", "--threads", "2"];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
+        .args(["label", "rollout", "--positions", positions.to_str().unwrap(), "--chunk", "1000"])
+        .args(settings)
+        .args(["--out", labels.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    poll_until(&mut child, "two CPU seconds of labelling", || cpu_seconds(pid) >= 2.0);
+    signal(&child, "TERM");
+    let (code, _, stderr) = exit_after_signal(child);
+    assert_eq!(code, Some(130), "{stderr}");
+    let kept = gammon_train::dataset::Dataset::load(&labels).expect("the finished labels are saved");
+    let n = kept.len();
+    assert!(n >= 1 && n < 40, "{n} labels kept");
+    assert!(
+        stderr.contains(&format!("kept {n} labels in ")) && stderr.contains(&format!("{} to go", 40 - n)),
+        "{stderr}"
+    );
+    // The same labels as a run over those positions alone.
+    let first = dir.join("first.txt");
+    let text = std::fs::read_to_string(&positions).unwrap();
+    let ids: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).take(n).collect();
+    std::fs::write(&first, ids.join("\n")).unwrap();
+    let reference = dir.join("reference.gds");
+    let out = gammon(
+        &[
+            &["label", "rollout", "--positions", first.to_str().unwrap()][..],
+            &settings[..],
+            &["--out", reference.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert!(out.success(), "{}", out.stderr);
+    let reference = gammon_train::dataset::Dataset::load(&reference).unwrap();
+    assert_eq!(kept.positions, reference.positions);
+    assert_eq!(kept.labels, reference.labels);
+}
