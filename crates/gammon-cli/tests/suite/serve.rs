@@ -422,22 +422,24 @@ fn a_game_against_the_engine_is_played_through_the_api_with_no_server_state() {
     let mut refused_illegal = false;
     for _ in 0..400 {
         let xgid = state["xgid"].as_str().unwrap().to_string();
-        let step = state["next_step"].as_u64().unwrap();
+        // The state as issued, echoed back with its signature.
+        let act = |action: &str| json!({"action": action, "position": xgid, "seed": 42, "step": state["next_step"], "signature": state["signature"]});
         let body = match state["turn"].as_str().unwrap() {
             "match_over" => break,
-            "roll" | "roll_or_double" => json!({"action": "roll", "position": xgid, "seed": 42, "step": step}),
-            "answer_double" => json!({"action": "take", "position": xgid, "seed": 42, "step": step}),
+            "roll" | "roll_or_double" => act("roll"),
+            "answer_double" => act("take"),
             "move" => {
+                let mut body = act("move");
                 if !refused_illegal {
                     // A move the dice do not allow is refused, naming the move.
-                    let bad = json!({"action": "move", "move": "24/1", "position": xgid, "seed": 42, "step": step});
-                    let (status, answer) = server.post("/api/play", &bad.to_string());
+                    body["move"] = "24/1".into();
+                    let (status, answer) = server.post("/api/play", &body.to_string());
                     assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("move")), "{answer}");
                     refused_illegal = true;
                 }
                 let moves = server.ok(&format!("/api/moves?position={}", xgid.replace(':', "%3A").replace('=', "%3D")));
-                let first = moves["moves"][0]["notation"].as_str().unwrap().to_string();
-                json!({"action": "move", "move": first, "position": xgid, "seed": 42, "step": step})
+                body["move"] = moves["moves"][0]["notation"].clone();
+                body
             }
             other => panic!("unknown turn {other}: {state}"),
         };
@@ -451,8 +453,15 @@ fn a_game_against_the_engine_is_played_through_the_api_with_no_server_state() {
     assert!(state["score"][0].as_u64().unwrap() >= 3 || state["score"][1].as_u64().unwrap() >= 3, "{state}");
     let (status, answer) = server.post("/api/play", r#"{"action": "fly", "seed": 1}"#);
     assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("action")), "{answer}");
-    let (status, answer) = server.post("/api/play", r#"{"action": "take", "position": "start", "seed": 1}"#);
+    // An action that does not fit the issued state.
+    let (_, new) = server.post("/api/play", r#"{"action": "new", "seed": 1}"#);
+    let take = json!({"action": "take", "position": new["xgid"], "seed": 1, "step": 1, "signature": new["signature"]});
+    let (status, answer) = server.post("/api/play", &take.to_string());
     assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("action")), "{answer}");
+    // A state the server did not issue.
+    let (status, answer) = server
+        .post("/api/play", r#"{"action": "roll", "position": "start", "seed": 1, "step": 1, "signature": "0000"}"#);
+    assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("signature")), "{answer}");
 }
 
 /// A position text as a query value (an XGID's `:` and `=`).
