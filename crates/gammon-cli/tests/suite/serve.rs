@@ -354,6 +354,40 @@ fn a_review_job_gives_the_cli_review() {
     assert_eq!(timeless(done["result"].clone()), timeless(cli));
 }
 
+/// `gammon serve --port 0 --bind BIND`: the URL it prints, and its stderr
+/// once stopped.
+fn serve_bound(bind: &str) -> (String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
+        .args(["serve", "--port", "0", "--threads", "1", "--bind", bind])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    (line, stderr)
+}
+
+#[test]
+fn bind_takes_host_names_and_warns_off_loopback() {
+    // A host name is resolved, to a loopback address: no warning.
+    let (line, stderr) = serve_bound("localhost");
+    assert!(line.contains("http://127.0.0.1:") || line.contains("http://[::1]:"), "{line}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    // Every interface: a warning that anyone who reaches it can use it.
+    let (line, stderr) = serve_bound("0.0.0.0");
+    assert!(line.contains("http://0.0.0.0:"), "{line}");
+    assert!(stderr.contains("warning") && stderr.contains("not a loopback address"), "{stderr}");
+    // A name that does not resolve is refused, naming it.
+    let out = gammon(&["serve", "--port", "0", "--bind", "no-such-host.invalid"]);
+    assert!(!out.success());
+    assert!(out.stderr.contains("no-such-host.invalid"), "{}", out.stderr);
+}
+
 #[cfg(unix)]
 #[test]
 fn sigterm_stops_the_server_cleanly() {
