@@ -5,13 +5,14 @@ use crate::args::{ThreadsArg, WeightsArg};
 use anyhow::{Context, Result};
 use clap::Args;
 use gammon_server::JobLimits;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 /// Arguments of `gammon serve`.
 #[derive(Debug, Args)]
-#[command(after_help = "Binds 127.0.0.1 unless --bind names another address: the API has no authentication, \
-so expose it to a network only behind something that has. The endpoints are described at /api/openapi.json \
+#[command(after_help = "Binds 127.0.0.1 unless --bind names another address or host name (a warning is printed \
+for one that is not loopback): the API has no authentication, so expose it to a network only behind something \
+that has. The endpoints are described at /api/openapi.json \
 and in docs/server.md. Searches, rollouts and reviews run on --threads worker threads; at most 2 rollouts or \
 reviews run at once and 32 wait, more are refused (429). Ctrl-C or SIGTERM stops the server: the running jobs \
 stop and the open requests are answered first.")]
@@ -19,9 +20,10 @@ pub struct ServeArgs {
     /// The TCP port (0: any free port; the URL printed says which).
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// The address to listen on.
-    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
-    bind: IpAddr,
+    /// The address or host name to listen on (a name is resolved; a
+    /// non-loopback address gets a warning).
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: String,
     #[command(flatten)]
     threads: ThreadsArg,
     #[command(flatten)]
@@ -40,10 +42,15 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         .build()
         .context("cannot start the server's threads")?;
     runtime.block_on(async {
-        let address = SocketAddr::new(args.bind, args.port);
-        let listener =
-            tokio::net::TcpListener::bind(address).await.with_context(|| format!("cannot listen on {address}"))?;
+        let listener = listen(&args.bind, args.port).await?;
         let bound = listener.local_addr().context("cannot read the bound address")?;
+        if !bound.ip().is_loopback() {
+            eprintln!(
+                "gammon serve: warning: listening on {}, not a loopback address: anyone who can reach it can use the \
+                 API, which has no authentication",
+                bound.ip()
+            );
+        }
         let host = match bound.ip() {
             IpAddr::V6(ip) => format!("[{ip}]"),
             ip => ip.to_string(),
@@ -53,6 +60,29 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         eprintln!("gammon serve: stopped");
         Ok(())
     })
+}
+
+/// A listener on `host` (an IP address, bracketed or not, or a name to
+/// resolve) and `port`: the first of its addresses that can be bound.
+async fn listen(host: &str, port: u16) -> Result<tokio::net::TcpListener> {
+    let host = host.trim();
+    let bare = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
+    if let Ok(ip) = bare.parse::<IpAddr>() {
+        let address = SocketAddr::new(ip, port);
+        return tokio::net::TcpListener::bind(address).await.with_context(|| format!("cannot listen on {address}"));
+    }
+    let addresses: Vec<SocketAddr> = tokio::net::lookup_host((bare, port))
+        .await
+        .with_context(|| format!("--bind {bare}: cannot resolve this host name"))?
+        .collect();
+    let mut failure = None;
+    for address in &addresses {
+        match tokio::net::TcpListener::bind(address).await {
+            Ok(listener) => return Ok(listener),
+            Err(e) => failure = Some(anyhow::Error::new(e).context(format!("cannot listen on {address}"))),
+        }
+    }
+    Err(failure.unwrap_or_else(|| anyhow::anyhow!("--bind {bare}: the host name has no address")))
 }
 
 /// Completes on the first Ctrl-C or SIGTERM.

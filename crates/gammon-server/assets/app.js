@@ -1628,6 +1628,7 @@ function playStateFrom(answer) {
     xgid: answer.xgid,
     seed: answer.seed,
     nextStep: answer.next_step,
+    signature: answer.signature, // the server continues only the states it signed
     turn: answer.turn,
     score: answer.score,
     context: ctx,
@@ -1697,7 +1698,7 @@ async function playRequest(body) {
   const p = state.play;
   const seq = ++state.seq.play;
   if (p) {
-    Object.assign(body, { position: p.xgid, seed: p.seed, step: p.nextStep, ply: 0 });
+    Object.assign(body, { position: p.xgid, seed: p.seed, step: p.nextStep, signature: p.signature, ply: 0 });
     p.busy = true;
   }
   updatePlayControls();

@@ -10,14 +10,18 @@
 pub mod api;
 pub mod error;
 pub mod jobs;
+pub mod listen;
 mod page;
 pub mod params;
+mod refusals;
+pub mod seal;
 mod wildbg;
 mod work;
 
 pub use api::AppState;
 pub use error::ApiError;
 pub use jobs::{JobLimits, Jobs};
+pub use listen::{serve, ConnectionLimits};
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, StatusCode};
@@ -27,18 +31,24 @@ use axum::Router;
 use gammon_engine::api::Engine;
 use gammon_engine::search::{MoveFilter, Search};
 use gammon_eval::NetEvaluator;
-use std::future::Future;
+use seal::StateSeal;
 use std::sync::Arc;
 
 /// The OpenAPI description of every endpoint.
 pub const OPENAPI: &str = include_str!("../../../docs/openapi.json");
 
-/// The shared state of a server evaluating with `evaluator` on `pool`.
+/// The shared state of a server evaluating with `evaluator` on `pool`,
+/// with the default [`ConnectionLimits`] and a fresh random key for the game
+/// states' signatures.
 ///
 /// Jobs (rollouts, reviews) run on a pool of their own with as many
 /// threads: on one shared pool a request waited behind the rollouts' chunks
 /// (measured by the load test: a 0.2 ms 0-ply request took up to 5.8 s while
 /// two rollouts ran). If that pool cannot be started, jobs share `pool`.
+///
+/// # Panics
+/// When the operating system gives no random numbers for the key (std's
+/// `HashMap` panics there too).
 pub fn state(evaluator: NetEvaluator, pool: Arc<rayon::ThreadPool>, limits: JobLimits) -> AppState {
     let jobs_pool = rayon::ThreadPoolBuilder::new()
         .num_threads(pool.current_num_threads())
@@ -51,6 +61,8 @@ pub fn state(evaluator: NetEvaluator, pool: Arc<rayon::ThreadPool>, limits: JobL
         moves: Arc::new(moves),
         jobs: Jobs::new(jobs_pool, limits),
         pool,
+        connections: ConnectionLimits::default(),
+        seal: Arc::new(StateSeal::random().expect("the operating system gives no random numbers")),
     }
 }
 
@@ -75,6 +87,9 @@ pub fn router(state: AppState) -> Router {
         // The bodies are read with their own limit and a JSON error
         // (`params::json_body`).
         .layer(DefaultBodyLimit::disable())
+        .layer(axum::middleware::from_fn_with_state(state.clone(), refusals::refuse_declared_oversize))
+        // Outermost: every refusal is JSON, the router's own too.
+        .layer(axum::middleware::from_fn(refusals::json_refusals))
         .with_state(state)
 }
 
@@ -84,24 +99,4 @@ async fn openapi() -> impl IntoResponse {
 
 async fn not_found(uri: axum::http::Uri) -> ApiError {
     ApiError::request(StatusCode::NOT_FOUND, format!("no such endpoint: {} (see /api/openapi.json)", uri.path()))
-}
-
-/// Serves `router` on `listener` until `shutdown` completes, then asks the
-/// running jobs to stop and returns once the open requests are answered.
-///
-/// # Errors
-/// What the listener's accept loop reports.
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    state: AppState,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let jobs = state.jobs.clone();
-    let app = router(state);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            jobs.stop_all();
-        })
-        .await
 }

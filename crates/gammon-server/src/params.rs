@@ -7,6 +7,7 @@ use axum::body::Body;
 use axum::http::StatusCode;
 use gammon_rules::{parse_position_text, Dice, GameContext, Position};
 use serde::de::DeserializeOwned;
+use std::time::Duration;
 
 /// The deepest search a request may ask for, as the CLI's `--ply`.
 pub const MAX_PLY: u8 = 3;
@@ -139,8 +140,39 @@ pub fn parse_dice(text: &str) -> Result<Dice, ApiError> {
 }
 
 /// A JSON body of at most [`MAX_BODY_BYTES`], read into `T` (whose fields
-/// refuse unknown names); a refusal names the field where serde does.
-pub async fn json_body<T: DeserializeOwned>(mut body: Body) -> Result<T, ApiError> {
+/// refuse unknown names); a refusal names the field where serde does. The
+/// body must arrive whole within `timeout` (408 otherwise: a client that
+/// sends slowly does not hold the connection).
+pub async fn json_body<T: DeserializeOwned>(body: Body, timeout: Duration) -> Result<T, ApiError> {
+    let read = tokio::time::timeout(timeout, read_body(body, MAX_BODY_BYTES)).await.map_err(|_| {
+        ApiError::request(
+            StatusCode::REQUEST_TIMEOUT,
+            format!("the body did not arrive within {} s", timeout.as_secs_f64()),
+        )
+    })?;
+    let (bytes, total) = read?;
+    if total > MAX_BODY_BYTES {
+        return Err(ApiError::request(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is larger than {MAX_BODY_BYTES} bytes"),
+        ));
+    }
+    // serde would name the Rust type it expected ("struct PlayRequest").
+    if bytes.trim_ascii_start().first().is_some_and(|&b| b != b'{') {
+        return Err(ApiError::request(StatusCode::BAD_REQUEST, "bad JSON body: not an object ({\"field\": value, …})"));
+    }
+    serde_json::from_slice(&bytes).map_err(|e| {
+        let text = e.to_string();
+        // serde names the field between backquotes: "unknown field `x`".
+        let field = text.split('`').nth(1).filter(|_| text.contains("field")).map(str::to_string);
+        ApiError { status: StatusCode::BAD_REQUEST, field, reason: format!("bad JSON body: {text}") }
+    })
+}
+
+/// Reads `body` to its end (at most [`DRAIN_BODY_BYTES`]; beyond, the
+/// connection is cut), keeping its first `keep` bytes; returns them and
+/// the number of bytes read.
+async fn read_body(mut body: Body, keep: usize) -> Result<(Vec<u8>, usize), ApiError> {
     use http_body_util::BodyExt;
     let mut bytes = Vec::new();
     let mut total = 0usize;
@@ -149,22 +181,17 @@ pub async fn json_body<T: DeserializeOwned>(mut body: Body) -> Result<T, ApiErro
             frame.map_err(|e| ApiError::request(StatusCode::BAD_REQUEST, format!("cannot read the body: {e}")))?;
         let Ok(data) = frame.into_data() else { continue };
         total = total.saturating_add(data.len());
-        if total <= MAX_BODY_BYTES {
+        if total <= keep {
             bytes.extend_from_slice(&data);
         } else if total > DRAIN_BODY_BYTES {
             break;
         }
     }
-    if total > MAX_BODY_BYTES {
-        return Err(ApiError::request(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the body is larger than {MAX_BODY_BYTES} bytes"),
-        ));
-    }
-    serde_json::from_slice(&bytes).map_err(|e| {
-        let text = e.to_string();
-        // serde names the field between backquotes: "unknown field `x`".
-        let field = text.split('`').nth(1).filter(|_| text.contains("field")).map(str::to_string);
-        ApiError { status: StatusCode::BAD_REQUEST, field, reason: format!("bad JSON body: {text}") }
-    })
+    Ok((bytes, total))
+}
+
+/// Reads and drops `body` (up to [`DRAIN_BODY_BYTES`], for at most
+/// `timeout`), so that its connection closes without unread data.
+pub async fn drain_body(body: Body, timeout: Duration) {
+    let _ = tokio::time::timeout(timeout, read_body(body, 0)).await;
 }

@@ -354,6 +354,40 @@ fn a_review_job_gives_the_cli_review() {
     assert_eq!(timeless(done["result"].clone()), timeless(cli));
 }
 
+/// `gammon serve --port 0 --bind BIND`: the URL it prints, and its stderr
+/// once stopped.
+fn serve_bound(bind: &str) -> (String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
+        .args(["serve", "--port", "0", "--threads", "1", "--bind", bind])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    (line, stderr)
+}
+
+#[test]
+fn bind_takes_host_names_and_warns_off_loopback() {
+    // A host name is resolved, to a loopback address: no warning.
+    let (line, stderr) = serve_bound("localhost");
+    assert!(line.contains("http://127.0.0.1:") || line.contains("http://[::1]:"), "{line}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    // Every interface: a warning that anyone who reaches it can use it.
+    let (line, stderr) = serve_bound("0.0.0.0");
+    assert!(line.contains("http://0.0.0.0:"), "{line}");
+    assert!(stderr.contains("warning") && stderr.contains("not a loopback address"), "{stderr}");
+    // A name that does not resolve is refused, naming it.
+    let out = gammon(&["serve", "--port", "0", "--bind", "no-such-host.invalid"]);
+    assert!(!out.success());
+    assert!(out.stderr.contains("no-such-host.invalid"), "{}", out.stderr);
+}
+
 #[cfg(unix)]
 #[test]
 fn sigterm_stops_the_server_cleanly() {
@@ -422,22 +456,24 @@ fn a_game_against_the_engine_is_played_through_the_api_with_no_server_state() {
     let mut refused_illegal = false;
     for _ in 0..400 {
         let xgid = state["xgid"].as_str().unwrap().to_string();
-        let step = state["next_step"].as_u64().unwrap();
+        // The state as issued, echoed back with its signature.
+        let act = |action: &str| json!({"action": action, "position": xgid, "seed": 42, "step": state["next_step"], "signature": state["signature"]});
         let body = match state["turn"].as_str().unwrap() {
             "match_over" => break,
-            "roll" | "roll_or_double" => json!({"action": "roll", "position": xgid, "seed": 42, "step": step}),
-            "answer_double" => json!({"action": "take", "position": xgid, "seed": 42, "step": step}),
+            "roll" | "roll_or_double" => act("roll"),
+            "answer_double" => act("take"),
             "move" => {
+                let mut body = act("move");
                 if !refused_illegal {
                     // A move the dice do not allow is refused, naming the move.
-                    let bad = json!({"action": "move", "move": "24/1", "position": xgid, "seed": 42, "step": step});
-                    let (status, answer) = server.post("/api/play", &bad.to_string());
+                    body["move"] = "24/1".into();
+                    let (status, answer) = server.post("/api/play", &body.to_string());
                     assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("move")), "{answer}");
                     refused_illegal = true;
                 }
                 let moves = server.ok(&format!("/api/moves?position={}", xgid.replace(':', "%3A").replace('=', "%3D")));
-                let first = moves["moves"][0]["notation"].as_str().unwrap().to_string();
-                json!({"action": "move", "move": first, "position": xgid, "seed": 42, "step": step})
+                body["move"] = moves["moves"][0]["notation"].clone();
+                body
             }
             other => panic!("unknown turn {other}: {state}"),
         };
@@ -451,8 +487,15 @@ fn a_game_against_the_engine_is_played_through_the_api_with_no_server_state() {
     assert!(state["score"][0].as_u64().unwrap() >= 3 || state["score"][1].as_u64().unwrap() >= 3, "{state}");
     let (status, answer) = server.post("/api/play", r#"{"action": "fly", "seed": 1}"#);
     assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("action")), "{answer}");
-    let (status, answer) = server.post("/api/play", r#"{"action": "take", "position": "start", "seed": 1}"#);
+    // An action that does not fit the issued state.
+    let (_, new) = server.post("/api/play", r#"{"action": "new", "seed": 1}"#);
+    let take = json!({"action": "take", "position": new["xgid"], "seed": 1, "step": 1, "signature": new["signature"]});
+    let (status, answer) = server.post("/api/play", &take.to_string());
     assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("action")), "{answer}");
+    // A state the server did not issue.
+    let (status, answer) = server
+        .post("/api/play", r#"{"action": "roll", "position": "start", "seed": 1, "step": 1, "signature": "0000"}"#);
+    assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("signature")), "{answer}");
 }
 
 /// A position text as a query value (an XGID's `:` and `=`).

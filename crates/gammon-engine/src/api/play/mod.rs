@@ -70,6 +70,15 @@ pub enum PlayError {
     /// The engine could not decide.
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// A match longer than the engine's match equity table: its cube
+    /// decisions could not be made.
+    #[error("a {length}-point match is longer than the match equity table, which covers matches up to {max} points")]
+    MatchTooLong {
+        /// The match length asked for.
+        length: u32,
+        /// The longest the table covers.
+        max: u32,
+    },
 }
 
 /// Who did something.
@@ -281,13 +290,18 @@ pub fn play_step<E: Evaluator>(
 /// first move if it wins it.
 ///
 /// # Errors
-/// [`PlayError`] for rules the match flow refuses.
+/// [`PlayError::MatchTooLong`] for a match longer than the engine's match
+/// equity table (refused here, not at the first cube decision).
 pub fn new_match<E: Evaluator>(
     engine: &Engine<E>,
     context: &GameContext,
     plies: u8,
     (seed, step): (u64, u64),
 ) -> Result<PlayOutcome, PlayError> {
+    let max = engine.met().max_away();
+    if context.match_length > max {
+        return Err(PlayError::MatchTooLong { length: context.match_length, max });
+    }
     let mut rolls = RandomDice::new(seed, step);
     let mut table = StepTable::new(engine, plies, None);
     let start = table.opening(&mut rolls);

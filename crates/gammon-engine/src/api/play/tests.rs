@@ -193,3 +193,16 @@ fn a_roll_with_no_legal_move_passes_to_the_engine() {
     }
     assert!(seen_dance, "20 rolls include a dance against a closed board");
 }
+
+#[test]
+fn a_match_longer_than_the_match_equity_table_is_refused_at_the_start() {
+    let engine = engine();
+    // Kazaross-XG2 covers matches up to 25 points.
+    let longest = GameContext::new_match(25);
+    assert!(new_match(&engine, &longest, 0, (1, 0)).is_ok());
+    let err = new_match(&engine, &GameContext::new_match(26), 0, (1, 0)).unwrap_err();
+    assert_eq!(err, PlayError::MatchTooLong { length: 26, max: 25 });
+    assert!(err.to_string().contains("26-point match is longer than the match equity table"), "{err}");
+    // Money play has no length.
+    assert!(new_match(&engine, &GameContext::money(), 0, (1, 0)).is_ok());
+}
