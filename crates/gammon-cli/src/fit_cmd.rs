@@ -11,9 +11,11 @@ use anyhow::{Context, Result};
 use clap::Args;
 use gammon_eval::{NetKind, NetWeights};
 use gammon_train::dataset::Dataset;
-use gammon_train::supervised::{fit_supervised, FitSettings, Loss};
+use gammon_train::supervised::{fit_supervised_until, FitError, FitSettings, Loss};
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Arguments of `gammon fit`.
 #[derive(Debug, Args)]
@@ -83,7 +85,13 @@ pub fn run(args: &FitArgs) -> Result<()> {
         validation: args.validation,
         seed: args.seed,
     };
-    settings.validate().map_err(|e| anyhow::anyhow!("fit: --{e}").context("bad settings"))?;
+    settings.validate().map_err(|e| match e {
+        // The library names its fields; the command line, its flags.
+        FitError::Setting { setting, rule, got } => {
+            anyhow::anyhow!("fit: --{} must be {rule} (got {got})", setting.replace('_', "-"))
+        }
+        other => anyhow::anyhow!("fit: {other}"),
+    })?;
     let mut weights = NetWeights::load(&args.from).context("cannot load the --from weights")?;
     if let Some(h) = args.hidden {
         if h == 0 || h > 4096 {
@@ -107,20 +115,45 @@ pub fn run(args: &FitArgs) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let refs: Vec<&Dataset> = datasets.iter().collect();
     let start = std::time::Instant::now();
-    let report = pool.install(|| {
-        fit_supervised(&mut weights, &refs, &settings, |row| {
-            eprintln!(
-                "{} epoch {}: rate {:.4}, train mse {:.6}, validation mse {:.6}, |equity error| {:.4}{}",
-                row.net,
-                row.epoch,
-                row.rate,
-                row.train_mse,
-                row.validation_mse,
-                row.validation_equity_error,
-                if row.best { " (best)" } else { "" }
-            );
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let flag = Arc::clone(&stop);
+        ctrlc::set_handler(move || {
+            if flag.swap(true, Ordering::SeqCst) {
+                std::process::exit(INTERRUPTED);
+            }
+            eprintln!("interrupted: finishing this epoch, then writing the best net so far (interrupt again to quit at once, writing nothing)");
         })
-    })?;
+        .context("cannot install the Ctrl-C handler")?;
+    }
+    let report = pool
+        .install(|| {
+            fit_supervised_until(
+                &mut weights,
+                &refs,
+                &settings,
+                |row| {
+                    eprintln!(
+                        "{} epoch {}: rate {:.4}, train mse {:.6}, validation mse {:.6}, |equity error| {:.4}{}",
+                        row.net,
+                        row.epoch,
+                        row.rate,
+                        row.train_mse,
+                        row.validation_mse,
+                        row.validation_equity_error,
+                        if row.best { " (best)" } else { "" }
+                    );
+                },
+                &stop,
+            )
+        })
+        .map_err(|e| anyhow::anyhow!("fit: {e}"))?;
+    if report.duplicates > 0 {
+        eprintln!(
+            "{} positions were met more than once across the datasets: each was fitted once, to the mean of its labels",
+            report.duplicates
+        );
+    }
     for n in &report.nets {
         println!(
             "{} net: {} training and {} validation positions; validation mse {:.6} -> {:.6}, |equity error| {:.4} -> {:.4} (epoch {})",
@@ -161,9 +194,20 @@ pub fn run(args: &FitArgs) -> Result<()> {
         "report": report,
     });
     write_atomic(&args.out.join("fit-report.json"), serde_json::to_string_pretty(&json)?.as_bytes())?;
+    if report.stopped {
+        eprintln!(
+            "stopped: kept the best epoch of each net fitted so far ({} epochs in all) in {}; the nets not reached are unchanged",
+            report.epochs.len(),
+            out.display()
+        );
+        std::process::exit(INTERRUPTED);
+    }
     eprintln!("weights in {}", out.display());
     Ok(())
 }
+
+/// The exit status of a fit stopped by a signal (128 + SIGINT).
+const INTERRUPTED: i32 = 130;
 
 fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
     Ok(gammon_eval::file_format::write_output(path, bytes)?)

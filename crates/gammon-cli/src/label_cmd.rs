@@ -232,6 +232,9 @@ fn rollout(args: &RolloutLabelArgs) -> Result<()> {
     gammon_eval::file_format::check_output(&args.out)?;
     let w = weights(&args.weights)?;
     let positions = read_positions(&args.positions)?;
+    if positions.is_empty() {
+        bail!("label rollout: {} holds no positions (only comments or blank lines)", args.positions.display());
+    }
     // The labeller names how, the source what: shards of one file share the
     // labeller wherever the file lies, so that they merge.
     let labeller = format!("{}; net {:?} ({:016x})", settings.describe(), w.meta.notes, w.fingerprint());

@@ -203,6 +203,10 @@ impl TrainConfig {
     /// The first value out of range.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let bad = |s: String| Err(ConfigError::Invalid(s));
+        if self.games == 0 {
+            // Zero games would write the random starting weights as if trained.
+            return bad("games must be at least 1".into());
+        }
         if self.threads == 0 || self.threads > MAX_THREADS {
             return bad(format!("threads = {} (1 to {MAX_THREADS})", self.threads));
         }

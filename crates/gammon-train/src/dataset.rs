@@ -118,6 +118,27 @@ impl From<DatasetV2> for Dataset {
     }
 }
 
+/// Slack for rounding in the order of a label's outputs.
+const ORDER_SLACK: f32 = 1e-6;
+
+/// Why `label` (win, win gammon, win backgammon, lose gammon, lose
+/// backgammon) cannot be the chances of a game, if it cannot: each must be
+/// in [0, 1], a backgammon is a gammon and a gammon a win, and the losses
+/// are at most the games not won.
+fn impossible(label: &[f32; 5]) -> Option<String> {
+    const NAMES: [&str; 5] = ["win", "win gammon", "win backgammon", "lose gammon", "lose backgammon"];
+    if let Some(i) = label.iter().position(|x| !x.is_finite() || !(0.0..=1.0).contains(x)) {
+        return Some(format!("{} is {}, outside 0 to 1", NAMES[i], label[i]));
+    }
+    let [w, wg, wbg, lg, lbg] = *label;
+    let more = |a: usize, b: usize, x: f32, y: f32| {
+        (x > y + ORDER_SLACK).then(|| format!("{} {x} is more than {} {y}", NAMES[a], NAMES[b]))
+    };
+    more(1, 0, wg, w).or_else(|| more(2, 1, wbg, wg)).or_else(|| more(4, 3, lbg, lg)).or_else(|| {
+        (lg > 1.0 - w + ORDER_SLACK).then(|| format!("lose gammon {lg} is more than the losses, 1 - win = {}", 1.0 - w))
+    })
+}
+
 /// The [`Dataset::labeller`] of lookahead labels.
 pub fn lookahead_labeller(ply: u8, candidates: u32) -> String {
     format!("{ply}-ply lookahead, {candidates} candidate(s) per roll")
@@ -178,8 +199,14 @@ impl Dataset {
         if self.positions.len() != self.labels.len() {
             return Err(FileError::Invalid("dataset: positions and labels differ in number".into()));
         }
-        if self.labels.iter().flatten().any(|x| !x.is_finite() || !(0.0..=1.0).contains(x)) {
-            return Err(FileError::Invalid("dataset: a label is not a probability".into()));
+        for (n, (id, label)) in self.positions.iter().zip(&self.labels).enumerate() {
+            if let Some(why) = impossible(label) {
+                return Err(FileError::Invalid(format!(
+                    "dataset: label {} (position {}) cannot be probabilities: {why}",
+                    n + 1,
+                    id.chars().take(20).collect::<String>()
+                )));
+            }
         }
         if !self.standard_errors.is_empty() && self.standard_errors.len() != self.labels.len() {
             return Err(FileError::Invalid("dataset: standard errors and labels differ in number".into()));
@@ -224,6 +251,39 @@ mod tests {
     use super::*;
 
     #[test]
+    fn labels_that_cannot_be_chances_are_refused_naming_the_label() {
+        let dir = std::env::temp_dir().join(format!("gammon-dataset-chances-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("folder");
+        let path = dir.join("bad.gds");
+        let good = [0.6, 0.2, 0.01, 0.1, 0.005];
+        for (bad, says) in [
+            ([0.5, 0.7, 0.0, 0.1, 0.0], "win gammon 0.7 is more than win 0.5"),
+            ([0.5, 0.2, 0.3, 0.1, 0.0], "win backgammon 0.3 is more than win gammon 0.2"),
+            ([0.5, 0.2, 0.0, 0.1, 0.2], "lose backgammon 0.2 is more than lose gammon 0.1"),
+            ([0.9, 0.2, 0.0, 0.3, 0.0], "lose gammon 0.3 is more than the losses"),
+            ([1.5, 0.2, 0.0, 0.1, 0.0], "win is 1.5, outside 0 to 1"),
+            ([0.5, f32::NAN, 0.0, 0.1, 0.0], "win gammon is NaN"),
+        ] {
+            let d = Dataset {
+                positions: vec!["4HPwATDgc/ABMA".into(), "4HPhASjgc/ABMA".into()],
+                labels: vec![good, bad],
+                ..Dataset::default()
+            };
+            file_format::write_file_atomic(&path, FileKind::Dataset, DATASET_VERSION, &d).expect("write");
+            let e = Dataset::load(&path).expect_err("refused").to_string();
+            assert!(e.contains("label 2 (position 4HPhASjgc/ABMA)") && e.contains(says), "{e}");
+        }
+        // Exactly on the bounds is fine: a certain gammon win, a certain loss.
+        let d = Dataset {
+            positions: vec!["4HPwATDgc/ABMA".into(), "4HPhASjgc/ABMA".into()],
+            labels: vec![[1.0, 1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 1.0]],
+            ..Dataset::default()
+        };
+        d.save(&path).expect("write");
+        assert_eq!(Dataset::load(&path).expect("read").len(), 2);
+    }
+
+    #[test]
     fn the_decoder_may_allocate_as_much_as_a_dataset_may_hold() {
         // A dataset that saves must load: bincode's own limit used to be a
         // quarter of the dataset limit, and ~6.4 M positions failed to load.
@@ -254,7 +314,7 @@ mod tests {
         assert_eq!(Dataset::load(&path).unwrap(), good);
         let cases = [
             (Dataset { labels: vec![], ..good.clone() }, "positions and labels differ"),
-            (Dataset { labels: vec![[2.0; 5]], ..good.clone() }, "not a probability"),
+            (Dataset { labels: vec![[2.0; 5]], ..good.clone() }, "cannot be probabilities: win is 2, outside 0 to 1"),
             (Dataset { positions: vec!["AAAA".into()], ..good.clone() }, "AAAA"),
             (Dataset { standard_errors: vec![[0.0; 5]; 2], ..good.clone() }, "standard errors and labels"),
             (Dataset { standard_errors: vec![[-1.0; 5]], ..good.clone() }, "negative"),

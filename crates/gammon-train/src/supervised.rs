@@ -31,6 +31,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
 
 /// The most epochs of one fit.
@@ -102,6 +104,10 @@ pub enum FitError {
     /// A stored position that does not decode.
     #[error("{0}")]
     Position(String),
+    /// No labelled position at all: a fit would write the starting net
+    /// unchanged.
+    #[error("no labelled positions to fit (the datasets are empty)")]
+    Empty,
 }
 
 impl FitSettings {
@@ -166,6 +172,12 @@ pub struct FitReport {
     /// Per net: (name, training positions, validation positions, the
     /// validation error before training, the best validation error).
     pub nets: Vec<NetSummary>,
+    /// Positions met more than once across the datasets: each is fitted
+    /// once, to the mean of its labels (so that `--data L --data L` does
+    /// not train and validate on copies).
+    pub duplicates: usize,
+    /// Stopped on request before the end ([`fit_supervised_until`]).
+    pub stopped: bool,
 }
 
 /// One net's fit.
@@ -223,20 +235,40 @@ impl Examples {
 }
 
 /// Training and validation examples of each net from the datasets.
-fn split(datasets: &[&Dataset], validation: f64) -> Result<[(Examples, Examples); 3], FitError> {
+/// The training and validation examples of each net, and the number of
+/// duplicate positions merged (a position met again adds its label to the
+/// mean of its first example's).
+fn split(datasets: &[&Dataset], validation: f64) -> Result<([(Examples, Examples); 3], usize), FitError> {
     let mut out =
         [(Examples::new(), Examples::new()), (Examples::new(), Examples::new()), (Examples::new(), Examples::new())];
     let mut inputs = SparseInputs::with_capacity(NetKind::ALL.iter().map(|k| k.inputs()).max().unwrap_or(0));
+    // Position ID -> (net, validation?, index, labels summed so far).
+    let mut seen: HashMap<&str, (usize, bool, usize, u32)> = HashMap::new();
+    let mut duplicates = 0;
     for d in datasets {
         for (id, label) in d.positions.iter().zip(&d.labels) {
+            if let Some((net, is_val, i, count)) = seen.get_mut(id.as_str()) {
+                let (train, val) = &mut out[*net];
+                let examples = if *is_val { val } else { train };
+                let n = *count as f32;
+                for (mean, x) in examples.labels[*i].iter_mut().zip(label) {
+                    *mean = (*mean * n + x) / (n + 1.0);
+                }
+                *count += 1;
+                duplicates += 1;
+                continue;
+            }
             let pos = Position::from_position_id(id).map_err(|e| FitError::Position(format!("{id}: {e}")))?;
             let Some(kind) = NetKind::of_position(&pos) else { continue };
             kind.encode(&pos, &mut inputs);
+            let is_val = is_validation(id, validation);
             let (train, val) = &mut out[kind.index()];
-            if is_validation(id, validation) { val } else { train }.push(&inputs, *label);
+            let examples = if is_val { val } else { train };
+            seen.insert(id, (kind.index(), is_val, examples.len(), 1));
+            examples.push(&inputs, *label);
         }
     }
-    Ok(out)
+    Ok((out, duplicates))
 }
 
 fn equity(p: &[f32; OUTPUTS]) -> f64 {
@@ -364,17 +396,40 @@ fn epoch(net: &mut Mlp, loss: Loss, train: &Examples, order: &[usize], batch: us
 /// documentation); `progress` sees each epoch's row as it ends.
 ///
 /// # Errors
-/// Bad settings, or a stored position that does not decode.
+/// Bad settings, no positions, or a stored position that does not decode.
 pub fn fit_supervised(
     weights: &mut NetWeights,
     datasets: &[&Dataset],
     settings: &FitSettings,
+    progress: impl FnMut(&EpochRow),
+) -> Result<FitReport, FitError> {
+    fit_supervised_until(weights, datasets, settings, progress, &AtomicBool::new(false))
+}
+
+/// [`fit_supervised`], stopping at the end of the epoch in which `stop` is
+/// set: each net keeps its best epoch so far, the nets not reached keep
+/// their weights, and the report says [`FitReport::stopped`].
+///
+/// # Errors
+/// As [`fit_supervised`].
+pub fn fit_supervised_until(
+    weights: &mut NetWeights,
+    datasets: &[&Dataset],
+    settings: &FitSettings,
     mut progress: impl FnMut(&EpochRow),
+    stop: &AtomicBool,
 ) -> Result<FitReport, FitError> {
     settings.validate()?;
-    let sets = split(datasets, settings.validation)?;
-    let mut report = FitReport::default();
+    if datasets.iter().all(|d| d.is_empty()) {
+        return Err(FitError::Empty);
+    }
+    let (sets, duplicates) = split(datasets, settings.validation)?;
+    let mut report = FitReport { duplicates, ..FitReport::default() };
     for kind in NetKind::ALL {
+        if stop.load(Ordering::Relaxed) {
+            report.stopped = true;
+            break;
+        }
         let (train, val) = &sets[kind.index()];
         let net = weights.net_mut(kind);
         let before = errors(net, val);
@@ -430,6 +485,10 @@ pub fn fit_supervised(
                 }
                 rate *= 0.5;
             }
+            if stop.load(Ordering::Relaxed) {
+                report.stopped = true;
+                break;
+            }
         }
         *net = best;
         report.nets.push(summary);
@@ -453,6 +512,24 @@ mod tests {
             })
             .collect();
         Dataset { positions: positions.iter().map(Position::to_position_id).collect(), labels, ..Dataset::default() }
+    }
+
+    #[test]
+    fn an_empty_fit_is_an_error_and_a_stop_keeps_the_best_epoch() {
+        let mut w = NetWeights::random(8, 8, 1);
+        let settings = FitSettings { max_epochs: 3, ..FitSettings::default() };
+        let empty = Dataset::default();
+        assert!(matches!(fit_supervised(&mut w, &[&empty], &settings, |_| {}), Err(FitError::Empty)));
+        assert!(matches!(fit_supervised(&mut w, &[], &settings, |_| {}), Err(FitError::Empty)));
+        // Stopped after the first epoch: one row, the rest of the nets untouched.
+        let data = labelled(&w, 300);
+        let before = w.clone();
+        let stop = AtomicBool::new(false);
+        let report = fit_supervised_until(&mut w, &[&data], &settings, |_| stop.store(true, Ordering::Relaxed), &stop)
+            .expect("fit");
+        assert!(report.stopped);
+        assert_eq!(report.epochs.len(), 1);
+        assert_eq!(w.race, before.race);
     }
 
     #[test]
@@ -498,7 +575,7 @@ mod tests {
         assert!(contact.train > 1000 && contact.validation > 50, "{contact:?}");
         assert!(contact.validation_mse_best < 0.5 * contact.validation_mse_before, "{contact:?}");
         // The kept net is the best epoch's: its error is the reported best.
-        let (train, val) = &split(&[&d], settings.validation).unwrap()[NetKind::Contact.index()];
+        let (train, val) = &split(&[&d], settings.validation).unwrap().0[NetKind::Contact.index()];
         assert!(train.len() > val.len());
         let (mse, _) = errors(&w.contact, val);
         assert!((mse - contact.validation_mse_best).abs() < 1e-9, "{mse} {contact:?}");

@@ -153,3 +153,59 @@ fn a_bad_positions_file_names_the_line() {
     assert!(out.stderr.contains("line 3") && out.stderr.contains("nonsense"), "{}", out.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Work that would do nothing is refused, not done silently: labelling a
+/// positions file without positions, training zero games.
+#[test]
+fn empty_work_is_an_error_not_a_silent_success() {
+    let dir = temp("empty-work");
+    let s = |p: &str| dir.join(p).to_str().unwrap().to_string();
+    std::fs::write(dir.join("comments.txt"), "# only a comment\n\n").unwrap();
+    let out = gammon(&["label", "rollout", "--positions", &s("comments.txt"), "--out", &s("l.gds")]);
+    assert!(!out.success() && out.stderr.contains("holds no positions"), "{}", out.stderr);
+    assert!(!dir.join("l.gds").exists());
+    let out = gammon(&["train", "--games", "0", "--out", &s("run")]);
+    assert!(!out.success() && out.stderr.contains("games must be at least 1"), "{}", out.stderr);
+    assert!(!dir.join("run/weights.gnn").exists());
+}
+
+/// `fit --data L --data L` fitted and validated on copies of the same
+/// positions without a word; now each position is fitted once (to the mean
+/// of its labels) and the duplicates are counted and said.
+#[test]
+fn duplicate_positions_across_datasets_are_merged_and_said() {
+    let dir = temp("fit-dup");
+    let s = |p: &str| dir.join(p).to_str().unwrap().to_string();
+    assert!(gammon(&["label", "sample", "--count", "30", "--seed", "6", "--out", &s("pos.txt")]).success());
+    let out = gammon(&[
+        "label",
+        "rollout",
+        "--positions",
+        &s("pos.txt"),
+        "--trials",
+        "36",
+        "--truncate",
+        "2",
+        "--out",
+        &s("l.gds"),
+    ]);
+    assert!(out.success(), "{}", out.stderr);
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../../weights/gammon.net");
+    let fit = |data: &[&str], out: &str| {
+        let mut args = vec!["fit", "--from", weights, "--max-epochs", "2", "--out", out];
+        for d in data {
+            args.extend(["--data", d]);
+        }
+        gammon(&args)
+    };
+    let once = fit(&[&s("l.gds")], &s("once"));
+    let twice = fit(&[&s("l.gds"), &s("l.gds")], &s("twice"));
+    assert!(once.success() && twice.success(), "{}{}", once.stderr, twice.stderr);
+    assert!(twice.stderr.contains("30 positions were met more than once"), "{}", twice.stderr);
+    assert!(!once.stderr.contains("more than once"), "{}", once.stderr);
+    // The same examples, so the same fit.
+    assert_eq!(once.stdout, twice.stdout);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("twice/fit-report.json")).unwrap()).unwrap();
+    assert_eq!(report["report"]["duplicates"], 30);
+}

@@ -361,3 +361,48 @@ fn an_interrupted_labelling_keeps_every_finished_label() {
     assert_eq!(kept.positions, reference.positions);
     assert_eq!(kept.labels, reference.labels);
 }
+
+/// `fit` stopped by SIGTERM writes the best net so far with its report and
+/// exits 130 (before, the process died and the work was lost).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_fit_keeps_the_best_net_so_far() {
+    let dir = temp("fit-stop");
+    let s = |p: &str| dir.join(p).to_str().unwrap().to_string();
+    // Quick labels (one trial, one half-move), many of them, and a big net:
+    // a fit of many seconds.
+    assert!(gammon(&["label", "sample", "--count", "3000", "--seed", "8", "--out", &s("pos.txt")]).success());
+    let out = gammon(&[
+        "label",
+        "rollout",
+        "--positions",
+        &s("pos.txt"),
+        "--trials",
+        "1",
+        "--truncate",
+        "1",
+        "--out",
+        &s("l.gds"),
+    ]);
+    assert!(out.success(), "{}", out.stderr);
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../../weights/gammon.net");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
+        .args(["fit", "--from", weights, "--data", &s("l.gds"), "--out", &s("fit"), "--threads", "1"])
+        .args(["--max-epochs", "10000", "--patience", "20", "--batch", "1", "--hidden", "512"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    poll_until(&mut child, "a CPU second of fitting", || cpu_seconds(pid) >= 1.0);
+    signal(&child, "TERM");
+    let (code, _, stderr) = exit_after_signal(child);
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("stopped: kept the best epoch"), "{stderr}");
+    assert!(gammon_eval::NetWeights::load(&dir.join("fit/weights.gnn")).is_ok());
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("fit/fit-report.json")).unwrap()).unwrap();
+    assert_eq!(report["report"]["stopped"], true);
+    let epochs = report["report"]["epochs"].as_array().unwrap().len();
+    assert!(epochs >= 1 && epochs < 60, "{epochs}");
+}
