@@ -20,6 +20,8 @@ use gammon_eval::{NetEvaluator, NetWeights};
 use gammon_train::distill::{fit, label, sample_afterstates, sample_positions, Dataset, DistillSettings};
 use gammon_train::{plot, BenchmarkRow};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Arguments of `gammon distill`.
 #[derive(Debug, Args)]
@@ -171,6 +173,7 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     RunSettings::of(args)?.check_or_save(&args.out.join(RUN_SETTINGS))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
+    let stop = stop_on_interrupt()?;
     let benchmark = |w: &NetWeights| {
         let seed = gammon_train::trainer::BENCHMARK_SEED;
         pool.install(|| gammon_engine::duel::duel(&NetEvaluator::new(w.clone()), &PubEval, args.benchmark_pairs, seed))
@@ -205,7 +208,15 @@ pub fn run(args: &DistillArgs) -> Result<()> {
             NetWeights::load(&done)?
         } else {
             std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-            let mut trained = distill_round(args, &pool, &weights, &dir, args.seed.wrapping_add(u64::from(round)))?;
+            let Some(mut trained) =
+                distill_round(args, &pool, &weights, &dir, args.seed.wrapping_add(u64::from(round)), &stop)?
+            else {
+                eprintln!(
+                    "stopped: the labels of round {round} made so far are kept in {}; run the same command again to go on",
+                    dir.join("dataset.gds").display()
+                );
+                std::process::exit(INTERRUPTED);
+            };
             trained.meta.notes = format!(
                 "{} + {round} round{} of {}-ply distillation",
                 start_notes,
@@ -213,6 +224,13 @@ pub fn run(args: &DistillArgs) -> Result<()> {
                 args.ply
             );
             trained.save(&done)?;
+            if stop.load(Ordering::SeqCst) {
+                eprintln!(
+                    "stopped after round {round}: its weights are in {}; run the same command again to go on",
+                    done.display()
+                );
+                std::process::exit(INTERRUPTED);
+            }
             trained
         };
         record(round, &weights)?;
@@ -223,14 +241,39 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     Ok(())
 }
 
-/// One round: sample, label (resumably, in `dir`) and fit.
+/// The exit status of a distillation stopped by a signal (128 + SIGINT).
+const INTERRUPTED: i32 = 130;
+
+/// A flag set by the first Ctrl-C or SIGTERM; the second quits at once.
+fn stop_on_interrupt() -> Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(INTERRUPTED);
+        }
+        eprintln!(
+            "interrupted: saving the labels made so far (during a fit: finishing it) \
+             (interrupt again to quit at once, losing the work since the last save)"
+        );
+    })
+    .context("cannot install the Ctrl-C handler")?;
+    Ok(stop)
+}
+
+/// Positions labelled between two looks at the stop flag.
+const STOP_CHECK: usize = 500;
+
+/// One round: sample, label (resumably, in `dir`) and fit; `None` when
+/// `stop` was set while labelling (every finished label is saved first).
 fn distill_round(
     args: &DistillArgs,
     pool: &rayon::ThreadPool,
     weights: &NetWeights,
     dir: &Path,
     seed: u64,
-) -> Result<NetWeights> {
+    stop: &AtomicBool,
+) -> Result<Option<NetWeights>> {
     let data_path = dir.join("dataset.gds");
     let mut data = if data_path.exists() {
         let d = Dataset::load(&data_path)?;
@@ -267,12 +310,23 @@ fn distill_round(
     while data.positions.len() < positions.len() {
         let from = data.positions.len();
         let to = (from + chunk).min(positions.len());
-        let labels = pool.install(|| label(weights, &positions[from..to], args.ply, args.candidates));
-        data.positions.extend(positions[from..to].iter().map(|p| p.to_position_id()));
-        data.labels.extend(labels);
+        // In small steps, so that a stop keeps what is done.
+        for step in (from..to).step_by(STOP_CHECK) {
+            let end = (step + STOP_CHECK).min(to);
+            let labels = pool.install(|| label(weights, &positions[step..end], args.ply, args.candidates));
+            data.positions.extend(positions[step..end].iter().map(|p| p.to_position_id()));
+            data.labels.extend(labels);
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
+        }
         data.save(&data_path)?;
+        if stop.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
         let secs = start.elapsed().as_secs_f64();
-        eprintln!("labelled {}/{} ({:.0} positions/s)", to, positions.len(), (to - already) as f64 / secs.max(1e-9));
+        let done = data.positions.len();
+        eprintln!("labelled {done}/{} ({:.0} positions/s)", positions.len(), (done - already) as f64 / secs.max(1e-9));
     }
     let decoded = data.decoded_positions()?;
     let mut trained = weights.clone();
@@ -281,5 +335,5 @@ fn distill_round(
     trained.meta.notes =
         format!("{} + {}-ply distillation ({} positions)", weights.meta.notes, args.ply, decoded.len());
     trained.meta.date = gammon_train::trainer::utc_now();
-    Ok(trained)
+    Ok(Some(trained))
 }

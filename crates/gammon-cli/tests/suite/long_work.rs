@@ -406,3 +406,28 @@ fn an_interrupted_fit_keeps_the_best_net_so_far() {
     let epochs = report["report"]["epochs"].as_array().unwrap().len();
     assert!(epochs >= 1 && epochs < 60, "{epochs}");
 }
+
+/// `distill` stopped while labelling keeps the labels finished (before, up
+/// to 20,000 since the last save were lost), says where, and exits 130.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_distillation_keeps_its_labels() {
+    let dir = temp("distill-stop");
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../../weights/gammon.net");
+    let out = dir.join("run");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
+        .args(["distill", "--from", weights, "--out", out.to_str().unwrap(), "--positions", "200000"])
+        .args(["--ply", "1", "--benchmark-pairs", "0", "--threads", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    poll_until(&mut child, "three CPU seconds of distillation", || cpu_seconds(pid) >= 3.0);
+    signal(&child, "INT");
+    let (code, _, stderr) = exit_after_signal(child);
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("stopped: the labels of round 1 made so far are kept"), "{stderr}");
+    let kept = gammon_train::dataset::Dataset::load(&out.join("round-1/dataset.gds")).expect("the labels are saved");
+    assert!(!kept.is_empty() && kept.len() < 200_000, "{}", kept.len());
+}
