@@ -112,7 +112,7 @@ pub enum FibsError {
     #[error("the {0} name is empty")]
     EmptyName(&'static str),
     /// A field that is not an integer.
-    #[error("field {index} ({field}) is {text:?}, not an integer")]
+    #[error("field {index} ({field}) is {}, not an integer", crate::quote(.text))]
     NotANumber {
         /// Index of the field in the line (0 = `board`).
         index: usize,
@@ -164,7 +164,7 @@ pub enum FibsError {
     #[error("inconsistent game context")]
     Context(#[from] ContextError),
     /// Writing: a name that cannot go in a line.
-    #[error("name {0:?} cannot be written: names must be non-empty and contain no ':' or line break")]
+    #[error("name {} cannot be written: names must be non-empty and contain no ':' or line break", crate::quote(.0))]
     BadName(String),
     /// Writing: a state FIBS cannot express.
     #[error("cannot be written as a FIBS board: {0}")]

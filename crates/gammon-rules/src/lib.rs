@@ -50,6 +50,7 @@ mod context;
 mod dice;
 mod dice_source;
 mod error;
+mod excerpt;
 mod fibs;
 mod game;
 mod game_result;
@@ -72,6 +73,7 @@ pub use context::{ContextError, CubeOwner, DiceState, GameContext};
 pub use dice::{opening_roll, try_opening_roll, Dice, OpeningRoll, ALL_ROLLS};
 pub use dice_source::{DiceSource, RandomDice, RecordingDice, ReplayDice};
 pub use error::{DiceError, PositionError, PositionIdError};
+pub use excerpt::{quote, shorten, Quoted, NAME_CHARS, QUOTE_CHARS};
 pub use fibs::{FibsBoard, FibsError};
 pub use game::{
     play_game, Abandoned, CubePolicy, Decision, FirstRoll, Flow, GameEnd, GameRecord, GameStart, NoCube, Player, Seats,

@@ -15,7 +15,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveError {
     /// The text is not move notation.
-    #[error("cannot read {token:?}: {reason}")]
+    #[error("cannot read {}: {reason}", crate::quote(.token))]
     Syntax {
         /// The offending token.
         token: String,

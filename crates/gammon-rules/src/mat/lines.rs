@@ -3,7 +3,7 @@
 
 use super::raw::{RawAction, RawGame, RawKind, RawMatch};
 use super::{MatError, MatPlace};
-use crate::MatchRules;
+use crate::{quote, MatchRules};
 use std::collections::BTreeMap;
 
 /// Words that start an action; anything else continues the one before.
@@ -39,22 +39,22 @@ pub(super) fn parse_lines(text: &str) -> Result<RawMatch, MatError> {
             let len = trimmed
                 .strip_suffix("point match")
                 .and_then(|l| l.trim().parse::<u32>().ok())
-                .ok_or_else(|| err(n, None, format!("expected \"N point match\", found {trimmed:?}")))?;
+                .ok_or_else(|| err(n, None, format!("expected \"N point match\", found {}", quote(trimmed))))?;
             length = Some(len);
             continue;
         }
         if let Some(k) = trimmed.strip_prefix("Game ") {
-            let number = k.trim().parse().map_err(|_| err(n, game_no, format!("bad game number {k:?}")))?;
+            let number = k.trim().parse().map_err(|_| err(n, game_no, format!("bad game number {}", quote(k))))?;
             games.push(RawGame { number, line: n, score: [0, 0], crawford_game: None, actions: Vec::new() });
             expect_players = true;
             continue;
         }
         let Some(game) = games.last_mut() else {
-            return Err(err(n, None, format!("expected \"Game 1\", found {trimmed:?}")));
+            return Err(err(n, None, format!("expected \"Game 1\", found {}", quote(trimmed))));
         };
         if expect_players {
             let (names, score, col) = parse_players(line)
-                .ok_or_else(|| err(n, Some(game.number), format!("cannot read the player line {trimmed:?}")))?;
+                .ok_or_else(|| err(n, Some(game.number), format!("cannot read the player line {}", quote(trimmed))))?;
             game.score = score;
             split = col;
             match &players {
@@ -64,7 +64,13 @@ pub(super) fn parse_lines(text: &str) -> Result<RawMatch, MatError> {
                     return Err(err(
                         n,
                         Some(game.number),
-                        format!("players {names:?} differ from the first game's {p:?}"),
+                        format!(
+                            "players {} and {} differ from the first game's {} and {}",
+                            quote(&names[0]),
+                            quote(&names[1]),
+                            quote(&p[0]),
+                            quote(&p[1])
+                        ),
                     ))
                 }
             }
@@ -143,7 +149,7 @@ fn parse_action_line(line: &str, n: usize, split: usize, game: &mut RawGame) -> 
         match actions.last_mut() {
             Some(last) if !starts => last.1.push(w),
             _ if starts => actions.push((col, vec![w])),
-            _ => return Err(place(format!("cannot read {w:?}"))),
+            _ => return Err(place(format!("cannot read {}", quote(w)))),
         }
     }
     let columns: Vec<usize> = match actions.len() {
@@ -166,10 +172,11 @@ fn is_dice_token(w: &str) -> bool {
 }
 
 fn parse_points(words: &[&str]) -> Result<u32, String> {
-    let n = words.get(1).and_then(|w| w.parse().ok()).ok_or_else(|| format!("cannot read {:?}", words.join(" ")))?;
+    let n =
+        words.get(1).and_then(|w| w.parse().ok()).ok_or_else(|| format!("cannot read {}", quote(&words.join(" "))))?;
     match words.get(2) {
         Some(&("point" | "points")) => Ok(n),
-        _ => Err(format!("cannot read {:?}: expected \"{} N point(s)\"", words.join(" "), words[0])),
+        _ => Err(format!("cannot read {}: expected \"{} N point(s)\"", quote(&words.join(" ")), words[0])),
     }
 }
 
@@ -189,30 +196,30 @@ fn parse_action(words: &[&str]) -> Result<RawKind, String> {
         return Ok(RawKind::Roll { dice, text });
     }
     let whole = words.join(" ");
-    let single = |k: RawKind| if words.len() == 1 { Ok(k) } else { Err(format!("cannot read {whole:?}")) };
+    let single = |k: RawKind| if words.len() == 1 { Ok(k) } else { Err(format!("cannot read {}", quote(&whole))) };
     match first {
         "Takes" => single(RawKind::Take),
         // gnubg's export writes `Beavers => 4`, other programs a bare `Beavers`.
         "Beavers" => match words {
             [_] => Ok(RawKind::Beaver(None)),
             [_, "=>", v] => {
-                v.parse().map(|v| RawKind::Beaver(Some(v))).map_err(|_| format!("bad cube value in {whole:?}"))
+                v.parse().map(|v| RawKind::Beaver(Some(v))).map_err(|_| format!("bad cube value in {}", quote(&whole)))
             }
-            _ => Err(format!("cannot read {whole:?}: expected \"Beavers\" or \"Beavers => N\"")),
+            _ => Err(format!("cannot read {}: expected \"Beavers\" or \"Beavers => N\"", quote(&whole))),
         },
         "Drops" => single(RawKind::Drop),
         "Doubles" => match words {
-            [_, "=>", v] => v.parse().map(RawKind::Double).map_err(|_| format!("bad cube value in {whole:?}")),
-            _ => Err(format!("cannot read {whole:?}: expected \"Doubles => N\"")),
+            [_, "=>", v] => v.parse().map(RawKind::Double).map_err(|_| format!("bad cube value in {}", quote(&whole))),
+            _ => Err(format!("cannot read {}: expected \"Doubles => N\"", quote(&whole))),
         },
         "Wins" => {
             let rest = &words[3.min(words.len())..];
             if !(rest.is_empty() || rest == ["and", "the", "match"]) {
-                return Err(format!("cannot read {whole:?}"));
+                return Err(format!("cannot read {}", quote(&whole)));
             }
             parse_points(words).map(RawKind::Win)
         }
         "Losses" if words.len() == 3 => parse_points(words).map(RawKind::Loss),
-        _ => Err(format!("cannot read {whole:?}")),
+        _ => Err(format!("cannot read {}", quote(&whole))),
     }
 }

@@ -15,7 +15,7 @@ pub(crate) mod raw;
 mod read;
 pub(crate) mod replay;
 
-use crate::{Cube, Dice, GameResult, MatchRules, MatchState, Move, Position, Seat};
+use crate::{shorten, Cube, Dice, GameResult, MatchRules, MatchState, Move, Position, Seat, NAME_CHARS};
 use std::collections::BTreeMap;
 use std::fmt;
 use thiserror::Error;
@@ -159,7 +159,7 @@ impl fmt::Display for MatPlace {
             write!(f, ", move {m}")?;
         }
         if let Some(p) = &self.player {
-            write!(f, " ({p})")?;
+            write!(f, " ({})", shorten(p, NAME_CHARS))?;
         }
         Ok(())
     }

@@ -3,7 +3,7 @@
 
 use super::raw::{RawGame, RawKind, RawMatch};
 use super::{GameText, MatAction, MatEntry, MatError, MatPlace, MatchRecord, WinHow};
-use crate::{parse_move, Cube, Dice, GameResult, MatchError, MatchState, Position, Seat};
+use crate::{parse_move, quote, shorten, Cube, Dice, GameResult, MatchError, MatchState, Position, Seat, NAME_CHARS};
 use std::borrow::Cow;
 
 const SEATS: [Seat; 2] = [Seat::Zero, Seat::One];
@@ -110,6 +110,8 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
     let mut on_roll: Option<Seat> = None;
     let mut phase = Phase::Playing;
     let mut result = None;
+    // The names as messages show them.
+    let names = players.each_ref().map(|p| shorten(p, NAME_CHARS));
     for a in &game.actions {
         let seat = SEATS[a.column];
         let fail = |reason: String| MatError {
@@ -117,7 +119,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 line: a.line,
                 game: Some(game.number),
                 move_number: a.move_number,
-                player: Some(players[a.column].clone()),
+                player: Some(names[a.column].to_string()),
             },
             reason,
         };
@@ -138,11 +140,11 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                     _ => Cow::Borrowed(""),
                 };
                 if seat != roller {
-                    return Err(fail(format!("a roll out of turn: {} is on roll", players[roller.index()])));
+                    return Err(fail(format!("a roll out of turn: {} is on roll", names[roller.index()])));
                 }
                 let dice = Dice::new(dice.0, dice.1).map_err(|e| fail(format!("dice {}{}: {e}", dice.0, dice.1)))?;
                 let (mv, after) = parse_move(&pos, dice, &text)
-                    .map_err(|e| fail(format!("illegal move {text:?} for {dice}: {e}")))?;
+                    .map_err(|e| fail(format!("illegal move {} for {dice}: {e}", quote(&text))))?;
                 push(
                     seat,
                     if mv.is_empty() {
@@ -161,7 +163,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
             }
             (RawKind::Double(value), Phase::Playing) => {
                 if seat != roller {
-                    return Err(fail(format!("a double out of turn: {} is on roll", players[roller.index()])));
+                    return Err(fail(format!("a double out of turn: {} is on roll", names[roller.index()])));
                 }
                 if !state.may_double(&cube, seat) {
                     return Err(fail(format!("may not double here (cube {}, {})", cube.value, crawford_note(state))));
@@ -212,7 +214,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 if seat == loser || *points != offered {
                     return Err(fail(format!(
                         "wins {points} points after {} resigned {offered}",
-                        players[loser.index()]
+                        names[loser.index()]
                     )));
                 }
                 push(seat, MatAction::Win { points: *points, how: WinHow::Resigned(level) }, cube);
@@ -224,7 +226,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 let needed = state.away().map(|a| a[seat.index()]);
                 let capped = needed.is_some_and(|n| *points == n && due > n);
                 if seat != winner || (*points != due && !capped) {
-                    return Err(fail(format!("wins {points} points, but {} won {due}", players[winner.index()])));
+                    return Err(fail(format!("wins {points} points, but {} won {due}", names[winner.index()])));
                 }
                 push(seat, MatAction::Win { points: *points, how }, cube);
                 result = Some((seat, *points));

@@ -3,7 +3,7 @@
 
 use super::tree::{GameTree, Node};
 use crate::mat::raw::{MatchStart, RawAction, RawGame, RawKind, RawMatch};
-use crate::{MatError, MatPlace, MatchRules};
+use crate::{quote, shorten, MatError, MatPlace, MatchRules, NAME_CHARS};
 use std::collections::BTreeMap;
 
 /// Column (seat) of a colour: White is gnubg's player 0, the left column of
@@ -39,7 +39,7 @@ struct GameInfo {
 }
 
 fn number(text: &str, what: &str, line: usize, game: Option<u32>) -> Result<u32, MatError> {
-    text.trim().parse().map_err(|_| err(line, game, format!("cannot read {what} {text:?}")))
+    text.trim().parse().map_err(|_| err(line, game, format!("cannot read {what} {}", quote(text))))
 }
 
 fn game_info(root: &Node, ordinal: u32) -> Result<GameInfo, MatError> {
@@ -47,7 +47,9 @@ fn game_info(root: &Node, ordinal: u32) -> Result<GameInfo, MatError> {
     let game = Some(ordinal);
     match root.value("GM") {
         Some(gm) if gm.trim() == "6" => {}
-        Some(gm) => return Err(err(line, game, format!("not a backgammon game: GM[{gm}] (backgammon is GM[6])"))),
+        Some(gm) => {
+            return Err(err(line, game, format!("not a backgammon game: GM {} (backgammon is GM[6])", quote(gm))))
+        }
         None => return Err(err(line, game, "no GM[6]: not a backgammon game tree")),
     }
     let mut info = GameInfo {
@@ -94,14 +96,13 @@ fn game_info(root: &Node, ordinal: u32) -> Result<GameInfo, MatError> {
     }
     if let Some(cv) = root.value("CV") {
         if cv.trim() != "1" {
-            return Err(err(line, game, format!("CV[{cv}]: automatic doubles are not supported")));
+            return Err(err(line, game, format!("CV {}: automatic doubles are not supported", quote(cv))));
         }
     }
     if let Some(re) = root.value("RE") {
-        info.result =
-            Some(result(re).ok_or_else(|| {
-                err(line, game, format!("cannot read the result RE[{re}] (expected W+2, B+1R, ...)"))
-            })?);
+        info.result = Some(result(re).ok_or_else(|| {
+            err(line, game, format!("cannot read the result RE {} (expected W+2, B+1R, ...)", quote(re)))
+        })?);
     }
     Ok(info)
 }
@@ -139,7 +140,7 @@ fn point(letter: u8, col: usize) -> Option<u8> {
 /// `41lpab`: the dice as written, then (from, to) pairs.
 fn roll(value: &str, col: usize) -> Result<RawKind, String> {
     let b = value.trim().as_bytes();
-    let bad = || format!("cannot read the move {value:?} (two dice, then pairs of point letters a-z)");
+    let bad = || format!("cannot read the move {} (two dice, then pairs of point letters a-z)", quote(value));
     if b.len() < 2 || !b[0].is_ascii_digit() || !b[1].is_ascii_digit() {
         return Err(bad());
     }
@@ -192,11 +193,11 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
             let col = match node.value("PL").map(str::trim) {
                 Some("B") => BLACK,
                 Some("W") => WHITE,
-                _ => return Err(fail(format!("DI[{di}] without PL[B] or PL[W]"))),
+                _ => return Err(fail(format!("DI {} without PL[B] or PL[W]", quote(di)))),
             };
             let d = di.trim().as_bytes();
             if d.len() != 2 || !d.iter().all(u8::is_ascii_digit) {
-                return Err(fail(format!("cannot read the dice DI[{di}]")));
+                return Err(fail(format!("cannot read the dice DI {}", quote(di))));
             }
             set_dice = Some((col, (d[0] - b'0', d[1] - b'0')));
         } else if node.property("PL").is_some() {
@@ -216,7 +217,7 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
         let Some((col, value)) = mover else { continue };
         let fail = |reason: String| {
             let mut e = fail(reason);
-            e.place.player = Some(info.players[col].clone());
+            e.place.player = Some(shorten(&info.players[col], NAME_CHARS).into_owned());
             e
         };
         let push = |actions: &mut Vec<RawAction>, kind| {
@@ -314,8 +315,11 @@ pub(super) fn raw_match(trees: &[GameTree]) -> Result<(RawMatch, Resigned), MatE
             let place = |reason: String| err(tree.line, Some(raw.number), reason);
             if info.players != first.players {
                 return Err(place(format!(
-                    "players {:?} differ from the first game's {:?}",
-                    info.players, first.players
+                    "players {} and {} differ from the first game's {} and {}",
+                    quote(&info.players[0]),
+                    quote(&info.players[1]),
+                    quote(&first.players[0]),
+                    quote(&first.players[1])
                 )));
             }
             if info.length != first.length {

@@ -136,7 +136,7 @@ impl Cursor<'_> {
                         values.push(self.value()?);
                     }
                     if values.is_empty() {
-                        return Err(err(self.line, format!("property {ident} has no value `[…]`")));
+                        return Err(err(self.line, format!("property {} has no value `[…]`", crate::quote(&ident))));
                     }
                     props.push(Property { ident, values });
                 }
