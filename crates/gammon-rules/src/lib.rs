@@ -82,7 +82,7 @@ pub use game::{
 pub use game_result::GameResult;
 pub use mat::{
     parse_mat, parse_mat_until_error, parse_match_text, read_match_file, read_match_file_until_error, GameText,
-    MatAction, MatEntry, MatError, MatPlace, MatchRecord, ReadMatchError, WinHow, MAX_MATCH_FILE_BYTES,
+    MatAction, MatEntry, MatError, MatPlace, MatchRecord, ReadMatchError, UnreadFormat, WinHow, MAX_MATCH_FILE_BYTES,
 };
 pub use match_id::{GameState, MatchId, MatchIdError, Resignation, Seat};
 pub use match_play::{BeaverAnswer, Cube, CubeAnswer, MatchError, MatchRules, MatchState, RaccoonAnswer};

@@ -10,6 +10,7 @@
 //! with the gnubg SGF reader (`crate::sgf`), which builds the same written
 //! form from SGF properties, so both formats give the same [`MatchRecord`].
 
+mod encoding;
 mod lines;
 pub(crate) mod raw;
 mod read;
@@ -20,6 +21,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use thiserror::Error;
 
+pub use encoding::UnreadFormat;
 pub use read::{parse_match_text, read_match_file, read_match_file_until_error, ReadMatchError, MAX_MATCH_FILE_BYTES};
 
 /// A whole match (or money session) as written in a `.mat` file.
