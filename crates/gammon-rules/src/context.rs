@@ -272,18 +272,14 @@ impl GameContext {
 
     /// Points each side still needs, `(player on roll, opponent)`; `None`
     /// in money play or if a score is not below the match length.
-    pub fn away(&self) -> Option<(u32, u32)> {
-        if self.is_money() {
-            return None;
-        }
-        Some((self.match_length.checked_sub(self.score.0)?, self.match_length.checked_sub(self.score.1)?))
-            .filter(|&(a, b)| a > 0 && b > 0)
+    pub const fn away(&self) -> Option<(u32, u32)> {
+        away(self.match_length, self.score)
     }
 
     /// True after the Crawford game: a match where someone is 1-away and
     /// this is not the Crawford game (doubling is allowed again).
-    pub fn is_post_crawford(&self) -> bool {
-        !self.crawford && matches!(self.away(), Some((1, _)) | Some((_, 1)))
+    pub const fn is_post_crawford(&self) -> bool {
+        is_post_crawford(self.match_length, self.score, self.crawford)
     }
 
     /// True if the player on roll may double now: he has not rolled, it is
@@ -352,6 +348,30 @@ impl GameContext {
         }
         Ok(())
     }
+}
+
+/// Points each player still needs in a match of `length` at `score`;
+/// `None` in money play (length 0) or once a score has reached the length.
+/// The one place this is computed, for [`GameContext`] and
+/// [`MatchState`](crate::MatchState) alike.
+pub(crate) const fn away(length: u32, score: (u32, u32)) -> Option<(u32, u32)> {
+    if length == 0 || score.0 >= length || score.1 >= length {
+        None
+    } else {
+        Some((length - score.0, length - score.1))
+    }
+}
+
+/// True if a player is one point from winning the match (none in money
+/// play or once the match is over).
+pub(crate) const fn someone_one_away(length: u32, score: (u32, u32)) -> bool {
+    matches!(away(length, score), Some((1, _) | (_, 1)))
+}
+
+/// True after the Crawford game: a player is one point away and this is not
+/// the Crawford game.
+pub(crate) const fn is_post_crawford(length: u32, score: (u32, u32), crawford: bool) -> bool {
+    !crawford && someone_one_away(length, score)
 }
 
 /// What a Crawford game's context held instead, in words.
