@@ -174,6 +174,32 @@ impl Default for GameContext {
     }
 }
 
+/// Why a player may not double.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]
+pub enum DoubleRefusal {
+    /// The game is played without the cube.
+    #[error("the game is played without the cube")]
+    NoCube,
+    /// The dice are rolled or a cube action is under way: a double comes
+    /// before the roll.
+    #[error("a double comes before the roll")]
+    NotBeforeRoll,
+    /// Nobody doubles in the Crawford game.
+    #[error("nobody doubles in the Crawford game")]
+    Crawford,
+    /// The opponent owns the cube.
+    #[error("the opponent owns the cube")]
+    OpponentOwnsCube,
+    /// Doubling would take the cube past the largest allowed.
+    #[error("the cube is at {cube}; doubling it would pass the largest cube allowed, {max}")]
+    CubeLimit {
+        /// The cube value.
+        cube: u32,
+        /// The largest cube allowed.
+        max: u32,
+    },
+}
+
 /// A [`GameContext`] whose fields contradict each other or the rules.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ContextError {
@@ -284,12 +310,30 @@ impl GameContext {
 
     /// True if the player on roll may double now: he has not rolled, it is
     /// not the Crawford game, the opponent does not own the cube and the
-    /// doubled cube stays within `max_cube`.
+    /// doubled cube stays within `max_cube` ([`double_refusal`](Self::double_refusal) is `None`).
     pub fn may_double(&self) -> bool {
-        matches!(self.dice, DiceState::ToRoll)
-            && !self.crawford
-            && self.cube_owner != CubeOwner::Opponent
-            && self.cube_value.checked_mul(2).is_some_and(|c| c <= self.max_cube)
+        self.double_refusal().is_none()
+    }
+
+    /// Why the player on roll may not double now; `None` if he may.
+    ///
+    /// ```
+    /// use gammon_rules::{CubeOwner, DoubleRefusal, GameContext};
+    /// let top = GameContext { cube_value: 1024, cube_owner: CubeOwner::OnRoll, ..GameContext::money() };
+    /// assert_eq!(top.double_refusal(), Some(DoubleRefusal::CubeLimit { cube: 1024, max: 1024 }));
+    /// ```
+    pub fn double_refusal(&self) -> Option<DoubleRefusal> {
+        if !matches!(self.dice, DiceState::ToRoll) {
+            Some(DoubleRefusal::NotBeforeRoll)
+        } else if self.crawford {
+            Some(DoubleRefusal::Crawford)
+        } else if self.cube_owner == CubeOwner::Opponent {
+            Some(DoubleRefusal::OpponentOwnsCube)
+        } else if self.cube_value.checked_mul(2).is_none_or(|c| c > self.max_cube) {
+            Some(DoubleRefusal::CubeLimit { cube: self.cube_value, max: self.max_cube })
+        } else {
+            None
+        }
     }
 
     /// Checks that the fields fit together: the cube is a power of two within

@@ -69,7 +69,7 @@ mod random_games;
 mod sgf;
 mod xgid;
 
-pub use context::{ContextError, CubeOwner, DiceState, GameContext};
+pub use context::{ContextError, CubeOwner, DiceState, DoubleRefusal, GameContext};
 pub use dice::{opening_roll, try_opening_roll, Dice, OpeningRoll, ALL_ROLLS};
 pub use dice_source::{DiceSource, RandomDice, RecordingDice, ReplayDice};
 pub use error::{DiceError, PositionError, PositionIdError};

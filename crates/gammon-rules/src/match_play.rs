@@ -7,7 +7,7 @@
 //! roll); [`MatchState::context`] turns it into the [`GameContext`] of the
 //! side on roll that the formats and the cube analysis use.
 
-use crate::context::{self, CubeOwner, DiceState, GameContext};
+use crate::context::{self, CubeOwner, DiceState, DoubleRefusal, GameContext};
 use crate::dice::{try_opening_roll, Dice, OpeningRoll};
 use crate::error::DiceError;
 use crate::game_result::GameResult;
@@ -309,7 +309,16 @@ impl MatchState {
     /// True if `on_roll` may double before his roll: the cube is in play
     /// and [`GameContext::may_double`] allows it.
     pub fn may_double(&self, cube: &Cube, on_roll: Seat) -> bool {
-        self.rules.cube && self.context(cube, on_roll).may_double()
+        self.double_refusal(cube, on_roll).is_none()
+    }
+
+    /// Why `on_roll` may not double before his roll; `None` if he may.
+    pub fn double_refusal(&self, cube: &Cube, on_roll: Seat) -> Option<DoubleRefusal> {
+        if self.rules.cube {
+            self.context(cube, on_roll).double_refusal()
+        } else {
+            Some(DoubleRefusal::NoCube)
+        }
     }
 
     /// True if a double of `cube` may be beavered: money play with beavers,

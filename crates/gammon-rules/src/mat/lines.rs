@@ -214,10 +214,11 @@ fn parse_action(words: &[&str]) -> Result<RawKind, String> {
         },
         "Wins" => {
             let rest = &words[3.min(words.len())..];
-            if !(rest.is_empty() || rest == ["and", "the", "match"]) {
+            let and_the_match = rest == ["and", "the", "match"];
+            if !(rest.is_empty() || and_the_match) {
                 return Err(format!("cannot read {}", quote(&whole)));
             }
-            parse_points(words).map(RawKind::Win)
+            parse_points(words).map(|points| RawKind::Win(points, and_the_match))
         }
         "Losses" if words.len() == 3 => parse_points(words).map(RawKind::Loss),
         _ => Err(format!("cannot read {}", quote(&whole))),

@@ -63,6 +63,8 @@ pub(crate) enum RawKind {
     /// A beaver, with the cube value written (`Beavers => 4`) if it is.
     Beaver(Option<u32>),
     Drop,
-    Win(u32),
+    /// The points won, and whether the line says they win the match
+    /// (`Wins 1 point and the match`).
+    Win(u32, bool),
     Loss(u32),
 }

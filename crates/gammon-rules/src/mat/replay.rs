@@ -132,6 +132,26 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
             let position = if who == seat { seen } else { seen_by_other };
             records.push(MatEntry { player: who, move_number: a.move_number, line: a.line, position, cube, action });
         };
+        if let RawKind::Win(points, true) = a.kind {
+            // `Wins N points and the match` must end the match.
+            let mut after = *state;
+            if after.record(seat, points) != Some(seat) {
+                let s = state.score();
+                return Err(fail(match state.away() {
+                    Some(away) => format!(
+                        "wins {points} point(s) and the match, but at {}-{} {} needs {}",
+                        s[0],
+                        s[1],
+                        names[seat.index()],
+                        away[seat.index()]
+                    ),
+                    None if state.rules().is_money() => {
+                        format!("wins {points} point(s) and the match, but this is money play: no match to win")
+                    }
+                    None => format!("wins {points} point(s) and the match, but the match is already over"),
+                }));
+            }
+        }
         match (&a.kind, &phase) {
             (RawKind::Roll { dice, .. } | RawKind::Steps { dice, .. }, Phase::Playing) => {
                 let text = match &a.kind {
@@ -165,8 +185,8 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 if seat != roller {
                     return Err(fail(format!("a double out of turn: {} is on roll", names[roller.index()])));
                 }
-                if !state.may_double(&cube, seat) {
-                    return Err(fail(format!("may not double here (cube {}, {})", cube.value, crawford_note(state))));
+                if let Some(why) = state.double_refusal(&cube, seat) {
+                    return Err(fail(format!("may not double here: {why}")));
                 }
                 let next = cube.value.saturating_mul(2);
                 if *value != next {
@@ -200,7 +220,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 push(seat, MatAction::Resign { points: *points, level }, cube);
                 phase = Phase::Resigned(seat, *points, level);
             }
-            (RawKind::Win(points), Phase::Playing) => {
+            (RawKind::Win(points, _), Phase::Playing) => {
                 // A `Wins` before the game is over: the other player resigned.
                 let level = resign_level(state, &cube, *points).ok_or_else(|| {
                     fail(format!("wins {points} points, not 1, 2 or 3 times the cube {}", cube.value))
@@ -210,7 +230,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 result = Some((seat, *points));
                 phase = Phase::Over;
             }
-            (RawKind::Win(points), &Phase::Resigned(loser, offered, level)) => {
+            (RawKind::Win(points, _), &Phase::Resigned(loser, offered, level)) => {
                 if seat == loser || *points != offered {
                     return Err(fail(format!(
                         "wins {points} points after {} resigned {offered}",
@@ -221,7 +241,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 result = Some((seat, *points));
                 phase = Phase::Over;
             }
-            (RawKind::Win(points), &Phase::Decided(winner, due, how)) => {
+            (RawKind::Win(points, _), &Phase::Decided(winner, due, how)) => {
                 // Sites write a match-winning result capped at the points still needed.
                 let needed = state.away().map(|a| a[seat.index()]);
                 let capped = needed.is_some_and(|n| *points == n && due > n);
@@ -250,14 +270,6 @@ fn resign_level(state: &MatchState, cube: &Cube, points: u32) -> Option<GameResu
         .find(|&r| state.points(r, cube) == points)
 }
 
-fn crawford_note(state: &MatchState) -> &'static str {
-    if state.is_crawford() {
-        "the Crawford game"
-    } else {
-        "not the player's cube"
-    }
-}
-
 fn describe(kind: &RawKind) -> String {
     match kind {
         RawKind::Roll { dice, .. } | RawKind::Steps { dice, .. } => format!("a roll {}{}", dice.0, dice.1),
@@ -265,7 +277,7 @@ fn describe(kind: &RawKind) -> String {
         RawKind::Take => "a take".into(),
         RawKind::Beaver(_) => "a beaver".into(),
         RawKind::Drop => "a drop".into(),
-        RawKind::Win(p) => format!("a win of {p} points"),
+        RawKind::Win(p, _) => format!("a win of {p} points"),
         RawKind::Loss(p) => format!("a resignation of {p} points"),
     }
 }

@@ -182,6 +182,13 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
             if node.property("B").is_some() || node.property("W").is_some() {
                 return Err(fail("a move in the root node (gnubg writes the game information there)".into()));
             }
+            // A set position in the root would start the game elsewhere
+            // than the replay does (`CV` is checked with the rules).
+            if let Some(p) = SETUP.iter().filter(|&&p| p != "CV").find(|p| node.property(p).is_some()) {
+                return Err(fail(format!(
+                    "{p}[…] in the root node: a game from a set position or cube is not supported (only games from the start)"
+                )));
+            }
             continue;
         }
         if let Some(p) = SETUP.iter().find(|p| node.property(p).is_some()) {
@@ -279,7 +286,12 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
     }
     if let Some((winner, points, _)) = info.result {
         // gnubg's `.mat` export ends every finished game with the winner's `Wins`.
-        actions.push(RawAction { line: root.line, move_number: None, column: winner, kind: RawKind::Win(points) });
+        actions.push(RawAction {
+            line: root.line,
+            move_number: None,
+            column: winner,
+            kind: RawKind::Win(points, false),
+        });
     }
     let raw = RawGame { number, line: tree.line, score: info.score, crawford_game: None, actions };
     Ok((info, raw))

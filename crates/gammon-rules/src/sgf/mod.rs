@@ -31,8 +31,9 @@
 //!   counts (it must still be the one written);
 //! - `PL[B]DI[31]` (dice set by hand) must be followed by that player's
 //!   move with those dice. Setup nodes (`AE`, `AB`, `AW`, `PL` alone, `CV`,
-//!   `CP`: a game from a set position, cube or dice) and a root `CV`
-//!   (automatic doubles) are refused: every game starts from the starting
+//!   `CP`: a game from a set position, cube or dice), in the root node as
+//!   in any other, and a root `CV` other than 1 (automatic doubles) are
+//!   refused, naming the property: every game starts from the starting
 //!   position with the cube at 1.
 //!
 //! Ignored: stored analysis (`A`, `DA`, `GS`, `LU`, `MR`, `CR`, the marks

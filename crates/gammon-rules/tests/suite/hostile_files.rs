@@ -179,3 +179,107 @@ fn binary_junk_is_not_text() {
     assert!(matches!(e, ReadMatchError::NotText { .. }), "{e:?}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A numbered `.mat` line with one action in the left (0) or right (1)
+/// column, aligned with the player line of [`money_game`].
+fn mat_line(n: usize, column: usize, action: &str) -> String {
+    let (left, right) = if column == 0 { (action, "") } else { ("", action) };
+    format!("{n:3}) {left:<28}{right}\n")
+}
+
+/// A money game in which the players double each other, turn by turn, up
+/// to `doubles` times and then once more; every move is legal.
+fn money_game(doubles: u32) -> String {
+    let mut text = format!(" 0 point match\n\n Game 1\n {:<31}B : 0\n", "A : 0");
+    let rolls = ["31", "42", "53", "64", "21", "65", "43", "52", "61", "54", "32", "62", "41", "63"];
+    let mut pos = Position::STARTING;
+    let mut n = 0;
+    for (turn, roll) in rolls.iter().enumerate() {
+        let (mover, other) = (turn % 2, 1 - turn % 2);
+        if turn > 0 {
+            n += 1;
+            let value = 1u64 << turn;
+            text.push_str(&mat_line(n, mover, &format!("Doubles => {value}")));
+            if turn as u32 > doubles {
+                return text;
+            }
+            text.push_str(&mat_line(n, other, "Takes"));
+        }
+        let dice: Dice = roll.parse().unwrap();
+        let mv = pos.legal_moves(dice).moves()[0];
+        let written = pos.format_move(&mv);
+        pos = gammon_rules::parse_move(&pos, dice, &written).unwrap().1;
+        n += 1;
+        text.push_str(&mat_line(n, mover, &format!("{roll}: {written}")));
+    }
+    panic!("not enough rolls for {doubles} doubles");
+}
+
+#[test]
+fn a_redouble_past_the_largest_cube_names_the_cube_limit() {
+    // Up to 1024 the game replays; the redouble to 2048 is refused for the
+    // cube limit, not for whose cube it is.
+    let (record, error) = gammon_rules::parse_mat_until_error(&money_game(9)).unwrap();
+    assert!(error.is_none() && record.games.len() == 1, "{error:?}");
+    let e = parse_mat(&money_game(10)).unwrap_err().to_string();
+    assert!(e.contains("may not double here") && e.contains("largest cube allowed, 1024"), "{e}");
+    assert!(!e.contains("player's cube") && !e.contains("owns the cube"), "{e}");
+}
+
+#[test]
+fn a_double_by_the_player_without_the_cube_says_so() {
+    let text = format!(
+        " 0 point match\n\n Game 1\n {:<31}B : 0\n{}{}{}{}",
+        "A : 0",
+        mat_line(1, 0, "31: 8/5 6/5"),
+        mat_line(2, 1, "Doubles => 2"),
+        mat_line(2, 0, "Takes"),
+        mat_line(3, 1, "42: 8/4 6/4"),
+    ) + &mat_line(4, 0, "Doubles => 4");
+    // A took: A owns the cube and doubles legally; B doubling instead is not.
+    assert!(parse_mat(&text).is_ok(), "{:?}", parse_mat(&text));
+    let by_b = format!(
+        " 0 point match\n\n Game 1\n {:<31}B : 0\n{}{}{}{}{}",
+        "A : 0",
+        mat_line(1, 0, "31: 8/5 6/5"),
+        mat_line(2, 1, "Doubles => 2"),
+        mat_line(2, 0, "Takes"),
+        mat_line(3, 1, "42: 8/4 6/4"),
+        mat_line(4, 0, "53: 8/3 6/3"),
+    ) + &mat_line(5, 1, "Doubles => 4");
+    let e = parse_mat(&by_b).unwrap_err().to_string();
+    assert!(e.contains("the opponent owns the cube"), "{e}");
+}
+
+#[test]
+fn wins_and_the_match_must_end_the_match() {
+    let game = |length: u32, wins: &str| {
+        format!(
+            " {length} point match\n\n Game 1\n {:<31}B : 0\n{}{}{}          {:<28}{wins}\n",
+            "A : 0",
+            mat_line(1, 0, "31: 8/5 6/5"),
+            mat_line(2, 1, "Doubles => 2"),
+            mat_line(3, 0, "Drops"),
+            ""
+        )
+    };
+    // 1 point at 0-0 of a 5-point match does not end it.
+    let e = parse_mat(&game(5, "Wins 1 point and the match")).unwrap_err().to_string();
+    assert!(e.contains("and the match") && e.contains("needs 5"), "{e}");
+    // Without the claim the same game is fine, and the claim is fine where true.
+    assert!(parse_mat(&game(5, "Wins 1 point")).is_ok());
+    assert!(parse_mat(&game(1, "Wins 1 point and the match")).is_ok());
+    let money = parse_mat(&game(0, "Wins 1 point and the match")).unwrap_err().to_string();
+    assert!(money.contains("money play"), "{money}");
+}
+
+#[test]
+fn set_up_properties_in_the_root_node_are_refused_by_name() {
+    let plain = "(;GM[6]MI[length:1][game:0][ws:0][bs:0]PW[A]PB[B]\n;B[31qtst])";
+    assert!(parse_sgf(plain).is_ok());
+    for prop in ["AE[a:y]", "AB[aa]", "AW[xx]", "CP[1]"] {
+        let text = plain.replace("PB[B]", &format!("PB[B]{prop}"));
+        let e = parse_sgf(&text).unwrap_err().to_string();
+        assert!(e.contains(&format!("{}[…] in the root node", &prop[..2])), "{prop}: {e}");
+    }
+}
