@@ -14,6 +14,13 @@ use crate::dice::Dice;
 use thiserror::Error;
 
 /// Who owns the doubling cube, relative to the player on roll.
+///
+/// A cube of 1 is always centred: it is owned only once a double has been
+/// taken. [`GameContext::validate`] refuses an owner with a cube of 1, so
+/// an XGID, a Match ID, the command line's `--owner` and the engine's cube
+/// state all follow the one rule; a FIBS board's "may double" flags at a
+/// cube of 1 are read as a centred cube. (A centred cube above 1 is a
+/// cube turned by automatic doubles, Murphy's rule.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum CubeOwner {
     /// Nobody owns it: either player may double (the cube at the start of a
@@ -209,6 +216,10 @@ pub enum ContextError {
     /// The maximum cube is not a power of two, or is 0.
     #[error("maximum cube {0} is not a power of two (1, 2, 4, ...)")]
     MaxCube(u32),
+    /// A cube of 1 with an owner: a cube is owned only once a double has
+    /// been taken, which makes it at least 2, so a cube of 1 is centred.
+    #[error("the cube is at 1 but {}: a cube of 1 is centred (it is owned only after a double is taken)", owner_words(*.0))]
+    OwnedCubeAtOne(CubeOwner),
     /// The cube exceeds the maximum cube.
     #[error("cube value {cube} is above the maximum cube {max}")]
     CubeAboveMax {
@@ -337,7 +348,7 @@ impl GameContext {
     }
 
     /// Checks that the fields fit together: the cube is a power of two within
-    /// `max_cube`; in a match the scores are below the match length and the
+    /// `max_cube`, centred at 1; in a match the scores are below the match length and the
     /// Crawford game has exactly one player 1-away, a centred cube at 1 and no double;
     /// Jacoby and beavers only in money play; only a cube owner (or anyone
     /// with a centred cube) doubles; beavers and raccoons only where allowed.
@@ -353,6 +364,9 @@ impl GameContext {
         }
         if self.cube_value > self.max_cube {
             return Err(ContextError::CubeAboveMax { cube: self.cube_value, max: self.max_cube });
+        }
+        if self.cube_value == 1 && self.cube_owner != CubeOwner::Centered {
+            return Err(ContextError::OwnedCubeAtOne(self.cube_owner));
         }
         let length = self.match_length;
         if length > 0 {
@@ -418,13 +432,18 @@ pub(crate) const fn is_post_crawford(length: u32, score: (u32, u32), crawford: b
     !crawford && someone_one_away(length, score)
 }
 
-/// What a Crawford game's context held instead, in words.
-fn crawford_found(cube: u32, owner: CubeOwner, dice: DiceState) -> String {
-    let owner = match owner {
+/// Who owns the cube, in words.
+fn owner_words(owner: CubeOwner) -> &'static str {
+    match owner {
         CubeOwner::Centered => "centred",
         CubeOwner::OnRoll => "owned by the player on roll",
         CubeOwner::Opponent => "owned by the opponent",
-    };
+    }
+}
+
+/// What a Crawford game's context held instead, in words.
+fn crawford_found(cube: u32, owner: CubeOwner, dice: DiceState) -> String {
+    let owner = owner_words(owner);
     let dice = if dice.cube_pending() { "; a double is pending" } else { "" };
     format!("the cube at {cube}, {owner}{dice}")
 }

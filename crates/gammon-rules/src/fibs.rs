@@ -65,7 +65,8 @@ use thiserror::Error;
 ///
 /// The cube owner is taken from the two "may double" flags as gnubg's reader
 /// (`ProcessFIBSBoardInfo`) does: only you may double -> you own the cube;
-/// only the opponent -> he does; otherwise centred. A double is pending when
+/// only the opponent -> he does; otherwise centred. A cube of 1 is always
+/// centred (see [`CubeOwner`]): there the flags only say who may double. A double is pending when
 /// "was doubled" is non-zero, or (gnubg's reading of FIBS) when neither player
 /// may double and no dice are shown. While a double is pending FIBS's `turn`
 /// names the player who must answer (gnubg swaps sides in that case, see
@@ -362,7 +363,10 @@ impl FibsBoard {
         let position =
             if you_on_roll { Position::from_boards(&you, &opp)? } else { Position::from_boards(&opp, &you)? };
         let (may_on_roll, may_other) = if you_on_roll { (you_may, opp_may) } else { (opp_may, you_may) };
+        // At a cube of 1 the flags say who may double (post-Crawford, or the
+        // Crawford game), not who owns it: a cube of 1 is centred.
         let cube_owner = match (may_on_roll, may_other) {
+            _ if cube == 1 => CubeOwner::Centered,
             (true, false) => CubeOwner::OnRoll,
             (false, true) => CubeOwner::Opponent,
             _ => CubeOwner::Centered,

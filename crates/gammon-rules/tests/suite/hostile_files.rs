@@ -4,8 +4,8 @@
 
 use crate::chain;
 use gammon_rules::{
-    parse_mat, parse_match_text, parse_position_text, parse_sgf, read_match_file, Dice, MatchRecord, Position,
-    ReadMatchError, Xgid,
+    parse_mat, parse_match_text, parse_position_text, parse_sgf, read_match_file, ContextError, CubeOwner, Dice,
+    FibsBoard, GameContext, MatchId, MatchRecord, Position, ReadMatchError, Seat, Xgid,
 };
 use std::path::Path;
 
@@ -282,4 +282,32 @@ fn set_up_properties_in_the_root_node_are_refused_by_name() {
         let e = parse_sgf(&text).unwrap_err().to_string();
         assert!(e.contains(&format!("{}[…] in the root node", &prop[..2])), "{prop}: {e}");
     }
+}
+
+#[test]
+fn a_cube_of_one_is_centred_in_every_format() {
+    let owned = |ctx: GameContext| ctx.validate();
+    for owner in [CubeOwner::OnRoll, CubeOwner::Opponent] {
+        let e = owned(GameContext { cube_owner: owner, ..GameContext::new_match(5) }).unwrap_err();
+        assert_eq!(e, ContextError::OwnedCubeAtOne(owner));
+        assert!(e.to_string().contains("a cube of 1 is centred"), "{e}");
+        // Owned at 2 is what a taken double gives.
+        assert!(owned(GameContext { cube_owner: owner, cube_value: 2, ..GameContext::new_match(5) }).is_ok());
+    }
+    // XGID: cube field 0 (1 = 2^0) with owner 1.
+    let xgid = "XGID=-b----E-C---eE---c-e----B-:0:1:1:31:3:1:0:5:10";
+    let e = Xgid::parse(xgid).unwrap_err();
+    assert!(matches!(e, gammon_rules::XgidError::Context(ContextError::OwnedCubeAtOne(_))), "{e:?}");
+    assert!(Xgid::parse(&xgid.replace(":0:1:1:31:", ":0:0:1:31:")).is_ok());
+    // Match ID: cube 1 owned by player 0.
+    let centred = MatchId::from_context(&GameContext::new_match(5), Seat::Zero).unwrap();
+    let owned_id = MatchId { cube_owner: Some(Seat::Zero), ..centred };
+    let text = |id: MatchId| format!("{}:{id}", Position::STARTING.to_position_id());
+    assert!(parse_position_text(&text(centred)).is_ok());
+    let e = chain(&parse_position_text(&text(owned_id)).unwrap_err());
+    assert!(e.contains("a cube of 1 is centred"), "{e}");
+    // FIBS: at a cube of 1 a lone "may double" flag does not make an owner.
+    let clip = "board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:1:1:0:0:1:-1:0:25:0:0:0:0:2:0:0:0";
+    let board = FibsBoard::parse(clip).unwrap_or_else(|e| panic!("{}", chain(&e)));
+    assert_eq!((board.context.cube_value, board.context.cube_owner), (1, CubeOwner::Centered));
 }
