@@ -134,8 +134,9 @@ fn parse_action_line(line: &str, n: usize, split: usize, game: &mut RawGame) -> 
         place: MatPlace { line: n, game: Some(game.number), move_number, player: None },
         reason,
     };
-    // Split the body into actions: (start column, words).
-    let mut actions: Vec<(usize, Vec<&str>)> = Vec::new();
+    // Split the body into actions: (start column, end): the action is
+    // `line[start..end]`, kept as a span (a huge line costs no word list).
+    let mut actions: Vec<(usize, usize)> = Vec::new();
     let body = &line[body_start..];
     let mut offset = body_start;
     for word in body.split_inclusive(char::is_whitespace) {
@@ -147,8 +148,8 @@ fn parse_action_line(line: &str, n: usize, split: usize, game: &mut RawGame) -> 
         }
         let starts = ACTION_WORDS.contains(&w) || is_dice_token(w);
         match actions.last_mut() {
-            Some(last) if !starts => last.1.push(w),
-            _ if starts => actions.push((col, vec![w])),
+            Some(last) if !starts => last.1 = col + w.len(),
+            _ if starts => actions.push((col, col + w.len())),
             _ => return Err(place(format!("cannot read {}", quote(w)))),
         }
     }
@@ -158,8 +159,8 @@ fn parse_action_line(line: &str, n: usize, split: usize, game: &mut RawGame) -> 
         2 => vec![0, 1],
         k => return Err(place(format!("{k} actions on one line, at most 2 (left and right player)"))),
     };
-    for ((_, words), column) in actions.into_iter().zip(columns) {
-        let kind = parse_action(&words).map_err(place)?;
+    for ((start, end), column) in actions.into_iter().zip(columns) {
+        let kind = parse_action(&line[start..end]).map_err(place)?;
         game.actions.push(RawAction { line: n, move_number, column, kind });
     }
     Ok(())
@@ -180,21 +181,30 @@ fn parse_points(words: &[&str]) -> Result<u32, String> {
     }
 }
 
-fn parse_action(words: &[&str]) -> Result<RawKind, String> {
-    let first = words[0];
+/// One action, from its first word to its last.
+fn parse_action(span: &str) -> Result<RawKind, String> {
+    let first = span.split_whitespace().next().unwrap_or_default();
     if is_dice_token(first) {
         let b = first.as_bytes();
         let dice = (b[0] - b'0', b[1] - b'0');
-        let mut text: Vec<&str> = Vec::new();
-        if first.len() > 3 {
-            text.push(&first[3..]);
+        // The move after `31:`, its words one space apart.
+        let mut text = String::with_capacity(span.len());
+        for (i, w) in span[3..].split_whitespace().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            text.push_str(w);
         }
-        text.extend(&words[1..]);
-        let text = text.join(" ");
         // Galaxy and Studio write a dance as `Cannot Move`.
         let text = if text.eq_ignore_ascii_case("cannot move") { String::new() } else { text };
-        return Ok(RawKind::Roll { dice, text });
+        return Ok(RawKind::Roll { dice, text: text.into_boxed_str() });
     }
+    // Every other action has at most six words (`Wins 1 point and the match`).
+    let words: Vec<&str> = span.split_whitespace().take(7).collect();
+    if words.len() > 6 {
+        return Err(format!("cannot read {}", quote(span)));
+    }
+    let words = words.as_slice();
     let whole = words.join(" ");
     let single = |k: RawKind| if words.len() == 1 { Ok(k) } else { Err(format!("cannot read {}", quote(&whole))) };
     match first {

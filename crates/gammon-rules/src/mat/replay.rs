@@ -155,8 +155,8 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
         match (&a.kind, &phase) {
             (RawKind::Roll { dice, .. } | RawKind::Steps { dice, .. }, Phase::Playing) => {
                 let text = match &a.kind {
-                    RawKind::Steps { steps, .. } => Cow::Owned(steps_text(&pos, steps)),
-                    RawKind::Roll { text, .. } => Cow::Borrowed(text.as_str()),
+                    RawKind::Steps { steps, .. } => Cow::Owned(steps_text(&pos, steps.as_slice())),
+                    RawKind::Roll { text, .. } => Cow::Borrowed(&**text),
                     _ => Cow::Borrowed(""),
                 };
                 if seat != roller {

@@ -102,8 +102,9 @@ pub fn parse_sgf(text: &str) -> Result<MatchRecord, MatError> {
 /// # Errors
 /// Text that cannot be read as a gnubg SGF match at all.
 pub fn parse_sgf_until_error(text: &str) -> Result<(MatchRecord, Option<MatError>), MatError> {
-    let trees = tree::parse_collection(text)?;
-    let (raw, resigned) = gnubg::raw_match(&trees)?;
+    let mut reader = gnubg::MatchReader::default();
+    tree::parse_collection(text, &mut reader)?;
+    let (raw, resigned) = reader.finish()?;
     let lines: Vec<usize> = raw.games.iter().map(|g| g.line).collect();
     let (mut record, mut error) = replay_until_error(raw)?;
     let bad = record.games.iter().zip(resigned.0).zip(lines).enumerate().find_map(|(i, ((game, resigned), line))| {
