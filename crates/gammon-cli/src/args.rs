@@ -246,7 +246,9 @@ fn option_of(e: &ContextError) -> &'static str {
         }
         ContextError::MoneyRuleInMatch("Jacoby") => "--jacoby",
         ContextError::MoneyRuleInMatch(_) => "--beaver",
-        ContextError::DoubleByNonOwner | ContextError::BeaverNotAllowed(_) => "--owner",
+        ContextError::DoubleByNonOwner | ContextError::BeaverNotAllowed(_) | ContextError::OwnedCubeAtOne(_) => {
+            "--owner"
+        }
     }
 }
 

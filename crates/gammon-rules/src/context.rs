@@ -14,6 +14,13 @@ use crate::dice::Dice;
 use thiserror::Error;
 
 /// Who owns the doubling cube, relative to the player on roll.
+///
+/// A cube of 1 is always centred: it is owned only once a double has been
+/// taken. [`GameContext::validate`] refuses an owner with a cube of 1, so
+/// an XGID, a Match ID, the command line's `--owner` and the engine's cube
+/// state all follow the one rule; a FIBS board's "may double" flags at a
+/// cube of 1 are read as a centred cube. (A centred cube above 1 is a
+/// cube turned by automatic doubles, Murphy's rule.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum CubeOwner {
     /// Nobody owns it: either player may double (the cube at the start of a
@@ -174,6 +181,32 @@ impl Default for GameContext {
     }
 }
 
+/// Why a player may not double.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]
+pub enum DoubleRefusal {
+    /// The game is played without the cube.
+    #[error("the game is played without the cube")]
+    NoCube,
+    /// The dice are rolled or a cube action is under way: a double comes
+    /// before the roll.
+    #[error("a double comes before the roll")]
+    NotBeforeRoll,
+    /// Nobody doubles in the Crawford game.
+    #[error("nobody doubles in the Crawford game")]
+    Crawford,
+    /// The opponent owns the cube.
+    #[error("the opponent owns the cube")]
+    OpponentOwnsCube,
+    /// Doubling would take the cube past the largest allowed.
+    #[error("the cube is at {cube}; doubling it would pass the largest cube allowed, {max}")]
+    CubeLimit {
+        /// The cube value.
+        cube: u32,
+        /// The largest cube allowed.
+        max: u32,
+    },
+}
+
 /// A [`GameContext`] whose fields contradict each other or the rules.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ContextError {
@@ -183,6 +216,10 @@ pub enum ContextError {
     /// The maximum cube is not a power of two, or is 0.
     #[error("maximum cube {0} is not a power of two (1, 2, 4, ...)")]
     MaxCube(u32),
+    /// A cube of 1 with an owner: a cube is owned only once a double has
+    /// been taken, which makes it at least 2, so a cube of 1 is centred.
+    #[error("the cube is at 1 but {}: a cube of 1 is centred (it is owned only after a double is taken)", owner_words(*.0))]
+    OwnedCubeAtOne(CubeOwner),
     /// The cube exceeds the maximum cube.
     #[error("cube value {cube} is above the maximum cube {max}")]
     CubeAboveMax {
@@ -272,32 +309,46 @@ impl GameContext {
 
     /// Points each side still needs, `(player on roll, opponent)`; `None`
     /// in money play or if a score is not below the match length.
-    pub fn away(&self) -> Option<(u32, u32)> {
-        if self.is_money() {
-            return None;
-        }
-        Some((self.match_length.checked_sub(self.score.0)?, self.match_length.checked_sub(self.score.1)?))
-            .filter(|&(a, b)| a > 0 && b > 0)
+    pub const fn away(&self) -> Option<(u32, u32)> {
+        away(self.match_length, self.score)
     }
 
     /// True after the Crawford game: a match where someone is 1-away and
     /// this is not the Crawford game (doubling is allowed again).
-    pub fn is_post_crawford(&self) -> bool {
-        !self.crawford && matches!(self.away(), Some((1, _)) | Some((_, 1)))
+    pub const fn is_post_crawford(&self) -> bool {
+        is_post_crawford(self.match_length, self.score, self.crawford)
     }
 
     /// True if the player on roll may double now: he has not rolled, it is
     /// not the Crawford game, the opponent does not own the cube and the
-    /// doubled cube stays within `max_cube`.
+    /// doubled cube stays within `max_cube` ([`double_refusal`](Self::double_refusal) is `None`).
     pub fn may_double(&self) -> bool {
-        matches!(self.dice, DiceState::ToRoll)
-            && !self.crawford
-            && self.cube_owner != CubeOwner::Opponent
-            && self.cube_value.checked_mul(2).is_some_and(|c| c <= self.max_cube)
+        self.double_refusal().is_none()
+    }
+
+    /// Why the player on roll may not double now; `None` if he may.
+    ///
+    /// ```
+    /// use gammon_rules::{CubeOwner, DoubleRefusal, GameContext};
+    /// let top = GameContext { cube_value: 1024, cube_owner: CubeOwner::OnRoll, ..GameContext::money() };
+    /// assert_eq!(top.double_refusal(), Some(DoubleRefusal::CubeLimit { cube: 1024, max: 1024 }));
+    /// ```
+    pub fn double_refusal(&self) -> Option<DoubleRefusal> {
+        if !matches!(self.dice, DiceState::ToRoll) {
+            Some(DoubleRefusal::NotBeforeRoll)
+        } else if self.crawford {
+            Some(DoubleRefusal::Crawford)
+        } else if self.cube_owner == CubeOwner::Opponent {
+            Some(DoubleRefusal::OpponentOwnsCube)
+        } else if self.cube_value.checked_mul(2).is_none_or(|c| c > self.max_cube) {
+            Some(DoubleRefusal::CubeLimit { cube: self.cube_value, max: self.max_cube })
+        } else {
+            None
+        }
     }
 
     /// Checks that the fields fit together: the cube is a power of two within
-    /// `max_cube`; in a match the scores are below the match length and the
+    /// `max_cube`, centred at 1; in a match the scores are below the match length and the
     /// Crawford game has exactly one player 1-away, a centred cube at 1 and no double;
     /// Jacoby and beavers only in money play; only a cube owner (or anyone
     /// with a centred cube) doubles; beavers and raccoons only where allowed.
@@ -313,6 +364,9 @@ impl GameContext {
         }
         if self.cube_value > self.max_cube {
             return Err(ContextError::CubeAboveMax { cube: self.cube_value, max: self.max_cube });
+        }
+        if self.cube_value == 1 && self.cube_owner != CubeOwner::Centered {
+            return Err(ContextError::OwnedCubeAtOne(self.cube_owner));
         }
         let length = self.match_length;
         if length > 0 {
@@ -354,13 +408,42 @@ impl GameContext {
     }
 }
 
-/// What a Crawford game's context held instead, in words.
-fn crawford_found(cube: u32, owner: CubeOwner, dice: DiceState) -> String {
-    let owner = match owner {
+/// Points each player still needs in a match of `length` at `score`;
+/// `None` in money play (length 0) or once a score has reached the length.
+/// The one place this is computed, for [`GameContext`] and
+/// [`MatchState`](crate::MatchState) alike.
+pub(crate) const fn away(length: u32, score: (u32, u32)) -> Option<(u32, u32)> {
+    if length == 0 || score.0 >= length || score.1 >= length {
+        None
+    } else {
+        Some((length - score.0, length - score.1))
+    }
+}
+
+/// True if a player is one point from winning the match (none in money
+/// play or once the match is over).
+pub(crate) const fn someone_one_away(length: u32, score: (u32, u32)) -> bool {
+    matches!(away(length, score), Some((1, _) | (_, 1)))
+}
+
+/// True after the Crawford game: a player is one point away and this is not
+/// the Crawford game.
+pub(crate) const fn is_post_crawford(length: u32, score: (u32, u32), crawford: bool) -> bool {
+    !crawford && someone_one_away(length, score)
+}
+
+/// Who owns the cube, in words.
+fn owner_words(owner: CubeOwner) -> &'static str {
+    match owner {
         CubeOwner::Centered => "centred",
         CubeOwner::OnRoll => "owned by the player on roll",
         CubeOwner::Opponent => "owned by the opponent",
-    };
+    }
+}
+
+/// What a Crawford game's context held instead, in words.
+fn crawford_found(cube: u32, owner: CubeOwner, dice: DiceState) -> String {
+    let owner = owner_words(owner);
     let dice = if dice.cube_pending() { "; a double is pending" } else { "" };
     format!("the cube at {cube}, {owner}{dice}")
 }

@@ -48,6 +48,6 @@ pub enum DiceError {
     #[error("a die shows 1 to 6, not {0}")]
     OutOfRange(u8),
     /// Text that is not two digits.
-    #[error("dice are written as two digits 1-6, like 31 or 66, not {0:?}")]
+    #[error("dice are written as two digits 1-6, like 31 or 66, not {}", crate::quote(.0))]
     Syntax(String),
 }

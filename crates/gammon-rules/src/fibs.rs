@@ -65,7 +65,8 @@ use thiserror::Error;
 ///
 /// The cube owner is taken from the two "may double" flags as gnubg's reader
 /// (`ProcessFIBSBoardInfo`) does: only you may double -> you own the cube;
-/// only the opponent -> he does; otherwise centred. A double is pending when
+/// only the opponent -> he does; otherwise centred. A cube of 1 is always
+/// centred (see [`CubeOwner`]): there the flags only say who may double. A double is pending when
 /// "was doubled" is non-zero, or (gnubg's reading of FIBS) when neither player
 /// may double and no dice are shown. While a double is pending FIBS's `turn`
 /// names the player who must answer (gnubg swaps sides in that case, see
@@ -112,7 +113,7 @@ pub enum FibsError {
     #[error("the {0} name is empty")]
     EmptyName(&'static str),
     /// A field that is not an integer.
-    #[error("field {index} ({field}) is {text:?}, not an integer")]
+    #[error("field {index} ({field}) is {}, not an integer", crate::quote(.text))]
     NotANumber {
         /// Index of the field in the line (0 = `board`).
         index: usize,
@@ -164,7 +165,7 @@ pub enum FibsError {
     #[error("inconsistent game context")]
     Context(#[from] ContextError),
     /// Writing: a name that cannot go in a line.
-    #[error("name {0:?} cannot be written: names must be non-empty and contain no ':' or line break")]
+    #[error("name {} cannot be written: names must be non-empty and contain no ':' or line break", crate::quote(.0))]
     BadName(String),
     /// Writing: a state FIBS cannot express.
     #[error("cannot be written as a FIBS board: {0}")]
@@ -362,7 +363,10 @@ impl FibsBoard {
         let position =
             if you_on_roll { Position::from_boards(&you, &opp)? } else { Position::from_boards(&opp, &you)? };
         let (may_on_roll, may_other) = if you_on_roll { (you_may, opp_may) } else { (opp_may, you_may) };
+        // At a cube of 1 the flags say who may double (post-Crawford, or the
+        // Crawford game), not who owns it: a cube of 1 is centred.
         let cube_owner = match (may_on_roll, may_other) {
+            _ if cube == 1 => CubeOwner::Centered,
             (true, false) => CubeOwner::OnRoll,
             (false, true) => CubeOwner::Opponent,
             _ => CubeOwner::Centered,

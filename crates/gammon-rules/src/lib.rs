@@ -27,7 +27,8 @@
 //! |---|---|
 //! | a turn: the cube, the roll, the move; a pass when no checker can move | [`play_game`] |
 //! | one limit on a game's length | [`MAX_TURNS`] |
-//! | only the cube owner (or anyone, cube centred) doubles, before his roll | [`GameContext::may_double`], [`MatchState::may_double`] |
+//! | only the cube owner (or anyone, cube centred) doubles, before his roll, within the largest cube | [`GameContext::may_double`], [`MatchState::may_double`]; why not: [`DoubleRefusal`] |
+//! | a cube of 1 is centred (owned only after a taken double) | [`GameContext::validate`] ([`ContextError::OwnedCubeAtOne`]), [`CubeOwner`] |
 //! | a taken double: twice the cube, owned by the taker | [`Cube::taken`] |
 //! | a passed double: the doubler wins the cube value before the double | [`play_game`] ([`GameEnd::Passed`]) |
 //! | beaver (money): take and redouble at once, keep the cube | [`Cube::beavered`], [`MatchState::may_beaver`] |
@@ -40,7 +41,9 @@
 //! | the match score, the winner at the match length | [`MatchState::record`], [`MatchState::winner`] |
 //! | Crawford: no double in the first game after a player reaches 1-away | [`MatchState::record`], [`MatchState::is_crawford`] |
 //! | post-Crawford: the trailer may double again | [`MatchState::is_post_crawford`] |
-//! | a `.mat` match file replayed through the rules: legal moves, cube actions in turn, results that fit | [`parse_mat`], [`read_match_file`] |
+//! | a `.mat` match file replayed through the rules: legal moves, cube actions in turn, results that fit (`and the match` only where it ends the match) | [`parse_mat`], [`read_match_file`] |
+//! | a match file's kind from its content; UTF-8 (BOM or not), UTF-16 with a BOM, LF/CR LF/CR lines; `.xg` and OGXM named, not read | [`read_match_file`], [`parse_match_text`], [`UnreadFormat`] |
+//! | input quoted in errors at most 80 characters, names shown at most 64 | [`quote`], [`shorten`] |
 //! | a gnubg `.sgf` match file (`GM[6]`) replayed the same way, into the same record | [`parse_sgf`], [`read_match_file`] |
 //! | money-only rules (Jacoby, beavers, Murphy) do not exist in a match | [`MatchRules::normalized`], [`GameContext::validate`] |
 #![cfg_attr(test, allow(clippy::unwrap_used))]
@@ -50,6 +53,7 @@ mod context;
 mod dice;
 mod dice_source;
 mod error;
+mod excerpt;
 mod fibs;
 mod game;
 mod game_result;
@@ -68,10 +72,11 @@ mod random_games;
 mod sgf;
 mod xgid;
 
-pub use context::{ContextError, CubeOwner, DiceState, GameContext};
+pub use context::{ContextError, CubeOwner, DiceState, DoubleRefusal, GameContext};
 pub use dice::{opening_roll, try_opening_roll, Dice, OpeningRoll, ALL_ROLLS};
 pub use dice_source::{DiceSource, RandomDice, RecordingDice, ReplayDice};
 pub use error::{DiceError, PositionError, PositionIdError};
+pub use excerpt::{quote, shorten, Quoted, NAME_CHARS, QUOTE_CHARS};
 pub use fibs::{FibsBoard, FibsError};
 pub use game::{
     play_game, Abandoned, CubePolicy, Decision, FirstRoll, Flow, GameEnd, GameRecord, GameStart, NoCube, Player, Seats,
@@ -80,7 +85,7 @@ pub use game::{
 pub use game_result::GameResult;
 pub use mat::{
     parse_mat, parse_mat_until_error, parse_match_text, read_match_file, read_match_file_until_error, GameText,
-    MatAction, MatEntry, MatError, MatPlace, MatchRecord, ReadMatchError, WinHow, MAX_MATCH_FILE_BYTES,
+    MatAction, MatEntry, MatError, MatPlace, MatchRecord, ReadMatchError, UnreadFormat, WinHow, MAX_MATCH_FILE_BYTES,
 };
 pub use match_id::{GameState, MatchId, MatchIdError, Resignation, Seat};
 pub use match_play::{BeaverAnswer, Cube, CubeAnswer, MatchError, MatchRules, MatchState, RaccoonAnswer};

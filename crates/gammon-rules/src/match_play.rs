@@ -7,7 +7,7 @@
 //! roll); [`MatchState::context`] turns it into the [`GameContext`] of the
 //! side on roll that the formats and the cube analysis use.
 
-use crate::context::{CubeOwner, DiceState, GameContext};
+use crate::context::{self, CubeOwner, DiceState, DoubleRefusal, GameContext};
 use crate::dice::{try_opening_roll, Dice, OpeningRoll};
 use crate::error::DiceError;
 use crate::game_result::GameResult;
@@ -230,7 +230,7 @@ impl MatchState {
             return Err(MatchError::ScoreNotBelowLength(score[0], score[1], length));
         }
         let away = [length - score[0], length - score[1]];
-        let one_away = away[0] == 1 || away[1] == 1;
+        let one_away = context::someone_one_away(length, (score[0], score[1]));
         if post_crawford && !one_away {
             return Err(MatchError::PostCrawfordNotOneAway);
         }
@@ -252,12 +252,15 @@ impl MatchState {
     /// Points each player still needs, `[seat Zero, seat One]`; `None` in
     /// money play or once the match is over.
     pub const fn away(&self) -> Option<[u32; 2]> {
-        let length = self.rules.length;
-        if self.rules.is_money() || self.score[0] >= length || self.score[1] >= length {
-            None
-        } else {
-            Some([length - self.score[0], length - self.score[1]])
+        match context::away(self.rules.length, self.pair()) {
+            Some((a, b)) => Some([a, b]),
+            None => None,
         }
+    }
+
+    /// The score as a pair, for the rules shared with [`GameContext`].
+    const fn pair(&self) -> (u32, u32) {
+        (self.score[0], self.score[1])
     }
 
     /// True if the game in progress (or the next game) is the Crawford game:
@@ -269,9 +272,7 @@ impl MatchState {
     /// True after the Crawford game: a player is one point away and the
     /// trailer may double again.
     pub const fn is_post_crawford(&self) -> bool {
-        !self.rules.is_money()
-            && !self.crawford
-            && (self.rules.length - self.score[0] == 1 || self.rules.length - self.score[1] == 1)
+        context::is_post_crawford(self.rules.length, self.pair(), self.crawford)
     }
 
     /// The winner of the match, once someone has reached the length.
@@ -308,7 +309,16 @@ impl MatchState {
     /// True if `on_roll` may double before his roll: the cube is in play
     /// and [`GameContext::may_double`] allows it.
     pub fn may_double(&self, cube: &Cube, on_roll: Seat) -> bool {
-        self.rules.cube && self.context(cube, on_roll).may_double()
+        self.double_refusal(cube, on_roll).is_none()
+    }
+
+    /// Why `on_roll` may not double before his roll; `None` if he may.
+    pub fn double_refusal(&self, cube: &Cube, on_roll: Seat) -> Option<DoubleRefusal> {
+        if self.rules.cube {
+            self.context(cube, on_roll).double_refusal()
+        } else {
+            Some(DoubleRefusal::NoCube)
+        }
     }
 
     /// True if a double of `cube` may be beavered: money play with beavers,
@@ -408,8 +418,7 @@ impl MatchState {
             self.crawford = false;
             return Some(w);
         }
-        let length = self.rules.length;
-        let one_away = length - self.score[0] == 1 || length - self.score[1] == 1;
+        let one_away = context::someone_one_away(self.rules.length, self.pair());
         self.crawford = !self.crawford_seen && self.rules.cube && one_away;
         self.crawford_seen |= one_away;
         None
@@ -437,6 +446,38 @@ mod tests {
         assert_eq!(m.winner(), Some(Seat::One));
         assert_eq!(m.score(), [4, 6]);
         assert_eq!(m.away(), None);
+    }
+
+    #[test]
+    fn crawford_and_post_crawford_hold_at_and_past_the_end_of_the_match() {
+        // A gammon at 4-0 in a 5-point match takes seat Zero past the length.
+        for (points, score) in [(1, 5), (3, 7), (u32::MAX, u32::MAX)] {
+            let mut m = MatchState::at_score(MatchRules::new_match(5), [4, 0], true).unwrap();
+            assert_eq!(m.record(Seat::Zero, points), Some(Seat::Zero));
+            assert_eq!(m.score(), [score, 0]);
+            assert!(!m.is_post_crawford() && !m.is_crawford(), "the match is over at {score}-0");
+            assert_eq!(m.away(), None);
+        }
+        let mut m = MatchState::new(MatchRules::new_match(3));
+        assert_eq!(m.record(Seat::One, 9), Some(Seat::One));
+        assert!(!m.is_post_crawford() && !m.is_crawford());
+    }
+
+    #[test]
+    fn match_state_and_game_context_agree_on_post_crawford() {
+        let rules = MatchRules::new_match(5);
+        for a in 0..5 {
+            for b in 0..5 {
+                for post in [false, true] {
+                    let Ok(m) = MatchState::at_score(rules, [a, b], post) else { continue };
+                    for seat in [Seat::Zero, Seat::One] {
+                        let ctx = m.context(&Cube::START, seat);
+                        assert_eq!(m.is_post_crawford(), ctx.is_post_crawford(), "{a}-{b} post {post}");
+                        assert_eq!(m.is_crawford(), ctx.crawford, "{a}-{b} post {post}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveError {
     /// The text is not move notation.
-    #[error("cannot read {token:?}: {reason}")]
+    #[error("cannot read {}: {reason}", crate::quote(.token))]
     Syntax {
         /// The offending token.
         token: String,
@@ -64,10 +64,17 @@ pub enum MoveError {
     /// Several legal moves fit what was written.
     #[error("the move is ambiguous: mark the hits with * (e.g. 13/10*/8)")]
     Ambiguous,
+    /// More checker moves written than any roll has (four).
+    #[error("more than {MAX_TOKENS} checker moves written; a roll moves checkers at most 4 times")]
+    TooManyMoves,
     /// Anything else that is not legal.
     #[error("not a legal move with {0}")]
     Illegal(Dice),
 }
+
+/// The most tokens (`from/to`, each at least one step) a legal move has:
+/// reading stops after one more, so a huge text is not read whole.
+const MAX_TOKENS: usize = 4;
 
 /// One checker's path in gnubg notation: from, to, intermediate points where
 /// it hit, whether it hit on arrival, and a repeat count.
@@ -285,14 +292,18 @@ pub fn parse_move(pos: &Position, dice: Dice, text: &str) -> Result<(Move, Posit
 /// As [`parse_move`].
 pub fn parse_move_in(pos: &Position, dice: Dice, text: &str, list: &MoveList) -> Result<(Move, Position), MoveError> {
     let text = text.trim();
-    let tokens: Vec<Token> = if matches!(text.to_ascii_lowercase().as_str(), "" | "pass" | "-") {
+    let tokens: Vec<Token> = if text.is_empty() || text == "-" || text.eq_ignore_ascii_case("pass") {
         Vec::new()
     } else {
         text.split(|c: char| c.is_whitespace() || c == ',')
             .filter(|t| !t.is_empty())
+            .take(MAX_TOKENS + 1)
             .map(parse_token)
             .collect::<Result<_, _>>()?
     };
+    if tokens.len() > MAX_TOKENS {
+        return Err(MoveError::TooManyMoves);
+    }
     if tokens.is_empty() {
         return if list.is_empty() { Ok((Move::NONE, pos.switched())) } else { Err(too_few(list, 0, dice)) };
     }
@@ -471,5 +482,7 @@ mod tests {
         assert!(matches!(parse_move(&s, dice(6, 1), "13/12/6"), Err(MoveError::Backwards(_)) | Ok(_)));
         assert!(matches!(parse_move(&s, dice(6, 1), "13/x"), Err(MoveError::Syntax { .. })));
         assert!(matches!(parse_move(&s, dice(6, 1), "13/7(9)"), Err(MoveError::Syntax { .. })));
+        assert_eq!(parse_move(&s, dice(1, 1), "6/5 6/5 8/7 8/7 8/7"), Err(MoveError::TooManyMoves));
+        assert!(parse_move(&s, dice(1, 1), "6/5 6/5 8/7 8/7").is_ok());
     }
 }

@@ -35,7 +35,7 @@ impl PositionText {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionTextError {
     /// A Position ID (alone or before a Match ID) that does not decode.
-    #[error("cannot read Position ID {text:?}")]
+    #[error("cannot read Position ID {}", crate::quote(.text))]
     PositionId {
         /// The ID as given.
         text: String,
@@ -43,7 +43,7 @@ pub enum PositionTextError {
         source: PositionIdError,
     },
     /// The Match ID of `PositionID:MatchID`.
-    #[error("cannot read Match ID {text:?}")]
+    #[error("cannot read Match ID {}", crate::quote(.text))]
     MatchId {
         /// The ID as given.
         text: String,
@@ -51,7 +51,7 @@ pub enum PositionTextError {
         source: MatchIdError,
     },
     /// An XGID.
-    #[error("cannot read XGID {text:?}")]
+    #[error("cannot read XGID {}", crate::quote(.text))]
     Xgid {
         /// The XGID as given.
         text: String,

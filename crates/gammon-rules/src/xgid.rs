@@ -109,7 +109,7 @@ pub enum XgidError {
     #[error("impossible board")]
     Position(#[from] PositionError),
     /// A field that is not an integer.
-    #[error("the {field} field is {text:?}, not an integer")]
+    #[error("the {field} field is {}, not an integer", crate::quote(.text))]
     NotANumber {
         /// Field name.
         field: &'static str,
@@ -127,7 +127,7 @@ pub enum XgidError {
         allowed: &'static str,
     },
     /// A dice field that is not `00`, two dice 1-6, `D`, `B` or `R`.
-    #[error("the dice field is {0:?}; allowed: 00 (to roll or double), two digits 1-6 (e.g. 52), D (doubled), B (beavered), R (raccooned)")]
+    #[error("the dice field is {}; allowed: 00 (to roll or double), two digits 1-6 (e.g. 52), D (doubled), B (beavered), R (raccooned)", crate::quote(.0))]
     Dice(String),
     /// The game context is inconsistent (score not below the match length,
     /// Crawford without a player 1-away, a double by the non-owner, ...).

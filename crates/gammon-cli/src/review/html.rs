@@ -13,7 +13,7 @@ use super::text::{describe_length, eq};
 use super::words::{choice_text, game_result, loss_text, settings_line, unit, SUMMARY_ROWS};
 use gammon_engine::api::CubefulMove;
 use gammon_engine::review::{ChequerReview, CubeChoice, CubeReview, GameReview, Mark, MatchReview, RecordReview};
-use gammon_rules::{MatAction, MatchRecord};
+use gammon_rules::{shorten, MatAction, MatchRecord, NAME_CHARS};
 use std::fmt::Write;
 
 /// `text` with the five characters that mean something in HTML replaced,
@@ -96,8 +96,10 @@ fn title(s: &mut String, r: &MatchReview, record: &MatchRecord) {
         describe_length(r.match_length),
         if games == 1 { "" } else { "s" }
     );
+    // Headers cut like names: a file's huge header must not fill the page.
     for (key, value) in &record.headers {
-        let _ = writeln!(s, "<p class=\"meta\">{}: {}</p>", escape(key), escape(value));
+        let (key, value) = (shorten(key, NAME_CHARS), shorten(value, 2 * NAME_CHARS));
+        let _ = writeln!(s, "<p class=\"meta\">{}: {}</p>", escape(&key), escape(&value));
     }
     let _ = writeln!(s, "<p class=\"meta\">{}.</p>", escape(&settings_line(r)));
     let unit = unit(r);

@@ -16,6 +16,7 @@ mod files;
 mod k8s;
 mod label_fit;
 mod long_work;
+mod match_files_hostile;
 mod outputs;
 mod play;
 mod review;

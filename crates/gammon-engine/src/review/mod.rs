@@ -49,7 +49,7 @@ pub use report::{
 use crate::api::Engine;
 use crate::search::MoveFilter;
 use gammon_eval::Evaluator;
-use gammon_rules::MatchRecord;
+use gammon_rules::{shorten, MatchRecord, NAME_CHARS};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -164,9 +164,11 @@ pub fn review_match_until<E: Evaluator>(
     let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
     let moves = engine.screened(settings.prune);
     let games = analyse::games(&moves, engine, record, settings, &tick, stop)?;
-    let summary = summary::summarise(&record.players, &games);
+    // Names as shown: a file's 15 MB name must not fill every report.
+    let players = record.players.each_ref().map(|p| shorten(p, NAME_CHARS).into_owned());
+    let summary = summary::summarise(&players, &games);
     Ok(MatchReview {
-        players: record.players.clone(),
+        players,
         match_length: record.match_length,
         settings: *settings,
         evaluator: engine.name(),

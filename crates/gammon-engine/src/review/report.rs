@@ -11,7 +11,8 @@ use std::time::Duration;
 /// A whole match reviewed, from [`review_match`](super::review_match).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MatchReview {
-    /// The players as the file names them: `[seat Zero, seat One]`.
+    /// The players as the file names them, a name longer than
+    /// [`NAME_CHARS`](gammon_rules::NAME_CHARS) cut with `…`: `[seat Zero, seat One]`.
     pub players: [String; 2],
     /// The match length; 0 = money session.
     pub match_length: u32,

@@ -3,7 +3,7 @@
 
 use super::raw::{RawAction, RawGame, RawKind, RawMatch};
 use super::{MatError, MatPlace};
-use crate::MatchRules;
+use crate::{quote, MatchRules};
 use std::collections::BTreeMap;
 
 /// Words that start an action; anything else continues the one before.
@@ -39,22 +39,22 @@ pub(super) fn parse_lines(text: &str) -> Result<RawMatch, MatError> {
             let len = trimmed
                 .strip_suffix("point match")
                 .and_then(|l| l.trim().parse::<u32>().ok())
-                .ok_or_else(|| err(n, None, format!("expected \"N point match\", found {trimmed:?}")))?;
+                .ok_or_else(|| err(n, None, format!("expected \"N point match\", found {}", quote(trimmed))))?;
             length = Some(len);
             continue;
         }
         if let Some(k) = trimmed.strip_prefix("Game ") {
-            let number = k.trim().parse().map_err(|_| err(n, game_no, format!("bad game number {k:?}")))?;
+            let number = k.trim().parse().map_err(|_| err(n, game_no, format!("bad game number {}", quote(k))))?;
             games.push(RawGame { number, line: n, score: [0, 0], crawford_game: None, actions: Vec::new() });
             expect_players = true;
             continue;
         }
         let Some(game) = games.last_mut() else {
-            return Err(err(n, None, format!("expected \"Game 1\", found {trimmed:?}")));
+            return Err(err(n, None, format!("expected \"Game 1\", found {}", quote(trimmed))));
         };
         if expect_players {
             let (names, score, col) = parse_players(line)
-                .ok_or_else(|| err(n, Some(game.number), format!("cannot read the player line {trimmed:?}")))?;
+                .ok_or_else(|| err(n, Some(game.number), format!("cannot read the player line {}", quote(trimmed))))?;
             game.score = score;
             split = col;
             match &players {
@@ -64,7 +64,13 @@ pub(super) fn parse_lines(text: &str) -> Result<RawMatch, MatError> {
                     return Err(err(
                         n,
                         Some(game.number),
-                        format!("players {names:?} differ from the first game's {p:?}"),
+                        format!(
+                            "players {} and {} differ from the first game's {} and {}",
+                            quote(&names[0]),
+                            quote(&names[1]),
+                            quote(&p[0]),
+                            quote(&p[1])
+                        ),
                     ))
                 }
             }
@@ -128,8 +134,9 @@ fn parse_action_line(line: &str, n: usize, split: usize, game: &mut RawGame) -> 
         place: MatPlace { line: n, game: Some(game.number), move_number, player: None },
         reason,
     };
-    // Split the body into actions: (start column, words).
-    let mut actions: Vec<(usize, Vec<&str>)> = Vec::new();
+    // Split the body into actions: (start column, end): the action is
+    // `line[start..end]`, kept as a span (a huge line costs no word list).
+    let mut actions: Vec<(usize, usize)> = Vec::new();
     let body = &line[body_start..];
     let mut offset = body_start;
     for word in body.split_inclusive(char::is_whitespace) {
@@ -141,9 +148,9 @@ fn parse_action_line(line: &str, n: usize, split: usize, game: &mut RawGame) -> 
         }
         let starts = ACTION_WORDS.contains(&w) || is_dice_token(w);
         match actions.last_mut() {
-            Some(last) if !starts => last.1.push(w),
-            _ if starts => actions.push((col, vec![w])),
-            _ => return Err(place(format!("cannot read {w:?}"))),
+            Some(last) if !starts => last.1 = col + w.len(),
+            _ if starts => actions.push((col, col + w.len())),
+            _ => return Err(place(format!("cannot read {}", quote(w)))),
         }
     }
     let columns: Vec<usize> = match actions.len() {
@@ -152,8 +159,8 @@ fn parse_action_line(line: &str, n: usize, split: usize, game: &mut RawGame) -> 
         2 => vec![0, 1],
         k => return Err(place(format!("{k} actions on one line, at most 2 (left and right player)"))),
     };
-    for ((_, words), column) in actions.into_iter().zip(columns) {
-        let kind = parse_action(&words).map_err(place)?;
+    for ((start, end), column) in actions.into_iter().zip(columns) {
+        let kind = parse_action(&line[start..end]).map_err(place)?;
         game.actions.push(RawAction { line: n, move_number, column, kind });
     }
     Ok(())
@@ -166,53 +173,64 @@ fn is_dice_token(w: &str) -> bool {
 }
 
 fn parse_points(words: &[&str]) -> Result<u32, String> {
-    let n = words.get(1).and_then(|w| w.parse().ok()).ok_or_else(|| format!("cannot read {:?}", words.join(" ")))?;
+    let n =
+        words.get(1).and_then(|w| w.parse().ok()).ok_or_else(|| format!("cannot read {}", quote(&words.join(" "))))?;
     match words.get(2) {
         Some(&("point" | "points")) => Ok(n),
-        _ => Err(format!("cannot read {:?}: expected \"{} N point(s)\"", words.join(" "), words[0])),
+        _ => Err(format!("cannot read {}: expected \"{} N point(s)\"", quote(&words.join(" ")), words[0])),
     }
 }
 
-fn parse_action(words: &[&str]) -> Result<RawKind, String> {
-    let first = words[0];
+/// One action, from its first word to its last.
+fn parse_action(span: &str) -> Result<RawKind, String> {
+    let first = span.split_whitespace().next().unwrap_or_default();
     if is_dice_token(first) {
         let b = first.as_bytes();
         let dice = (b[0] - b'0', b[1] - b'0');
-        let mut text: Vec<&str> = Vec::new();
-        if first.len() > 3 {
-            text.push(&first[3..]);
+        // The move after `31:`, its words one space apart.
+        let mut text = String::with_capacity(span.len());
+        for (i, w) in span[3..].split_whitespace().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            text.push_str(w);
         }
-        text.extend(&words[1..]);
-        let text = text.join(" ");
         // Galaxy and Studio write a dance as `Cannot Move`.
         let text = if text.eq_ignore_ascii_case("cannot move") { String::new() } else { text };
-        return Ok(RawKind::Roll { dice, text });
+        return Ok(RawKind::Roll { dice, text: text.into_boxed_str() });
     }
+    // Every other action has at most six words (`Wins 1 point and the match`).
+    let words: Vec<&str> = span.split_whitespace().take(7).collect();
+    if words.len() > 6 {
+        return Err(format!("cannot read {}", quote(span)));
+    }
+    let words = words.as_slice();
     let whole = words.join(" ");
-    let single = |k: RawKind| if words.len() == 1 { Ok(k) } else { Err(format!("cannot read {whole:?}")) };
+    let single = |k: RawKind| if words.len() == 1 { Ok(k) } else { Err(format!("cannot read {}", quote(&whole))) };
     match first {
         "Takes" => single(RawKind::Take),
         // gnubg's export writes `Beavers => 4`, other programs a bare `Beavers`.
         "Beavers" => match words {
             [_] => Ok(RawKind::Beaver(None)),
             [_, "=>", v] => {
-                v.parse().map(|v| RawKind::Beaver(Some(v))).map_err(|_| format!("bad cube value in {whole:?}"))
+                v.parse().map(|v| RawKind::Beaver(Some(v))).map_err(|_| format!("bad cube value in {}", quote(&whole)))
             }
-            _ => Err(format!("cannot read {whole:?}: expected \"Beavers\" or \"Beavers => N\"")),
+            _ => Err(format!("cannot read {}: expected \"Beavers\" or \"Beavers => N\"", quote(&whole))),
         },
         "Drops" => single(RawKind::Drop),
         "Doubles" => match words {
-            [_, "=>", v] => v.parse().map(RawKind::Double).map_err(|_| format!("bad cube value in {whole:?}")),
-            _ => Err(format!("cannot read {whole:?}: expected \"Doubles => N\"")),
+            [_, "=>", v] => v.parse().map(RawKind::Double).map_err(|_| format!("bad cube value in {}", quote(&whole))),
+            _ => Err(format!("cannot read {}: expected \"Doubles => N\"", quote(&whole))),
         },
         "Wins" => {
             let rest = &words[3.min(words.len())..];
-            if !(rest.is_empty() || rest == ["and", "the", "match"]) {
-                return Err(format!("cannot read {whole:?}"));
+            let and_the_match = rest == ["and", "the", "match"];
+            if !(rest.is_empty() || and_the_match) {
+                return Err(format!("cannot read {}", quote(&whole)));
             }
-            parse_points(words).map(RawKind::Win)
+            parse_points(words).map(|points| RawKind::Win(points, and_the_match))
         }
         "Losses" if words.len() == 3 => parse_points(words).map(RawKind::Loss),
-        _ => Err(format!("cannot read {whole:?}")),
+        _ => Err(format!("cannot read {}", quote(&whole))),
     }
 }

@@ -10,16 +10,18 @@
 //! with the gnubg SGF reader (`crate::sgf`), which builds the same written
 //! form from SGF properties, so both formats give the same [`MatchRecord`].
 
+mod encoding;
 mod lines;
 pub(crate) mod raw;
 mod read;
 pub(crate) mod replay;
 
-use crate::{Cube, Dice, GameResult, MatchRules, MatchState, Move, Position, Seat};
+use crate::{shorten, Cube, Dice, GameResult, MatchRules, MatchState, Move, Position, Seat, NAME_CHARS};
 use std::collections::BTreeMap;
 use std::fmt;
 use thiserror::Error;
 
+pub use encoding::UnreadFormat;
 pub use read::{parse_match_text, read_match_file, read_match_file_until_error, ReadMatchError, MAX_MATCH_FILE_BYTES};
 
 /// A whole match (or money session) as written in a `.mat` file.
@@ -159,7 +161,7 @@ impl fmt::Display for MatPlace {
             write!(f, ", move {m}")?;
         }
         if let Some(p) = &self.player {
-            write!(f, " ({p})")?;
+            write!(f, " ({})", shorten(p, NAME_CHARS))?;
         }
         Ok(())
     }

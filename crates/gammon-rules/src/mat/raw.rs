@@ -44,11 +44,33 @@ pub(crate) struct RawAction {
     pub kind: RawKind,
 }
 
+/// The checker steps `(from, to)` of one move, at most four, kept inline:
+/// a file of many moves costs no allocation per move.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Steps {
+    steps: [(u8, u8); 4],
+    len: u8,
+}
+
+impl Steps {
+    /// The steps, or `None` if there are more than four.
+    pub fn new(steps: &[(u8, u8)]) -> Option<Self> {
+        let mut s = Steps::default();
+        s.steps.get_mut(..steps.len())?.copy_from_slice(steps);
+        s.len = u8::try_from(steps.len()).ok()?;
+        Some(s)
+    }
+
+    pub fn as_slice(&self) -> &[(u8, u8)] {
+        &self.steps[..usize::from(self.len)]
+    }
+}
+
 pub(crate) enum RawKind {
     /// Dice as written (not yet checked) and the move text (may be empty).
     Roll {
         dice: (u8, u8),
-        text: String,
+        text: Box<str>,
     },
     /// Dice as written and the checker steps `(from, to)` in the mover's
     /// numbering (25 = bar, 0 = off); the move text is written from them
@@ -56,13 +78,15 @@ pub(crate) enum RawKind {
     /// writes it.
     Steps {
         dice: (u8, u8),
-        steps: Vec<(u8, u8)>,
+        steps: Steps,
     },
     Double(u32),
     Take,
     /// A beaver, with the cube value written (`Beavers => 4`) if it is.
     Beaver(Option<u32>),
     Drop,
-    Win(u32),
+    /// The points won, and whether the line says they win the match
+    /// (`Wins 1 point and the match`).
+    Win(u32, bool),
     Loss(u32),
 }

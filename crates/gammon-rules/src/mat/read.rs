@@ -1,6 +1,7 @@
 //! Reading a match file from disk, size-limited.
 
-use super::{parse_mat, parse_mat_until_error, MatError, MatchRecord};
+use super::encoding::{decode, normalize, UnreadFormat};
+use super::{parse_mat, parse_mat_until_error, MatError, MatPlace, MatchRecord};
 use crate::sgf::{is_sgf, parse_sgf, parse_sgf_until_error};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -34,11 +35,19 @@ pub enum ReadMatchError {
         /// The file.
         path: PathBuf,
     },
-    /// It is not UTF-8 text.
-    #[error("{path}: not UTF-8 text")]
+    /// It is not UTF-8 text, nor UTF-16 text with a byte order mark.
+    #[error("{path}: not text (UTF-8, or UTF-16 with a byte order mark)")]
     NotText {
         /// The file.
         path: PathBuf,
+    },
+    /// It is a match file of a format not read (yet), known by its first bytes.
+    #[error("{path}: {format}")]
+    NotReadYet {
+        /// The file.
+        path: PathBuf,
+        /// What it is.
+        format: UnreadFormat,
     },
     /// Its content is not a valid match (the reason is the source).
     #[error("in {path}")]
@@ -52,7 +61,10 @@ pub enum ReadMatchError {
 
 /// Reads and replays a match file (at most [`MAX_MATCH_FILE_BYTES`]):
 /// gnubg SGF when its first non-blank character is `(`, `.mat` text
-/// otherwise (the content decides, not the file name).
+/// otherwise (the content decides, not the file name). The text is UTF-8
+/// (with or without a byte order mark) or UTF-16 with a byte order mark;
+/// lines end with LF, CR LF or CR. An eXtreme Gammon `.xg` or an OGXM file
+/// is named as such and refused.
 ///
 /// # Errors
 /// A file that is not a readable regular text file within the limit, or
@@ -64,15 +76,30 @@ pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchE
 }
 
 /// Replays the text of a match file already read (an upload): gnubg SGF when
-/// its first non-blank character is `(`, `.mat` text otherwise.
+/// its first non-blank character is `(`, `.mat` text otherwise; a leading
+/// byte order mark is dropped and lines end with LF, CR LF or CR.
 ///
 /// # Errors
-/// What [`parse_sgf`] or [`parse_mat`] refuses.
+/// What [`parse_sgf`] or [`parse_mat`] refuses, or the text of an
+/// eXtreme Gammon or OGXM file (a format not read).
 pub fn parse_match_text(text: &str) -> Result<MatchRecord, MatError> {
-    if is_sgf(text) {
-        parse_sgf(text)
+    let text = prepare(text)?;
+    if is_sgf(&text) {
+        parse_sgf(&text)
     } else {
-        parse_mat(text)
+        parse_mat(&text)
+    }
+}
+
+/// `text` with its line ends made LF and no byte order mark; a format not
+/// read is refused by name.
+fn prepare(text: &str) -> Result<std::borrow::Cow<'_, str>, MatError> {
+    let text = normalize(text);
+    match UnreadFormat::detect(text.as_bytes()) {
+        Some(format) => {
+            Err(MatError { place: MatPlace { line: 1, ..MatPlace::default() }, reason: format.to_string() })
+        }
+        None => Ok(text),
     }
 }
 
@@ -85,11 +112,18 @@ pub fn parse_match_text(text: &str) -> Result<MatchRecord, MatError> {
 pub fn read_match_file_until_error(path: impl AsRef<Path>) -> Result<(MatchRecord, Option<MatError>), ReadMatchError> {
     let path = path.as_ref();
     let text = read_text(path)?;
-    let parsed = if is_sgf(&text) { parse_sgf_until_error(&text) } else { parse_mat_until_error(&text) };
+    let parsed = prepare(&text).and_then(|text| {
+        if is_sgf(&text) {
+            parse_sgf_until_error(&text)
+        } else {
+            parse_mat_until_error(&text)
+        }
+    });
     parsed.map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
 }
 
-/// The text of a regular file of at most [`MAX_MATCH_FILE_BYTES`].
+/// The text of a regular file of at most [`MAX_MATCH_FILE_BYTES`]; a
+/// format not read is named from its first bytes.
 fn read_text(path: &Path) -> Result<String, ReadMatchError> {
     let io = |source| ReadMatchError::Io { path: path.to_path_buf(), source };
     // Checked before opening: opening a named pipe waits for a writer.
@@ -102,5 +136,8 @@ fn read_text(path: &Path) -> Result<String, ReadMatchError> {
     if bytes.len() as u64 > MAX_MATCH_FILE_BYTES {
         return Err(ReadMatchError::TooLarge { path: path.to_path_buf() });
     }
-    String::from_utf8(bytes).map_err(|_| ReadMatchError::NotText { path: path.to_path_buf() })
+    if let Some(format) = UnreadFormat::detect(&bytes) {
+        return Err(ReadMatchError::NotReadYet { path: path.to_path_buf(), format });
+    }
+    decode(bytes).ok_or_else(|| ReadMatchError::NotText { path: path.to_path_buf() })
 }

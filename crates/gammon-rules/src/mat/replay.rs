@@ -3,7 +3,7 @@
 
 use super::raw::{RawGame, RawKind, RawMatch};
 use super::{GameText, MatAction, MatEntry, MatError, MatPlace, MatchRecord, WinHow};
-use crate::{parse_move, Cube, Dice, GameResult, MatchError, MatchState, Position, Seat};
+use crate::{parse_move, quote, shorten, Cube, Dice, GameResult, MatchError, MatchState, Position, Seat, NAME_CHARS};
 use std::borrow::Cow;
 
 const SEATS: [Seat; 2] = [Seat::Zero, Seat::One];
@@ -110,6 +110,8 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
     let mut on_roll: Option<Seat> = None;
     let mut phase = Phase::Playing;
     let mut result = None;
+    // The names as messages show them.
+    let names = players.each_ref().map(|p| shorten(p, NAME_CHARS));
     for a in &game.actions {
         let seat = SEATS[a.column];
         let fail = |reason: String| MatError {
@@ -117,7 +119,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 line: a.line,
                 game: Some(game.number),
                 move_number: a.move_number,
-                player: Some(players[a.column].clone()),
+                player: Some(names[a.column].to_string()),
             },
             reason,
         };
@@ -130,19 +132,39 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
             let position = if who == seat { seen } else { seen_by_other };
             records.push(MatEntry { player: who, move_number: a.move_number, line: a.line, position, cube, action });
         };
+        if let RawKind::Win(points, true) = a.kind {
+            // `Wins N points and the match` must end the match.
+            let mut after = *state;
+            if after.record(seat, points) != Some(seat) {
+                let s = state.score();
+                return Err(fail(match state.away() {
+                    Some(away) => format!(
+                        "wins {points} point(s) and the match, but at {}-{} {} needs {}",
+                        s[0],
+                        s[1],
+                        names[seat.index()],
+                        away[seat.index()]
+                    ),
+                    None if state.rules().is_money() => {
+                        format!("wins {points} point(s) and the match, but this is money play: no match to win")
+                    }
+                    None => format!("wins {points} point(s) and the match, but the match is already over"),
+                }));
+            }
+        }
         match (&a.kind, &phase) {
             (RawKind::Roll { dice, .. } | RawKind::Steps { dice, .. }, Phase::Playing) => {
                 let text = match &a.kind {
-                    RawKind::Steps { steps, .. } => Cow::Owned(steps_text(&pos, steps)),
-                    RawKind::Roll { text, .. } => Cow::Borrowed(text.as_str()),
+                    RawKind::Steps { steps, .. } => Cow::Owned(steps_text(&pos, steps.as_slice())),
+                    RawKind::Roll { text, .. } => Cow::Borrowed(&**text),
                     _ => Cow::Borrowed(""),
                 };
                 if seat != roller {
-                    return Err(fail(format!("a roll out of turn: {} is on roll", players[roller.index()])));
+                    return Err(fail(format!("a roll out of turn: {} is on roll", names[roller.index()])));
                 }
                 let dice = Dice::new(dice.0, dice.1).map_err(|e| fail(format!("dice {}{}: {e}", dice.0, dice.1)))?;
                 let (mv, after) = parse_move(&pos, dice, &text)
-                    .map_err(|e| fail(format!("illegal move {text:?} for {dice}: {e}")))?;
+                    .map_err(|e| fail(format!("illegal move {} for {dice}: {e}", quote(&text))))?;
                 push(
                     seat,
                     if mv.is_empty() {
@@ -161,10 +183,10 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
             }
             (RawKind::Double(value), Phase::Playing) => {
                 if seat != roller {
-                    return Err(fail(format!("a double out of turn: {} is on roll", players[roller.index()])));
+                    return Err(fail(format!("a double out of turn: {} is on roll", names[roller.index()])));
                 }
-                if !state.may_double(&cube, seat) {
-                    return Err(fail(format!("may not double here (cube {}, {})", cube.value, crawford_note(state))));
+                if let Some(why) = state.double_refusal(&cube, seat) {
+                    return Err(fail(format!("may not double here: {why}")));
                 }
                 let next = cube.value.saturating_mul(2);
                 if *value != next {
@@ -198,7 +220,7 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 push(seat, MatAction::Resign { points: *points, level }, cube);
                 phase = Phase::Resigned(seat, *points, level);
             }
-            (RawKind::Win(points), Phase::Playing) => {
+            (RawKind::Win(points, _), Phase::Playing) => {
                 // A `Wins` before the game is over: the other player resigned.
                 let level = resign_level(state, &cube, *points).ok_or_else(|| {
                     fail(format!("wins {points} points, not 1, 2 or 3 times the cube {}", cube.value))
@@ -208,23 +230,23 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 result = Some((seat, *points));
                 phase = Phase::Over;
             }
-            (RawKind::Win(points), &Phase::Resigned(loser, offered, level)) => {
+            (RawKind::Win(points, _), &Phase::Resigned(loser, offered, level)) => {
                 if seat == loser || *points != offered {
                     return Err(fail(format!(
                         "wins {points} points after {} resigned {offered}",
-                        players[loser.index()]
+                        names[loser.index()]
                     )));
                 }
                 push(seat, MatAction::Win { points: *points, how: WinHow::Resigned(level) }, cube);
                 result = Some((seat, *points));
                 phase = Phase::Over;
             }
-            (RawKind::Win(points), &Phase::Decided(winner, due, how)) => {
+            (RawKind::Win(points, _), &Phase::Decided(winner, due, how)) => {
                 // Sites write a match-winning result capped at the points still needed.
                 let needed = state.away().map(|a| a[seat.index()]);
                 let capped = needed.is_some_and(|n| *points == n && due > n);
                 if seat != winner || (*points != due && !capped) {
-                    return Err(fail(format!("wins {points} points, but {} won {due}", players[winner.index()])));
+                    return Err(fail(format!("wins {points} points, but {} won {due}", names[winner.index()])));
                 }
                 push(seat, MatAction::Win { points: *points, how }, cube);
                 result = Some((seat, *points));
@@ -248,14 +270,6 @@ fn resign_level(state: &MatchState, cube: &Cube, points: u32) -> Option<GameResu
         .find(|&r| state.points(r, cube) == points)
 }
 
-fn crawford_note(state: &MatchState) -> &'static str {
-    if state.is_crawford() {
-        "the Crawford game"
-    } else {
-        "not the player's cube"
-    }
-}
-
 fn describe(kind: &RawKind) -> String {
     match kind {
         RawKind::Roll { dice, .. } | RawKind::Steps { dice, .. } => format!("a roll {}{}", dice.0, dice.1),
@@ -263,7 +277,7 @@ fn describe(kind: &RawKind) -> String {
         RawKind::Take => "a take".into(),
         RawKind::Beaver(_) => "a beaver".into(),
         RawKind::Drop => "a drop".into(),
-        RawKind::Win(p) => format!("a win of {p} points"),
+        RawKind::Win(p, _) => format!("a win of {p} points"),
         RawKind::Loss(p) => format!("a resignation of {p} points"),
     }
 }

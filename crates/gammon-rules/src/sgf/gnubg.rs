@@ -1,9 +1,9 @@
 //! gnubg's backgammon properties (`GM[6]`), mapped onto the written form
 //! of a match that the `.mat` replay plays.
 
-use super::tree::{GameTree, Node};
-use crate::mat::raw::{MatchStart, RawAction, RawGame, RawKind, RawMatch};
-use crate::{MatError, MatPlace, MatchRules};
+use super::tree::{Node, Visitor};
+use crate::mat::raw::{MatchStart, RawAction, RawGame, RawKind, RawMatch, Steps};
+use crate::{quote, shorten, MatError, MatPlace, MatchRules, NAME_CHARS};
 use std::collections::BTreeMap;
 
 /// Column (seat) of a colour: White is gnubg's player 0, the left column of
@@ -24,7 +24,10 @@ const HEADERS: [(&str, &str); 4] = [("PC", "Site"), ("EV", "Event"), ("RO", "Rou
 const SETUP: [&str; 5] = ["AE", "AB", "AW", "CV", "CP"];
 
 /// What a root node says.
+#[derive(Clone)]
 struct GameInfo {
+    /// The line of the root node.
+    line: usize,
     length: u32,
     /// `MI[game:K]`, from 0.
     index: Option<u32>,
@@ -39,7 +42,7 @@ struct GameInfo {
 }
 
 fn number(text: &str, what: &str, line: usize, game: Option<u32>) -> Result<u32, MatError> {
-    text.trim().parse().map_err(|_| err(line, game, format!("cannot read {what} {text:?}")))
+    text.trim().parse().map_err(|_| err(line, game, format!("cannot read {what} {}", quote(text))))
 }
 
 fn game_info(root: &Node, ordinal: u32) -> Result<GameInfo, MatError> {
@@ -47,10 +50,13 @@ fn game_info(root: &Node, ordinal: u32) -> Result<GameInfo, MatError> {
     let game = Some(ordinal);
     match root.value("GM") {
         Some(gm) if gm.trim() == "6" => {}
-        Some(gm) => return Err(err(line, game, format!("not a backgammon game: GM[{gm}] (backgammon is GM[6])"))),
+        Some(gm) => {
+            return Err(err(line, game, format!("not a backgammon game: GM {} (backgammon is GM[6])", quote(gm))))
+        }
         None => return Err(err(line, game, "no GM[6]: not a backgammon game tree")),
     }
     let mut info = GameInfo {
+        line,
         length: 0,
         index: None,
         score: [0, 0],
@@ -63,7 +69,7 @@ fn game_info(root: &Node, ordinal: u32) -> Result<GameInfo, MatError> {
     };
     if let Some(mi) = root.property("MI") {
         for v in &mi.values {
-            let (key, value) = v.split_once(':').unwrap_or((v.as_str(), ""));
+            let (key, value) = v.split_once(':').unwrap_or((v, ""));
             match key.trim() {
                 "length" => info.length = number(value, "the match length", line, game)?,
                 "game" => info.index = Some(number(value, "the game number", line, game)?),
@@ -94,14 +100,13 @@ fn game_info(root: &Node, ordinal: u32) -> Result<GameInfo, MatError> {
     }
     if let Some(cv) = root.value("CV") {
         if cv.trim() != "1" {
-            return Err(err(line, game, format!("CV[{cv}]: automatic doubles are not supported")));
+            return Err(err(line, game, format!("CV {}: automatic doubles are not supported", quote(cv))));
         }
     }
     if let Some(re) = root.value("RE") {
-        info.result =
-            Some(result(re).ok_or_else(|| {
-                err(line, game, format!("cannot read the result RE[{re}] (expected W+2, B+1R, ...)"))
-            })?);
+        info.result = Some(result(re).ok_or_else(|| {
+            err(line, game, format!("cannot read the result RE {} (expected W+2, B+1R, ...)", quote(re)))
+        })?);
     }
     Ok(info)
 }
@@ -139,7 +144,7 @@ fn point(letter: u8, col: usize) -> Option<u8> {
 /// `41lpab`: the dice as written, then (from, to) pairs.
 fn roll(value: &str, col: usize) -> Result<RawKind, String> {
     let b = value.trim().as_bytes();
-    let bad = || format!("cannot read the move {value:?} (two dice, then pairs of point letters a-z)");
+    let bad = || format!("cannot read the move {} (two dice, then pairs of point letters a-z)", quote(value));
     if b.len() < 2 || !b[0].is_ascii_digit() || !b[1].is_ascii_digit() {
         return Err(bad());
     }
@@ -148,41 +153,76 @@ fn roll(value: &str, col: usize) -> Result<RawKind, String> {
     if !rest.len().is_multiple_of(2) || rest.len() > 8 {
         return Err(bad());
     }
-    let steps = rest
-        .chunks(2)
-        .map(|p| Some((point(p[0], col)?, point(p[1], col)?)))
-        .collect::<Option<Vec<_>>>()
-        .ok_or_else(bad)?;
+    let mut pairs = [(0, 0); 4];
+    for (pair, p) in pairs.iter_mut().zip(rest.chunks(2)) {
+        *pair = (point(p[0], col).ok_or_else(bad)?, point(p[1], col).ok_or_else(bad)?);
+    }
+    let steps = Steps::new(&pairs[..rest.len() / 2]).ok_or_else(bad)?;
     Ok(RawKind::Steps { dice, steps })
 }
 
-/// One game tree: its rules and the written actions of its main line. The
-/// move number of an action is its node's index in the game (the root is 0).
-fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> {
-    let root = &tree.nodes[0];
-    let info = game_info(root, ordinal)?;
-    let number = info.index.map_or(ordinal, |i| i.saturating_add(1));
-    let mut actions = Vec::new();
-    // The double waiting for its answer (its column), and a beaver whose
-    // doubler's take is still to come.
-    let mut doubled: Option<usize> = None;
-    let mut beavered: Option<usize> = None;
-    // The cube value, for the value of each double (SGF does not write it).
-    let mut cube = 1u32;
-    // `PL[x]DI[nn]` (dice set by hand): the next move must use them.
-    let mut set_dice: Option<(usize, (u8, u8))> = None;
-    for (index, node) in tree.nodes.iter().enumerate() {
-        let move_number = u32::try_from(index).ok();
+/// One game tree being read, node by node: its rules (from the root) and
+/// the written actions of its main line. The move number of an action is
+/// its node's index in the game (the root is 0).
+struct GameReader {
+    /// The line of the tree's `(`.
+    line: usize,
+    number: u32,
+    info: GameInfo,
+    actions: Vec<RawAction>,
+    /// The index of the next node.
+    index: u32,
+    /// The double waiting for its answer (its column), and a beaver whose
+    /// doubler's take is still to come.
+    doubled: Option<usize>,
+    beavered: Option<usize>,
+    /// The cube value, for the value of each double (SGF does not write it).
+    cube: u32,
+    /// `PL[x]DI[nn]` (dice set by hand): the next move must use them.
+    set_dice: Option<(usize, (u8, u8))>,
+}
+
+impl GameReader {
+    /// A game from its root node, the first of the tree at `line`.
+    fn new(line: usize, root: &Node<'_>, ordinal: u32) -> Result<Self, MatError> {
+        let info = game_info(root, ordinal)?;
+        let number = info.index.map_or(ordinal, |i| i.saturating_add(1));
+        let fail = |reason: String| MatError {
+            place: MatPlace { line: root.line, game: Some(number), move_number: Some(0), player: None },
+            reason,
+        };
+        if root.property("B").is_some() || root.property("W").is_some() {
+            return Err(fail("a move in the root node (gnubg writes the game information there)".into()));
+        }
+        // A set position in the root would start the game elsewhere
+        // than the replay does (`CV` is checked with the rules).
+        if let Some(p) = SETUP.iter().filter(|&&p| p != "CV").find(|p| root.property(p).is_some()) {
+            return Err(fail(format!(
+                "{p}[…] in the root node: a game from a set position or cube is not supported (only games from the start)"
+            )));
+        }
+        Ok(GameReader {
+            line,
+            number,
+            info,
+            actions: Vec::new(),
+            index: 1,
+            doubled: None,
+            beavered: None,
+            cube: 1,
+            set_dice: None,
+        })
+    }
+
+    /// The next node after the root.
+    fn node(&mut self, node: &Node<'_>) -> Result<(), MatError> {
+        let move_number = Some(self.index);
+        self.index = self.index.saturating_add(1);
+        let (number, info) = (self.number, &self.info);
         let fail = |reason: String| MatError {
             place: MatPlace { line: node.line, game: Some(number), move_number, player: None },
             reason,
         };
-        if index == 0 {
-            if node.property("B").is_some() || node.property("W").is_some() {
-                return Err(fail("a move in the root node (gnubg writes the game information there)".into()));
-            }
-            continue;
-        }
         if let Some(p) = SETUP.iter().find(|p| node.property(p).is_some()) {
             return Err(fail(format!(
                 "{p}[…]: a game from a set position, cube or dice is not supported (only games from the start)"
@@ -192,13 +232,13 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
             let col = match node.value("PL").map(str::trim) {
                 Some("B") => BLACK,
                 Some("W") => WHITE,
-                _ => return Err(fail(format!("DI[{di}] without PL[B] or PL[W]"))),
+                _ => return Err(fail(format!("DI {} without PL[B] or PL[W]", quote(di)))),
             };
             let d = di.trim().as_bytes();
             if d.len() != 2 || !d.iter().all(u8::is_ascii_digit) {
-                return Err(fail(format!("cannot read the dice DI[{di}]")));
+                return Err(fail(format!("cannot read the dice DI {}", quote(di))));
             }
-            set_dice = Some((col, (d[0] - b'0', d[1] - b'0')));
+            self.set_dice = Some((col, (d[0] - b'0', d[1] - b'0')));
         } else if node.property("PL").is_some() {
             return Err(fail("PL[…] without DI: a set position is not supported".into()));
         }
@@ -213,19 +253,19 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
             (None, Some(v)) => Some((BLACK, v)),
             (None, None) => None,
         };
-        let Some((col, value)) = mover else { continue };
+        let Some((col, value)) = mover else { return Ok(()) };
         let fail = |reason: String| {
             let mut e = fail(reason);
-            e.place.player = Some(info.players[col].clone());
+            e.place.player = Some(shorten(&info.players[col], NAME_CHARS).into_owned());
             e
         };
         let push = |actions: &mut Vec<RawAction>, kind| {
             actions.push(RawAction { line: node.line, move_number, column: col, kind });
         };
-        if let Some(b) = beavered.take() {
+        if let Some(b) = self.beavered.take() {
             // gnubg writes the doubler's take of a beaver; `.mat` has no line for it.
             match value.trim() {
-                "take" if col == b => continue,
+                "take" if col == b => return Ok(()),
                 "drop" if col == b => return Err(fail("a dropped beaver is not supported".into())),
                 "double" if col == b => return Err(fail("raccoons are not supported".into())),
                 _ => {}
@@ -233,37 +273,37 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
         }
         match value.trim() {
             "double" => {
-                if doubled.is_some_and(|d| d != col) {
+                if self.doubled.is_some_and(|d| d != col) {
                     // A double while one is waiting: gnubg's beaver (take and redouble).
-                    doubled = None;
-                    beavered = Some(1 - col);
-                    push(&mut actions, RawKind::Beaver(Some(cube.saturating_mul(4))));
-                    cube = cube.saturating_mul(4);
+                    self.doubled = None;
+                    self.beavered = Some(1 - col);
+                    push(&mut self.actions, RawKind::Beaver(Some(self.cube.saturating_mul(4))));
+                    self.cube = self.cube.saturating_mul(4);
                 } else {
-                    doubled = Some(col);
-                    push(&mut actions, RawKind::Double(cube.saturating_mul(2)));
+                    self.doubled = Some(col);
+                    push(&mut self.actions, RawKind::Double(self.cube.saturating_mul(2)));
                 }
             }
             "take" => {
-                if doubled.take().is_some() {
-                    cube = cube.saturating_mul(2);
+                if self.doubled.take().is_some() {
+                    self.cube = self.cube.saturating_mul(2);
                 }
-                push(&mut actions, RawKind::Take);
+                push(&mut self.actions, RawKind::Take);
             }
             "drop" => {
-                doubled = None;
-                push(&mut actions, RawKind::Drop);
+                self.doubled = None;
+                push(&mut self.actions, RawKind::Drop);
             }
             "beaver" => {
-                push(&mut actions, RawKind::Beaver(Some(cube.saturating_mul(4))));
-                if doubled.take().is_some() {
-                    cube = cube.saturating_mul(4);
+                push(&mut self.actions, RawKind::Beaver(Some(self.cube.saturating_mul(4))));
+                if self.doubled.take().is_some() {
+                    self.cube = self.cube.saturating_mul(4);
                 }
-                beavered = Some(1 - col);
+                self.beavered = Some(1 - col);
             }
             text => {
                 let kind = roll(text, col).map_err(fail)?;
-                if let (Some((who, dice)), RawKind::Steps { dice: rolled, .. }) = (set_dice.take(), &kind) {
+                if let (Some((who, dice)), RawKind::Steps { dice: rolled, .. }) = (self.set_dice.take(), &kind) {
                     let same = (dice == *rolled) || (dice == (rolled.1, rolled.0));
                     if who != col || !same {
                         return Err(fail(format!(
@@ -272,16 +312,34 @@ fn game(tree: &GameTree, ordinal: u32) -> Result<(GameInfo, RawGame), MatError> 
                         )));
                     }
                 }
-                push(&mut actions, kind);
+                push(&mut self.actions, kind);
             }
         }
+
+        Ok(())
     }
-    if let Some((winner, points, _)) = info.result {
-        // gnubg's `.mat` export ends every finished game with the winner's `Wins`.
-        actions.push(RawAction { line: root.line, move_number: None, column: winner, kind: RawKind::Win(points) });
+
+    /// The game read: its rules and its written form, ended by the result
+    /// of the root's `RE`.
+    fn finish(mut self) -> (GameInfo, RawGame) {
+        if let Some((winner, points, _)) = self.info.result {
+            // gnubg's `.mat` export ends every finished game with the winner's `Wins`.
+            self.actions.push(RawAction {
+                line: self.info.line,
+                move_number: None,
+                column: winner,
+                kind: RawKind::Win(points, false),
+            });
+        }
+        let raw = RawGame {
+            number: self.number,
+            line: self.line,
+            score: self.info.score,
+            crawford_game: None,
+            actions: self.actions,
+        };
+        (self.info, raw)
     }
-    let raw = RawGame { number, line: tree.line, score: info.score, crawford_game: None, actions };
-    Ok((info, raw))
 }
 
 /// The headers of the first game's root node.
@@ -303,19 +361,53 @@ fn headers(root: &Node) -> BTreeMap<String, String> {
 /// says it ended by resignation (`RE[…R]`).
 pub(super) struct Resigned(pub Vec<bool>);
 
-/// The game trees of a gnubg SGF file as the written form of a match.
-pub(super) fn raw_match(trees: &[GameTree]) -> Result<(RawMatch, Resigned), MatError> {
-    let mut games = Vec::with_capacity(trees.len());
-    let mut infos: Vec<GameInfo> = Vec::with_capacity(trees.len());
-    for (i, tree) in trees.iter().enumerate() {
-        let ordinal = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
-        let (info, mut raw) = game(tree, ordinal)?;
-        if let Some(first) = infos.first() {
-            let place = |reason: String| err(tree.line, Some(raw.number), reason);
+/// Reads the game trees of a gnubg SGF file, one at a time, into the
+/// written form of a match.
+#[derive(Default)]
+pub(super) struct MatchReader {
+    /// The rules of the first game, and the headers of its root.
+    first: Option<(GameInfo, BTreeMap<String, String>)>,
+    games: Vec<RawGame>,
+    resigned: Vec<bool>,
+    /// The line of the `(` of the tree being read, and its game once its
+    /// root is read.
+    tree_line: usize,
+    current: Option<GameReader>,
+}
+
+impl Visitor for MatchReader {
+    fn tree(&mut self, line: usize) -> Result<(), MatError> {
+        self.tree_line = line;
+        Ok(())
+    }
+
+    fn node(&mut self, node: &Node<'_>) -> Result<(), MatError> {
+        match &mut self.current {
+            Some(game) => game.node(node),
+            None => {
+                let ordinal = u32::try_from(self.games.len()).unwrap_or(u32::MAX).saturating_add(1);
+                let game = GameReader::new(self.tree_line, node, ordinal)?;
+                if self.first.is_none() {
+                    self.first = Some((game.info.clone(), headers(node)));
+                }
+                self.current = Some(game);
+                Ok(())
+            }
+        }
+    }
+
+    fn end(&mut self) -> Result<(), MatError> {
+        let Some(game) = self.current.take() else { return Ok(()) };
+        let (info, mut raw) = game.finish();
+        if let Some((first, _)) = &self.first {
+            let place = |reason: String| err(raw.line, Some(raw.number), reason);
             if info.players != first.players {
                 return Err(place(format!(
-                    "players {:?} differ from the first game's {:?}",
-                    info.players, first.players
+                    "players {} and {} differ from the first game's {} and {}",
+                    quote(&info.players[0]),
+                    quote(&info.players[1]),
+                    quote(&first.players[0]),
+                    quote(&first.players[1])
                 )));
             }
             if info.length != first.length {
@@ -328,37 +420,40 @@ pub(super) fn raw_match(trees: &[GameTree]) -> Result<(RawMatch, Resigned), MatE
         if info.length > 0 {
             raw.crawford_game = Some(info.crawford_game);
         }
-        infos.push(info);
-        games.push(raw);
+        self.resigned.push(info.result.is_some_and(|r| r.2));
+        self.games.push(raw);
+        Ok(())
     }
-    let first = &infos[0];
-    let crawford = first.length == 0 || first.crawford;
-    let start = (first.length > 0 && first.score != [0, 0]).then(|| {
-        let one_away = first.score.iter().any(|&s| s.saturating_add(1) == first.length);
-        MatchStart { score: first.score, post_crawford: one_away && (!first.crawford_game || !first.crawford) }
-    });
-    // Without the Crawford rule there is no Crawford game to check.
-    if !crawford {
-        for g in &mut games {
-            g.crawford_game = None;
+}
+
+impl MatchReader {
+    /// The match read (at least one game tree was: the syntax layer
+    /// refuses a file without one).
+    pub(super) fn finish(self) -> Result<(RawMatch, Resigned), MatError> {
+        let Some((first, headers)) = self.first else {
+            return Err(err(1, None, "no game tree `(;…)` in the file"));
+        };
+        let mut games = self.games;
+        let crawford = first.length == 0 || first.crawford;
+        let start = (first.length > 0 && first.score != [0, 0]).then(|| {
+            let one_away = first.score.iter().any(|&s| s.saturating_add(1) == first.length);
+            MatchStart { score: first.score, post_crawford: one_away && (!first.crawford_game || !first.crawford) }
+        });
+        // Without the Crawford rule there is no Crawford game to check.
+        if !crawford {
+            for g in &mut games {
+                g.crawford_game = None;
+            }
         }
+        let rules = MatchRules {
+            length: first.length,
+            cube: first.cube,
+            jacoby: first.jacoby,
+            // A file records what was played: beavers in money play are taken as written.
+            beaver: true,
+            ..MatchRules::money()
+        };
+        let raw = RawMatch { headers, rules, crawford, start, players: first.players, games };
+        Ok((raw, Resigned(self.resigned)))
     }
-    let rules = MatchRules {
-        length: first.length,
-        cube: first.cube,
-        jacoby: first.jacoby,
-        // A file records what was played: beavers in money play are taken as written.
-        beaver: true,
-        ..MatchRules::money()
-    };
-    let resigned = Resigned(infos.iter().map(|i| i.result.is_some_and(|r| r.2)).collect());
-    let raw = RawMatch {
-        headers: headers(&trees[0].nodes[0]),
-        rules,
-        crawford,
-        start,
-        players: first.players.clone(),
-        games,
-    };
-    Ok((raw, resigned))
 }

@@ -31,8 +31,9 @@
 //!   counts (it must still be the one written);
 //! - `PL[B]DI[31]` (dice set by hand) must be followed by that player's
 //!   move with those dice. Setup nodes (`AE`, `AB`, `AW`, `PL` alone, `CV`,
-//!   `CP`: a game from a set position, cube or dice) and a root `CV`
-//!   (automatic doubles) are refused: every game starts from the starting
+//!   `CP`: a game from a set position, cube or dice), in the root node as
+//!   in any other, and a root `CV` other than 1 (automatic doubles) are
+//!   refused, naming the property: every game starts from the starting
 //!   position with the cube at 1.
 //!
 //! Ignored: stored analysis (`A`, `DA`, `GS`, `LU`, `MR`, `CR`, the marks
@@ -101,8 +102,9 @@ pub fn parse_sgf(text: &str) -> Result<MatchRecord, MatError> {
 /// # Errors
 /// Text that cannot be read as a gnubg SGF match at all.
 pub fn parse_sgf_until_error(text: &str) -> Result<(MatchRecord, Option<MatError>), MatError> {
-    let trees = tree::parse_collection(text)?;
-    let (raw, resigned) = gnubg::raw_match(&trees)?;
+    let mut reader = gnubg::MatchReader::default();
+    tree::parse_collection(text, &mut reader)?;
+    let (raw, resigned) = reader.finish()?;
     let lines: Vec<usize> = raw.games.iter().map(|g| g.line).collect();
     let (mut record, mut error) = replay_until_error(raw)?;
     let bad = record.games.iter().zip(resigned.0).zip(lines).enumerate().find_map(|(i, ((game, resigned), line))| {

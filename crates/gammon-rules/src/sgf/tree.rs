@@ -1,38 +1,46 @@
 //! The SGF syntax layer: game trees, nodes, properties and their values,
 //! with the line each starts on. Only the main line of each game tree is
-//! kept (the first variation at every branch); the others are skipped.
+//! read (the first variation at every branch); the others are skipped.
+//!
+//! The nodes are handed to a [`Visitor`] one at a time and not kept, and a
+//! value borrows the text unless it has an escape: a large file costs what
+//! the visitor keeps of it, not a tree of allocations per node.
 
 use crate::{MatError, MatPlace};
+use std::borrow::Cow;
 
 /// One property: `ID[value][value]…`, values unescaped.
-pub(super) struct Property {
-    pub ident: String,
-    pub values: Vec<String>,
+pub(super) struct Property<'a> {
+    pub ident: &'a str,
+    pub values: Vec<Cow<'a, str>>,
 }
 
 /// One node (`;` and its properties).
-pub(super) struct Node {
+pub(super) struct Node<'a> {
     /// The line of its `;` (1-based).
     pub line: usize,
-    pub props: Vec<Property>,
+    pub props: Vec<Property<'a>>,
 }
 
-impl Node {
+impl Node<'_> {
     /// The first value of the property `ident`, if the node has it.
     pub fn value(&self, ident: &str) -> Option<&str> {
-        self.property(ident).and_then(|p| p.values.first()).map(String::as_str)
+        self.property(ident).and_then(|p| p.values.first()).map(|v| &**v)
     }
 
-    pub fn property(&self, ident: &str) -> Option<&Property> {
+    pub fn property(&self, ident: &str) -> Option<&Property<'_>> {
         self.props.iter().find(|p| p.ident == ident)
     }
 }
 
-/// The main line of one game tree.
-pub(super) struct GameTree {
-    /// The line of its `(`.
-    pub line: usize,
-    pub nodes: Vec<Node>,
+/// What reads the main lines of the game trees, in file order.
+pub(super) trait Visitor {
+    /// A game tree starts: its `(` is on `line`.
+    fn tree(&mut self, line: usize) -> Result<(), MatError>;
+    /// The next node of its main line.
+    fn node(&mut self, node: &Node<'_>) -> Result<(), MatError>;
+    /// The game tree is closed (it had at least one node).
+    fn end(&mut self) -> Result<(), MatError>;
 }
 
 fn err(line: usize, reason: impl Into<String>) -> MatError {
@@ -45,7 +53,7 @@ struct Cursor<'a> {
     line: usize,
 }
 
-impl Cursor<'_> {
+impl<'a> Cursor<'a> {
     fn peek(&self) -> Option<u8> {
         self.text.as_bytes().get(self.at).copied()
     }
@@ -66,10 +74,12 @@ impl Cursor<'_> {
     }
 
     /// A value after its `[`: up to the unescaped `]`. `\` escapes the next
-    /// character; `\` before a line end is a soft line break (removed).
-    fn value(&mut self) -> Result<String, MatError> {
+    /// character; `\` before a line end is a soft line break (removed). The
+    /// value borrows the text unless it has an escape.
+    fn value(&mut self) -> Result<Cow<'a, str>, MatError> {
         let start_line = self.line;
-        let mut out = String::new();
+        let text: &'a str = self.text;
+        let mut out: Option<String> = None;
         let mut run = self.at;
         loop {
             let Some(b) = self.peek() else {
@@ -77,12 +87,19 @@ impl Cursor<'_> {
             };
             match b {
                 b']' => {
-                    out.push_str(&self.text[run..self.at]);
+                    let tail = &text[run..self.at];
                     self.bump();
-                    return Ok(out);
+                    return Ok(match out {
+                        None => Cow::Borrowed(tail),
+                        Some(mut o) => {
+                            o.push_str(tail);
+                            Cow::Owned(o)
+                        }
+                    });
                 }
                 b'\\' => {
-                    out.push_str(&self.text[run..self.at]);
+                    let o = out.get_or_insert_with(String::new);
+                    o.push_str(&text[run..self.at]);
                     self.bump();
                     match self.peek() {
                         None => continue,
@@ -97,11 +114,11 @@ impl Cursor<'_> {
                         }
                         Some(_) => {
                             // The escaped character, whole (it may be multi-byte).
-                            let c = self.text[self.at..].chars().next().unwrap_or(' ');
+                            let c = text[self.at..].chars().next().unwrap_or(' ');
                             for _ in 0..c.len_utf8() {
                                 self.bump();
                             }
-                            out.push(c);
+                            o.push(c);
                         }
                     }
                     run = self.at;
@@ -114,7 +131,7 @@ impl Cursor<'_> {
     }
 
     /// A node's properties, after its `;`.
-    fn node(&mut self) -> Result<Node, MatError> {
+    fn node(&mut self) -> Result<Node<'a>, MatError> {
         let line = self.line;
         let mut props = Vec::new();
         loop {
@@ -125,7 +142,8 @@ impl Cursor<'_> {
                     while self.peek().is_some_and(|b| b.is_ascii_uppercase()) {
                         self.bump();
                     }
-                    let ident = self.text[start..self.at].to_string();
+                    let text: &'a str = self.text;
+                    let ident = &text[start..self.at];
                     let mut values = Vec::new();
                     loop {
                         self.skip_space();
@@ -136,7 +154,7 @@ impl Cursor<'_> {
                         values.push(self.value()?);
                     }
                     if values.is_empty() {
-                        return Err(err(self.line, format!("property {ident} has no value `[…]`")));
+                        return Err(err(self.line, format!("property {} has no value `[…]`", crate::quote(ident))));
                     }
                     props.push(Property { ident, values });
                 }
@@ -168,9 +186,11 @@ impl Cursor<'_> {
     }
 
     /// One game tree after its `(`: its nodes, then the first variation's
-    /// main line, iteratively (nesting depth costs no stack).
-    fn game_tree(&mut self, line: usize) -> Result<GameTree, MatError> {
-        let mut nodes = Vec::new();
+    /// main line, iteratively (nesting depth costs no stack), each node
+    /// handed to `visitor`.
+    fn game_tree(&mut self, line: usize, visitor: &mut impl Visitor) -> Result<(), MatError> {
+        visitor.tree(line)?;
+        let mut nodes = 0usize;
         // Open trees on the main line, and whether the innermost one has
         // already had its first variation (the rest are skipped).
         let mut depth = 1usize;
@@ -180,7 +200,10 @@ impl Cursor<'_> {
             let here = self.line;
             match self.bump() {
                 None => return Err(err(line, "a game tree is not closed by `)` (truncated file?)")),
-                Some(b';') if !taken_variation => nodes.push(self.node()?),
+                Some(b';') if !taken_variation => {
+                    visitor.node(&self.node()?)?;
+                    nodes += 1;
+                }
                 Some(b';') => return Err(err(here, "a node after the variations of its sequence")),
                 Some(b'(') if !taken_variation => depth += 1,
                 Some(b'(') => self.skip_variation(here)?,
@@ -197,31 +220,35 @@ impl Cursor<'_> {
                 }
             }
         }
-        if nodes.is_empty() {
+        if nodes == 0 {
             return Err(err(line, "a game tree without a node"));
         }
-        Ok(GameTree { line, nodes })
+        visitor.end()
     }
 }
 
-/// The game trees of an SGF collection, each reduced to its main line.
-pub(super) fn parse_collection(text: &str) -> Result<Vec<GameTree>, MatError> {
+/// Reads the game trees of an SGF collection, each reduced to its main
+/// line, into `visitor`.
+pub(super) fn parse_collection(text: &str, visitor: &mut impl Visitor) -> Result<(), MatError> {
     let mut cur = Cursor { text, at: 0, line: 1 };
-    let mut trees = Vec::new();
+    let mut trees = 0usize;
     loop {
         cur.skip_space();
         let line = cur.line;
         match cur.bump() {
             None => break,
-            Some(b'(') => trees.push(cur.game_tree(line)?),
+            Some(b'(') => {
+                cur.game_tree(line, visitor)?;
+                trees += 1;
+            }
             Some(_) => {
                 cur.at -= 1;
                 return Err(err(line, format!("expected `(` to start a game tree, found {:?}", cur.char_here())));
             }
         }
     }
-    if trees.is_empty() {
+    if trees == 0 {
         return Err(err(1, "no game tree `(;…)` in the file"));
     }
-    Ok(trees)
+    Ok(())
 }

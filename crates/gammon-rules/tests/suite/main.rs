@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod format_properties;
+mod hostile_files;
 mod match_files;
 mod oracle_games;
 mod oracle_match_ids;
