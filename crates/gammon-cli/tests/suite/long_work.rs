@@ -337,7 +337,7 @@ fn an_interrupted_labelling_keeps_every_finished_label() {
     assert_eq!(code, Some(130), "{stderr}");
     let kept = gammon_train::dataset::Dataset::load(&labels).expect("the finished labels are saved");
     let n = kept.len();
-    assert!(n >= 1 && n < 40, "{n} labels kept");
+    assert!((1..40).contains(&n), "{n} labels kept");
     assert!(
         stderr.contains(&format!("kept {n} labels in ")) && stderr.contains(&format!("{} to go", 40 - n)),
         "{stderr}"
@@ -404,7 +404,7 @@ fn an_interrupted_fit_keeps_the_best_net_so_far() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("fit/fit-report.json")).unwrap()).unwrap();
     assert_eq!(report["report"]["stopped"], true);
     let epochs = report["report"]["epochs"].as_array().unwrap().len();
-    assert!(epochs >= 1 && epochs < 60, "{epochs}");
+    assert!((1..60).contains(&epochs), "{epochs}");
 }
 
 /// `distill` stopped while labelling keeps the labels finished (before, up
