@@ -846,7 +846,11 @@ impl BearoffDb {
 /// and cached (thread-safe, once).
 pub fn bearoff_db() -> &'static BearoffDb {
     static DB: OnceLock<BearoffDb> = OnceLock::new();
-    DB.get_or_init(|| BearoffDb::load_or_build(cache_dir().as_deref()).0)
+    DB.get_or_init(|| {
+        let (db, outcome) = BearoffDb::load_or_build(cache_dir().as_deref());
+        crate::bearoff2::warn_if_not_cached(outcome);
+        db
+    })
 }
 
 #[cfg(test)]

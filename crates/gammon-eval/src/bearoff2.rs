@@ -417,6 +417,22 @@ pub enum CacheOutcome {
     NoCacheDir,
 }
 
+/// Says once per process, on standard error, that a bearoff database could
+/// not be cached: otherwise every process rebuilds it silently (0.55 s
+/// instead of 0.006 s).
+pub(crate) fn warn_if_not_cached(outcome: CacheOutcome) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    if outcome == CacheOutcome::NotWritten {
+        SAID.call_once(|| {
+            let dir = cache_dir().map_or_else(String::new, |d| format!(" in {}", d.display()));
+            eprintln!(
+                "warning: cannot write the bearoff databases' cache{dir}: every run rebuilds them (about half a second); \
+                 set GAMMON_CACHE_DIR to a folder this user can write"
+            );
+        });
+    }
+}
+
 /// The cache folder: `$GAMMON_CACHE_DIR`, else `$XDG_CACHE_HOME/gammon`,
 /// else `$HOME/.cache/gammon` (empty variables count as unset).
 pub fn cache_dir() -> Option<PathBuf> {
@@ -452,7 +468,11 @@ pub fn bearoff_value(pos: &Position) -> Option<Probabilities> {
 /// cache on first use, or built (about a second in release) and cached.
 pub fn bearoff2_db() -> &'static TwoSidedDb {
     static DB: OnceLock<TwoSidedDb> = OnceLock::new();
-    DB.get_or_init(|| TwoSidedDb::load_or_build(cache_dir().as_deref()).0)
+    DB.get_or_init(|| {
+        let (db, outcome) = TwoSidedDb::load_or_build(cache_dir().as_deref());
+        warn_if_not_cached(outcome);
+        db
+    })
 }
 
 #[cfg(test)]
