@@ -7,9 +7,11 @@
 //! A missing oracle folder is a failure too, never a skip: CI always has it.
 
 mod files;
+mod needs;
 mod records;
 mod run;
 
 pub use files::{oracle_dir, read_jsonl, read_oracle, read_shared, read_text, shared_dir, MissingData, MAX_FILE_BYTES};
 pub use records::{CubeEquities, CubeMatch, CubeMoney, CubeVerdict, EdgeCase, EvalRecord, MovegenDigest, MovegenFull};
+pub use needs::{needs, programs_missing, REQUIRE_ALL};
 pub use run::{run, run_with_env, Output};

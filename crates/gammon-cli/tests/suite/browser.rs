@@ -23,8 +23,13 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-/// chromedriver on a free port, once it answers.
-fn chromedriver() -> (Killed, String) {
+/// chromedriver on a free port, once it answers; `None` (the test skipped,
+/// or failed under GAMMON_REQUIRE_ALL) where Chromium is not installed.
+fn chromedriver() -> Option<(Killed, String)> {
+    let missing = gammon_testkit::programs_missing(&["chromedriver", "chromium"]);
+    if !gammon_testkit::needs("the browser test (apt-get install chromium chromium-driver)", missing) {
+        return None;
+    }
     let port = free_port();
     let child = Command::new("chromedriver")
         .arg(format!("--port={port}"))
@@ -38,7 +43,7 @@ fn chromedriver() -> (Killed, String) {
         assert!(began.elapsed() < Duration::from_secs(20), "chromedriver did not start");
         std::thread::sleep(Duration::from_millis(100));
     }
-    (Killed(child), url)
+    Some((Killed(child), url))
 }
 
 async fn browser(driver: &str) -> Client {
@@ -157,7 +162,7 @@ const MIDDLE_GAME: &str = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10";
 fn the_page_shows_a_position_its_moves_and_a_move_on_the_board() {
     let server = super::serve::Server::start();
     let url = server.url.clone();
-    let (_driver, driver_url) = chromedriver();
+    let Some((_driver, driver_url)) = chromedriver() else { return };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let client = browser(&driver_url).await;
@@ -244,7 +249,7 @@ fn a_match_file_uploaded_to_the_page_is_reviewed_and_stepped_through() {
     });
     let server = super::serve::Server::start();
     let url = server.url.clone();
-    let (_driver, driver_url) = chromedriver();
+    let Some((_driver, driver_url)) = chromedriver() else { return };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let client = browser(&driver_url).await;
@@ -304,7 +309,7 @@ fn a_match_file_uploaded_to_the_page_is_reviewed_and_stepped_through() {
 fn a_rollout_on_the_page_shows_its_progress_and_a_cancel_keeps_its_games() {
     let server = super::serve::Server::start();
     let url = server.url.clone();
-    let (_driver, driver_url) = chromedriver();
+    let Some((_driver, driver_url)) = chromedriver() else { return };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let client = browser(&driver_url).await;
@@ -374,7 +379,7 @@ async fn play_turn(client: &Client) -> String {
 fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
     let server = super::serve::Server::start();
     let url = server.url.clone();
-    let (_driver, driver_url) = chromedriver();
+    let Some((_driver, driver_url)) = chromedriver() else { return };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let client = browser(&driver_url).await;

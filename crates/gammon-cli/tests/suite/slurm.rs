@@ -68,6 +68,14 @@ fn job_arrays_and_their_merge_give_the_single_process_results() {
         eprintln!("GAMMON_SKIP_SLURM is set: the Slurm test is skipped");
         return;
     }
+    // The local cluster needs Slurm and munge installed, and root to start them.
+    let missing = gammon_testkit::programs_missing(&["sbatch", "slurmctld", "munged"]).or_else(|| {
+        let root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+        (!root).then(|| "root, to start the local cluster".to_string())
+    });
+    if !gammon_testkit::needs("the Slurm test", missing) {
+        return;
+    }
     let up = cluster("start");
     assert!(
         up.status.success(),
