@@ -520,7 +520,7 @@ pub fn from_bytes<T: DeserializeOwned>(
     // Borrowing from the image lets byte strings (`packed` tables) be read
     // in place instead of copied out first.
     let (value, used) = bincode::serde::borrow_decode_from_slice(payload, config().with_limit::<DECODE_LIMIT>())
-        .map_err(|e| FileError::Decode(e.to_string()))?;
+        .map_err(|e| FileError::Decode(decode_problem(&e)))?;
     if used != payload.len() {
         return Err(FileError::Decode(format!("{} payload bytes left over", payload.len() - used)));
     }
@@ -561,6 +561,22 @@ pub fn read_file<T: DeserializeOwned>(
 ) -> Result<T, FileError> {
     let image = read_image(open_regular(path)?, path, kind, version, max_payload)?;
     from_bytes(kind, version, max_payload, &image).map_err(|e| FileError::in_file(path, e))
+}
+
+/// What is wrong with a payload bincode cannot decode, in words (its own
+/// messages are Rust debug text, such as `UnexpectedEnd { additional: 1 }`).
+fn decode_problem(e: &bincode::error::DecodeError) -> String {
+    use bincode::error::DecodeError as D;
+    match e {
+        D::UnexpectedEnd { additional } => format!("the payload ends {additional} byte(s) too early"),
+        D::LimitExceeded => "a length inside the payload is larger than any real file's".to_string(),
+        D::Utf8 { .. } | D::InvalidCharEncoding(_) => "a text inside the payload is not UTF-8".to_string(),
+        D::UnexpectedVariant { found, .. } => format!("a field holds {found}, which no version of it means"),
+        // Our own checks while decoding (serde's custom errors) are words already.
+        D::OtherString(why) => why.clone(),
+        D::Other(why) => (*why).to_string(),
+        _ => "its fields are not those this program writes (corrupt, or written by another program)".to_string(),
+    }
 }
 
 /// Writes `value` to `path` atomically, through [`write_output`]: a
@@ -664,6 +680,15 @@ mod tests {
             from_bytes::<Sample>(FileKind::Weights, 3, 4, &bytes),
             Err(FileError::PayloadTooLarge { .. })
         ));
+    }
+
+    #[test]
+    fn a_payload_that_ends_early_is_said_in_words() {
+        let bytes = to_bytes(FileKind::Weights, 3, &Sample { name: "net".into(), values: vec![1.0, 2.0] }).unwrap();
+        let short = &bytes[HEADER_LEN..bytes.len() - 1];
+        let cut = image(FileKind::Weights, 3, FileKind::Weights.checksum(short), short);
+        let e = from_bytes::<Sample>(FileKind::Weights, 3, 1 << 20, &cut).unwrap_err().to_string();
+        assert!(e.contains("the payload ends") && e.contains("too early") && !e.contains('{'), "{e}");
     }
 
     #[test]

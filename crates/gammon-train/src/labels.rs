@@ -103,7 +103,7 @@ impl LabelSettings {
             return Err(LabelError::Setting {
                 setting: "truncate",
                 rule: format!("0 to {}", gammon_rules::MAX_TURNS),
-                got: format!("{:?}", self.truncate),
+                got: self.truncate.unwrap_or_default().to_string(),
             });
         }
         Ok(())

@@ -138,6 +138,17 @@ fn the_index_comes_from_slurm_or_kubernetes_and_bad_merges_are_refused() {
         "{}",
         foreign.stderr
     );
+    // Another setting is named in words, not as Rust debug text.
+    let truncated = dir.join("no-vr.rs");
+    let o = rollout(&["--shard", "1/3", "--no-vr", "--out", path(&truncated)]);
+    assert!(o.success(), "{}", o.stderr);
+    let other = gammon(&["merge", path(&file(0)), path(&truncated), path(&file(2))]);
+    assert!(
+        !other.success() && other.stderr.contains("its variance reduction differs (off against on)"),
+        "{}",
+        other.stderr
+    );
+    assert!(!other.stderr.contains("RolloutSettings") && !other.stderr.contains("Some("), "{}", other.stderr);
     let text = dir.join("notes.txt");
     std::fs::write(&text, "not a shard\n").unwrap();
     let wrong_kind = gammon(&["merge", path(&text)]);

@@ -354,8 +354,11 @@ fn same_rollout(i: usize, this: &RolloutJob, first: &RolloutJob) -> Result<(), M
         }
     };
     let (s, f) = (&this.settings, &first.settings);
+    // Each difference in words, never as Rust's debug text.
+    let or_none = |x: Option<String>| x.unwrap_or_else(|| "none".to_string());
+    let on_off = |b: bool| if b { "on" } else { "off" }.to_string();
     differ("position", this.position.clone(), first.position.clone())?;
-    differ("roll", format!("{:?}", this.dice), format!("{:?}", first.dice))?;
+    differ("roll", or_none(this.dice.clone()), or_none(first.dice.clone()))?;
     differ("seed", s.seed.to_string(), f.seed.to_string())?;
     differ("number of games", s.trials.to_string(), f.trials.to_string())?;
     differ(
@@ -363,9 +366,32 @@ fn same_rollout(i: usize, this: &RolloutJob, first: &RolloutJob) -> Result<(), M
         format!("{} {:016x}", this.evaluator, this.fingerprint),
         format!("{} {:016x}", first.evaluator, first.fingerprint),
     )?;
+    let truncation = |t: Option<u32>| t.map_or("none (to the end)".to_string(), |t| format!("{t} half-moves"));
+    differ("truncation", truncation(s.truncate), truncation(f.truncate))?;
+    differ("variance reduction", on_off(s.variance_reduction), on_off(f.variance_reduction))?;
+    differ("quasi-random dice", on_off(s.quasi_random), on_off(f.quasi_random))?;
+    differ("cubeful play", on_off(s.cubeful), on_off(f.cubeful))?;
+    differ(
+        "target standard error",
+        or_none(s.target_se.map(|x| x.to_string())),
+        or_none(f.target_se.map(|x| x.to_string())),
+    )?;
+    differ("ply", s.ply.to_string(), f.ply.to_string())?;
+    differ("exact bearoffs", on_off(s.bearoff_exact), on_off(f.bearoff_exact))?;
+    differ(
+        "moves rolled out",
+        or_none(s.candidates.map(|x| x.to_string())),
+        or_none(f.candidates.map(|x| x.to_string())),
+    )?;
+    // Whatever else the settings hold (a field added later).
     differ("settings", format!("{s:?}"), format!("{f:?}"))?;
-    differ("candidate moves", format!("{:?}", this.candidates), format!("{:?}", first.candidates))?;
-    differ("legal moves", format!("{:?}", this.legal_moves), format!("{:?}", first.legal_moves))
+    let moves = |c: &[(String, f64)]| c.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>().join(", ");
+    differ("candidate moves", moves(&this.candidates), moves(&first.candidates))?;
+    differ(
+        "number of legal moves",
+        or_none(this.legal_moves.map(|n| n.to_string())),
+        or_none(first.legal_moves.map(|n| n.to_string())),
+    )
 }
 
 /// The shard count most shards share (the smallest on ties).
