@@ -119,6 +119,15 @@ fn main() -> ExitCode {
             if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) {
                 return ExitCode::SUCCESS;
             }
+            // Files and standard input are read and written with context
+            // naming them; a bare I/O error is a write to standard output
+            // (a full disk behind `> file`).
+            if e.chain().count() == 1 {
+                if let Some(io) = e.downcast_ref::<std::io::Error>() {
+                    eprintln!("error: cannot write to standard output: {io}");
+                    return ExitCode::FAILURE;
+                }
+            }
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }

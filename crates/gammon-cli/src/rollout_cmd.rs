@@ -270,15 +270,25 @@ fn run_shard(
         json::write(&mut w, &value)?;
     } else {
         let what = if played.is_complete() { "complete" } else { "partial" };
-        writeln!(
-            w,
-            "shard {} of the rollout ({what}): {done} of games {}-{} written to {} ({:.2} s)",
-            job.shard,
-            range.start,
-            range.end.saturating_sub(1),
-            out.display(),
-            played.seconds
-        )?;
+        if range.is_empty() {
+            writeln!(
+                w,
+                "shard {} of the rollout: no games (the {} games leave none to this shard); an empty shard written to {}",
+                job.shard,
+                job.settings.trials,
+                out.display()
+            )?;
+        } else {
+            writeln!(
+                w,
+                "shard {} of the rollout ({what}): {done} of games {}-{} written to {} ({:.2} s)",
+                job.shard,
+                range.start,
+                range.end.saturating_sub(1),
+                out.display(),
+                played.seconds
+            )?;
+        }
     }
     w.flush()?;
     if !played.is_complete() {

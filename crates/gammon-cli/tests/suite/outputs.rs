@@ -166,3 +166,34 @@ fn an_unwritable_bearoff_cache_is_said_once() {
     );
     assert!(out.success() && !out.stderr.contains("warning"), "{}", out.stderr);
 }
+
+/// A full standard output is named as such (it said only "No space left on
+/// device"), with a non-zero exit.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_is_named() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gammon"))
+        .args(["moves", "4HPwATDgc/ABMA", "31"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.starts_with("error: cannot write to standard output: ") && stderr.lines().count() == 1, "{stderr}");
+}
+
+/// A shard left without games says so in words (it said "0 of games 0-0").
+#[test]
+fn an_empty_shard_says_it_has_no_games() {
+    let dir = temp("empty-shard");
+    let shard = dir.join("s5.rs");
+    let out = gammon(&["rollout", "4HPwATDgc/ABMA", "--games", "2", "--shard", "5/8", "--out", text(&shard)]);
+    assert!(out.success(), "{}", out.stderr);
+    assert!(
+        out.stdout.contains("shard 5/8 of the rollout: no games (the 2 games leave none to this shard)"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("games 0-0"), "{}", out.stdout);
+}
