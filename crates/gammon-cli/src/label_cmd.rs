@@ -290,19 +290,21 @@ fn rollout(args: &RolloutLabelArgs) -> Result<()> {
         gammon_train::labels::LabelShardError::Save(e) => anyhow::Error::new(e),
     })?;
     let secs = start.elapsed().as_secs_f64();
-    if let Some(se) = data.mean_standard_errors() {
-        println!(
-            "{} of {total} positions labelled ({} now, {:.2} s of wall time each); mean standard error: win {:.4}, win gammon {:.4}, win backgammon {:.4}, lose gammon {:.4}, lose backgammon {:.4}",
-            data.len(),
-            data.len() - before,
-            secs / (data.len() - before).max(1) as f64,
-            se[0],
-            se[1],
-            se[2],
-            se[3],
-            se[4]
-        );
-    }
+    let spread = data.mean_standard_errors().map_or_else(
+        || "no standard errors (one trial a label)".to_string(),
+        |se| {
+            format!(
+                "mean standard error: win {:.4}, win gammon {:.4}, win backgammon {:.4}, lose gammon {:.4}, lose backgammon {:.4}",
+                se[0], se[1], se[2], se[3], se[4]
+            )
+        },
+    );
+    println!(
+        "{} of {total} positions labelled ({} now, {:.2} s of wall time each); {spread}",
+        data.len(),
+        data.len() - before,
+        secs / (data.len() - before).max(1) as f64,
+    );
     if data.is_empty() {
         eprintln!("stopped before any position was labelled: nothing written");
         std::process::exit(INTERRUPTED);

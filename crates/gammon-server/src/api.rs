@@ -278,7 +278,8 @@ pub async fn start_rollout(State(state): State<AppState>, body: Body) -> Result<
                     done: p.trials,
                     total: p.max_trials,
                     equity: Some(p.equity),
-                    standard_error: Some(p.standard_error),
+                    // None (null) below two games: there is none.
+                    standard_error: Some(p.standard_error).filter(|se| se.is_finite()),
                 })
             },
             job.stop_flag(),

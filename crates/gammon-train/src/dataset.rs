@@ -211,8 +211,10 @@ impl Dataset {
         if !self.standard_errors.is_empty() && self.standard_errors.len() != self.labels.len() {
             return Err(FileError::Invalid("dataset: standard errors and labels differ in number".into()));
         }
-        if self.standard_errors.iter().flatten().any(|x| !x.is_finite() || *x < 0.0) {
-            return Err(FileError::Invalid("dataset: a standard error is negative or not a number".into()));
+        // NaN is "no standard error" (a label of a single trial); anything
+        // else must be a finite number >= 0.
+        if self.standard_errors.iter().flatten().any(|x| !x.is_nan() && (x.is_infinite() || *x < 0.0)) {
+            return Err(FileError::Invalid("dataset: a standard error is negative or infinite".into()));
         }
         self.decoded_positions().map(|_| ())
     }
@@ -231,18 +233,20 @@ impl Dataset {
     }
 
     /// The mean standard error of each of the five outputs over the labels
-    /// (`None` without standard errors).
+    /// that have one (labels of a single trial have none); `None` if none
+    /// has.
     pub fn mean_standard_errors(&self) -> Option<[f64; 5]> {
-        if self.standard_errors.is_empty() {
+        let with: Vec<&[f32; 5]> = self.standard_errors.iter().filter(|se| se.iter().all(|x| !x.is_nan())).collect();
+        if with.is_empty() {
             return None;
         }
         let mut sum = [0.0f64; 5];
-        for se in &self.standard_errors {
-            for (s, &x) in sum.iter_mut().zip(se) {
+        for se in &with {
+            for (s, &x) in sum.iter_mut().zip(*se) {
                 *s += f64::from(x);
             }
         }
-        Some(sum.map(|s| s / self.standard_errors.len() as f64))
+        Some(sum.map(|s| s / with.len() as f64))
     }
 }
 

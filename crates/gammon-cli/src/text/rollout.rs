@@ -35,7 +35,7 @@ impl RolloutProgressLine {
         let lead = if p.leader.is_some() { " (leading move)" } else { "" };
         self.bar.set_length(p.max_trials);
         self.bar.set_position(p.trials);
-        self.bar.set_message(format!(", {what}{lead} {:+.4} ± {:.4}", p.equity, p.standard_error));
+        self.bar.set_message(format!(", {what}{lead} {:+.4} ± {}", p.equity, se(p.standard_error, 0)));
     }
 
     /// Prints a line on standard error above the bar.
@@ -54,7 +54,20 @@ fn signed(x: f64) -> String {
 }
 
 fn interval(e: &Estimate) -> String {
+    if e.standard_error.is_nan() {
+        return "n/a".to_string();
+    }
     format!("[{:+.4}, {:+.4}]", e.low, e.high)
+}
+
+/// A standard error (or an interval's end) in `width` columns; `n/a` below
+/// two trials, where there is none.
+fn se(x: f64, width: usize) -> String {
+    if x.is_nan() {
+        format!("{:>width$}", "n/a")
+    } else {
+        format!("{x:>width$.4}")
+    }
 }
 
 fn describe_settings(r: &RolloutReport) -> String {
@@ -146,7 +159,7 @@ fn rollout_body(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
             let p = &res.probabilities;
             let row = |f: &dyn Fn(&Estimate) -> f64| {
                 let lose = Estimate::new(1.0 - p[0].mean, p[0].standard_error);
-                [p[0], p[1], p[2], lose, p[3], p[4]].iter().map(|e| format!("{:>8.4}", f(e))).collect::<String>()
+                [p[0], p[1], p[2], lose, p[3], p[4]].iter().map(|e| se(f(e), 8)).collect::<String>()
             };
             writeln!(out, "mean  {}", row(&|e| e.mean))?;
             writeln!(out, "SE    {}", row(&|e| e.standard_error))?;
@@ -154,7 +167,7 @@ fn rollout_body(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
             writeln!(out, "95%+  {}", row(&|e| e.high))?;
             writeln!(out)?;
             let show = |name: &str, e: &Estimate| {
-                format!("{name:<16}{}  SE {:.4}  95% CI {}", signed(e.mean), e.standard_error, interval(e))
+                format!("{name:<16}{}  SE {}  95% CI {}", signed(e.mean), se(e.standard_error, 0), interval(e))
             };
             writeln!(out, "{}", show("Cubeless equity", &res.equity))?;
             if let Some(c) = &res.cubeful {
@@ -188,13 +201,13 @@ fn rollout_body(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
                 let diff = if i == 0 {
                     String::new()
                 } else {
-                    format!("{:>8} {:>7.4}", signed(m.difference.mean), m.difference.standard_error)
+                    format!("{:>8} {}", signed(m.difference.mean), se(m.difference.standard_error, 7))
                 };
                 let line = format!(
-                    "{:>2}. {name:<22}{:>8} {:>7.4}  {:<20}{diff}",
+                    "{:>2}. {name:<22}{:>8} {}  {:<20}{diff}",
                     i + 1,
                     signed(h.mean),
-                    h.standard_error,
+                    se(h.standard_error, 7),
                     interval(&h)
                 );
                 writeln!(out, "{}", line.trim_end())?;

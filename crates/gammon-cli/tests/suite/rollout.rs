@@ -125,3 +125,22 @@ fn bad_input_is_a_clear_error() {
     fails(&["AAAAAAAA/38AAA", "--dice", "31"], "the game in this position is over");
     fails(&["start", "--weights", "/nonexistent/weights.net"], "cannot load weights");
 }
+
+/// One game has no standard error: `n/a` in text and `null` in JSON (it
+/// printed SE 0.0000 and a zero-width interval); with the moves of a roll too.
+#[test]
+fn one_game_has_no_standard_error() {
+    let text = gammon(&["rollout", "4HPwATDgc/ABMA", "--games", "1"]);
+    assert!(text.success(), "{}", text.stderr);
+    assert!(text.stdout.contains("SE n/a  95% CI n/a"), "{}", text.stdout);
+    assert!(!text.stdout.contains("0.0000  95% CI"), "{}", text.stdout);
+    let json = gammon(&["rollout", "4HPwATDgc/ABMA", "--games", "1", "--json"]);
+    let v: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(v["rollout"]["equity"]["standard_error"], Value::Null, "{}", json.stdout);
+    let moves = gammon(&["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--games", "1", "--moves", "2"]);
+    assert!(moves.success() && moves.stdout.contains("n/a"), "{}{}", moves.stdout, moves.stderr);
+    // Two games have one.
+    let two = gammon(&["rollout", "4HPwATDgc/ABMA", "--games", "2", "--json"]);
+    let v: Value = serde_json::from_str(&two.stdout).unwrap();
+    assert!(v["rollout"]["equity"]["standard_error"].is_number(), "{}", two.stdout);
+}

@@ -16,7 +16,9 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 pub struct Estimate {
     /// The sample mean.
     pub mean: f64,
-    /// Its standard error (0 with a single trial or identical trials).
+    /// Its standard error: 0 for identical trials, and NaN — no standard
+    /// error — below two trials (JSON `null`, `n/a` in text), never a
+    /// false 0 with a zero-width interval.
     pub standard_error: f64,
     /// Lower end of the normal 95% interval, `mean - 1.96 SE`.
     pub low: f64,
@@ -134,7 +136,8 @@ impl Wide {
 /// squared; the numerator is exact.
 fn squared_standard_error(n: u64, sum: i128, squares: I256) -> f64 {
     if n < 2 {
-        return 0.0;
+        // One trial says nothing about the spread.
+        return f64::NAN;
     }
     let sum = I256::from(sum);
     let numerator = I256::from(n) * squares - sum * sum;
@@ -319,7 +322,18 @@ mod tests {
         assert_eq!(e.mean, 3.0);
         // Sample variance 14/3, standard error sqrt(14/3 / 4).
         assert!((e.standard_error - (14.0f64 / 12.0).sqrt()).abs() < 1e-12);
-        assert_eq!(Moments::default().estimate(), Estimate::new(0.0, 0.0));
+        // Below two trials there is no standard error (it used to be 0, a
+        // zero-width interval).
+        for n in [0, 1] {
+            let mut m = Moments::default();
+            for _ in 0..n {
+                m.add(fixed(0.5).unwrap());
+            }
+            let e = m.estimate();
+            assert!(e.standard_error.is_nan() && e.low.is_nan() && e.high.is_nan(), "{n}: {e:?}");
+            assert!(!e.contains(e.mean));
+            assert_eq!(serde_json::to_value(e).unwrap()["standard_error"], serde_json::Value::Null);
+        }
     }
 
     /// Values with every kind of rounding: luck-adjusted probabilities are
