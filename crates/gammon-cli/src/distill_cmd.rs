@@ -13,6 +13,7 @@
 //! round 0 = the starting net; x = positions labelled so far).
 
 use crate::args::{threads_help, threads_parser};
+use crate::interrupt::{stop_flag, INTERRUPTED};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_eval::pubeval::PubEval;
@@ -21,7 +22,6 @@ use gammon_train::distill::{fit, label, sample_afterstates, sample_positions, Da
 use gammon_train::{plot, BenchmarkRow};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 /// Arguments of `gammon distill`.
 #[derive(Debug, Args)]
@@ -173,7 +173,10 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     RunSettings::of(args)?.check_or_save(&args.out.join(RUN_SETTINGS))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
-    let stop = stop_on_interrupt()?;
+    let stop = stop_flag(
+        "interrupted: saving the labels made so far (during a fit: finishing it) \
+         (interrupt again to quit at once, losing the work since the last save)",
+    )?;
     let benchmark = |w: &NetWeights| {
         let seed = gammon_train::trainer::BENCHMARK_SEED;
         pool.install(|| gammon_engine::duel::duel(&NetEvaluator::new(w.clone()), &PubEval, args.benchmark_pairs, seed))
@@ -239,26 +242,6 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     weights.save(&out)?;
     eprintln!("weights in {}", out.display());
     Ok(())
-}
-
-/// The exit status of a distillation stopped by a signal (128 + SIGINT).
-const INTERRUPTED: i32 = 130;
-
-/// A flag set by the first Ctrl-C or SIGTERM; the second quits at once.
-fn stop_on_interrupt() -> Result<Arc<AtomicBool>> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(INTERRUPTED);
-        }
-        eprintln!(
-            "interrupted: saving the labels made so far (during a fit: finishing it) \
-             (interrupt again to quit at once, losing the work since the last save)"
-        );
-    })
-    .context("cannot install the Ctrl-C handler")?;
-    Ok(stop)
 }
 
 /// Positions labelled between two looks at the stop flag.

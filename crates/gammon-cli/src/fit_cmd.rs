@@ -7,6 +7,7 @@
 //! `learning-curve.csv` (one row per net and epoch).
 
 use crate::args::{threads_help, threads_parser};
+use crate::interrupt::{stop_flag, INTERRUPTED};
 use anyhow::{Context, Result};
 use clap::Args;
 use gammon_eval::{NetKind, NetWeights};
@@ -14,8 +15,6 @@ use gammon_train::dataset::Dataset;
 use gammon_train::supervised::{fit_supervised_until, FitError, FitSettings, Loss};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 /// Arguments of `gammon fit`.
 #[derive(Debug, Args)]
@@ -115,17 +114,10 @@ pub fn run(args: &FitArgs) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let refs: Vec<&Dataset> = datasets.iter().collect();
     let start = std::time::Instant::now();
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let flag = Arc::clone(&stop);
-        ctrlc::set_handler(move || {
-            if flag.swap(true, Ordering::SeqCst) {
-                std::process::exit(INTERRUPTED);
-            }
-            eprintln!("interrupted: finishing this epoch, then writing the best net so far (interrupt again to quit at once, writing nothing)");
-        })
-        .context("cannot install the Ctrl-C handler")?;
-    }
+    let stop = stop_flag(
+        "interrupted: finishing this epoch, then writing the best net so far \
+         (interrupt again to quit at once, writing nothing)",
+    )?;
     let report = pool
         .install(|| {
             fit_supervised_until(
@@ -205,9 +197,6 @@ pub fn run(args: &FitArgs) -> Result<()> {
     eprintln!("weights in {}", out.display());
     Ok(())
 }
-
-/// The exit status of a fit stopped by a signal (128 + SIGINT).
-const INTERRUPTED: i32 = 130;
 
 fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
     Ok(gammon_eval::file_format::write_output(path, bytes)?)

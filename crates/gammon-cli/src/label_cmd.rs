@@ -8,6 +8,7 @@
 //!   arguments it resumes; Ctrl-C or SIGTERM stop after the chunk in hand.
 
 use crate::args::{threads_help, threads_parser};
+use crate::interrupt::{stop_flag, INTERRUPTED};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use gammon_engine::shard::{Shard, ShardSpec};
@@ -16,8 +17,6 @@ use gammon_train::dataset::{positions_digest, Dataset, LabelSource};
 use gammon_train::distill::{sample_afterstates_within, sample_positions};
 use gammon_train::labels::{label_shard, positions_text, read_positions, LabelSettings};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Arguments of `gammon label`.
@@ -210,10 +209,6 @@ fn sample(args: &SampleArgs) -> Result<()> {
     Ok(())
 }
 
-/// The exit status of a labelling stopped by a signal (128 + SIGINT), as
-/// for every long job.
-const INTERRUPTED: i32 = 130;
-
 fn rollout(args: &RolloutLabelArgs) -> Result<()> {
     let settings = LabelSettings {
         trials: args.trials,
@@ -257,20 +252,10 @@ fn rollout(args: &RolloutLabelArgs) -> Result<()> {
     } else {
         Dataset { labeller, source: Some(source), ..Dataset::default() }
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let flag = Arc::clone(&stop);
-        ctrlc::set_handler(move || {
-            if flag.swap(true, Ordering::SeqCst) {
-                std::process::exit(INTERRUPTED);
-            }
-            eprintln!(
-                "interrupted: finishing the positions in hand and saving every finished label \
-                 (interrupt again to quit at once, losing the labels since the last save)"
-            );
-        })
-        .context("cannot install the Ctrl-C handler")?;
-    }
+    let stop = stop_flag(
+        "interrupted: finishing the positions in hand and saving every finished label \
+         (interrupt again to quit at once, losing the labels since the last save)",
+    )?;
     let net = NetEvaluator::new(w);
     let total = shard.positions(positions.len());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
