@@ -15,13 +15,22 @@ pub const INTERRUPTED: i32 = 130;
 /// # Errors
 /// The handler cannot be installed (one is already).
 pub fn stop_flag(message: &'static str) -> Result<Arc<AtomicBool>> {
+    stop_flag_saying(move || eprintln!("{message}"))
+}
+
+/// [`stop_flag`] that calls `say` on the first signal (to print around a
+/// progress bar).
+///
+/// # Errors
+/// The handler cannot be installed (one is already).
+pub fn stop_flag_saying(say: impl Fn() + Send + 'static) -> Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
             std::process::exit(INTERRUPTED);
         }
-        eprintln!("{message}");
+        say();
     })
     .context("cannot install the Ctrl-C handler")?;
     Ok(stop)

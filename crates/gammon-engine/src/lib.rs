@@ -7,6 +7,7 @@
 pub mod api;
 pub mod cube;
 pub mod duel;
+pub mod in_order;
 pub mod met;
 pub mod review;
 pub mod rollout;

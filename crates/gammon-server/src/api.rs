@@ -337,7 +337,7 @@ pub async fn start_review(State(state): State<AppState>, body: Body) -> Result<(
         );
         match review {
             Ok(r) => serde_json::value::to_raw_value(&r).map_err(|e| e.to_string()),
-            Err(ReviewError::Interrupted) => Err("cancelled".to_string()),
+            Err(ReviewError::Interrupted) => Err("cancelled before any record was reviewed".to_string()),
             Err(e) => Err(chain(&e)),
         }
     });

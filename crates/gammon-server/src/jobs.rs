@@ -49,7 +49,8 @@ pub enum JobState {
     Done,
     /// Finished with an error.
     Failed,
-    /// Cancelled (a rollout keeps the result of the games it finished).
+    /// Cancelled (a rollout keeps the result of the games it finished, a
+    /// review that of the records it reviewed).
     Cancelled,
 }
 
@@ -143,7 +144,8 @@ pub struct JobView {
     /// The server's limits.
     pub limits: JobLimits,
     /// The result: the CLI's `--json` of the same work (for a cancelled
-    /// rollout, of the games it finished), else `null`.
+    /// rollout, of the games it finished; for a cancelled review, of the
+    /// records it reviewed), else `null`.
     pub result: Option<Arc<serde_json::value::RawValue>>,
     /// Why it failed, else `null`.
     pub error: Option<String>,

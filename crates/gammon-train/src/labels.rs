@@ -23,14 +23,14 @@
 //! reads (as it reads any number of label files).
 
 use crate::dataset::{Dataset, LabelSource};
+use gammon_engine::in_order::map_in_order;
 use gammon_engine::rollout::{rollout_position_until, RolloutError, RolloutSettings};
 pub use gammon_engine::shard::Shard;
 use gammon_eval::file_format::{self, FileError};
 use gammon_eval::NetEvaluator;
 use gammon_rules::Position;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
 
 /// The most trials per label.
@@ -282,47 +282,18 @@ pub fn label_shard<E>(
     Ok(done)
 }
 
-/// Labels `positions` on the current thread pool, each worker taking the
-/// next position in order; after `stop` is set, or a position fails, no
-/// more are taken and the ones in hand are finished. Returns the labels of
-/// the finished positions (a prefix: each position taken is finished) and
-/// the first error.
+/// Labels `positions` in order ([`map_in_order`]): after `stop` is set, or
+/// a position fails, no more are taken and the ones in hand are finished.
+/// Returns the labels of the finished prefix and the first error.
 fn label_in_order(
     net: &NetEvaluator,
     positions: &[&Position],
     settings: &LabelSettings,
     stop: &AtomicBool,
 ) -> (Vec<Label>, Option<LabelError>) {
-    let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
     // The positions in hand are finished whatever `stop` says.
     let finish = AtomicBool::new(false);
-    let slots: Vec<OnceLock<Result<Label, LabelError>>> = positions.iter().map(|_| OnceLock::new()).collect();
-    rayon::scope(|s| {
-        for _ in 0..rayon::current_num_threads().min(positions.len()) {
-            s.spawn(|_| loop {
-                if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(pos) = positions.get(i) else { break };
-                let label = label_position(net, pos, settings, &finish);
-                if label.is_err() {
-                    failed.store(true, Ordering::Relaxed);
-                }
-                let _ = slots[i].set(label);
-            });
-        }
-    });
-    let mut labels = Vec::with_capacity(positions.len());
-    for slot in slots {
-        match slot.into_inner() {
-            Some(Ok(label)) => labels.push(label),
-            Some(Err(e)) => return (labels, Some(e)),
-            None => break,
-        }
-    }
-    (labels, None)
+    map_in_order(positions, stop, |_, pos| label_position(net, pos, settings, &finish))
 }
 
 /// Why [`label_shard`] stopped with an error.

@@ -10,7 +10,7 @@
 
 use super::svg_board::{self, Players};
 use super::text::{describe_length, eq};
-use super::words::{choice_text, game_result, loss_text, settings_line, unit, SUMMARY_ROWS};
+use super::words::{choice_text, game_result, loss_text, partial_line, settings_line, unit, SUMMARY_ROWS};
 use gammon_engine::api::CubefulMove;
 use gammon_engine::review::{ChequerReview, CubeChoice, CubeReview, GameReview, Mark, MatchReview, RecordReview};
 use gammon_rules::{shorten, MatAction, MatchRecord, NAME_CHARS};
@@ -47,7 +47,8 @@ article.err{border:1px solid #ddd;border-radius:6px;padding:.6em;margin:1em 0;ba
 svg.board{width:100%;max-width:34em;height:auto;display:block;margin:.3em 0}\
 svg .pt{font-size:9px;text-anchor:middle;fill:#333}svg .n{font-size:11px;font-weight:700;text-anchor:middle}\
 svg .off{font-size:9px;text-anchor:middle;fill:#222}svg .cv{font-size:13px;font-weight:700;text-anchor:middle}\
-svg .who{font-size:11px;fill:#222}details{margin:.6em 0}summary{cursor:pointer;color:#245}";
+svg .who{font-size:11px;fill:#222}details{margin:.6em 0}summary{cursor:pointer;color:#245}\
+.partial{background:#fff3cd;border:1px solid #e0c060;border-radius:6px;padding:.5em .7em}";
 
 /// The page.
 pub fn page(r: &MatchReview, record: &MatchRecord) -> String {
@@ -86,6 +87,7 @@ fn title(s: &mut String, r: &MatchReview, record: &MatchRecord) {
     let score = final_score(r);
     let games = r.games.len();
     let result = match (0..2).find(|&i| r.match_length > 0 && score[i] >= r.match_length) {
+        _ if r.is_partial() => "a partial review".to_string(),
         Some(i) => format!("{} wins the match {}–{}", escape(&r.players[i]), score[i], score[1 - i]),
         None if r.match_length == 0 => format!("final score {} {}, {} {}", escape(a), score[0], escape(b), score[1]),
         None => format!("unfinished at {} {}, {} {}", escape(a), score[0], escape(b), score[1]),
@@ -96,6 +98,9 @@ fn title(s: &mut String, r: &MatchReview, record: &MatchRecord) {
         describe_length(r.match_length),
         if games == 1 { "" } else { "s" }
     );
+    if let Some(partial) = partial_line(r, record) {
+        let _ = writeln!(s, "<p class=\"partial\"><strong>{}.</strong></p>", escape(&partial));
+    }
     // Headers cut like names: a file's huge header must not fill the page.
     for (key, value) in &record.headers {
         let (key, value) = (shorten(key, NAME_CHARS), shorten(value, 2 * NAME_CHARS));

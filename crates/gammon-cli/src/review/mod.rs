@@ -9,6 +9,7 @@ mod text;
 mod words;
 
 use crate::args::{ThreadsArg, WeightsArg};
+use crate::interrupt::{stop_flag_saying, INTERRUPTED};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_engine::api::Engine;
@@ -18,8 +19,6 @@ use gammon_rules::{read_match_file, read_match_file_until_error, MatchRecord};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 /// Arguments of `gammon review`.
 #[derive(Debug, Args)]
@@ -75,9 +74,6 @@ enum Filter {
     Normal,
 }
 
-/// The exit status of a review stopped by a signal (128 + SIGINT).
-const INTERRUPTED: i32 = 130;
-
 /// Runs `gammon review`.
 pub fn run(args: &ReviewArgs) -> Result<()> {
     let record = read(&args.file, args.keep_going)?;
@@ -102,7 +98,15 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     }
     let pool = args.threads.pool()?;
     let bar = progress_bar(std::io::stderr().is_terminal());
-    let stop = stop_on_interrupt(bar.clone())?;
+    let shown = bar.clone();
+    let stop = stop_flag_saying(move || {
+        shown.suspend(|| {
+            eprintln!(
+                "interrupted: finishing the records in hand, then writing the review of every record \
+                 reviewed (interrupt again to quit now)"
+            );
+        });
+    })?;
     let review = pool.install(|| {
         review_match_until(
             &engine,
@@ -118,22 +122,37 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     bar.finish_and_clear();
     let review = match review {
         Err(ReviewError::Interrupted) => {
-            eprintln!("interrupted: no review");
+            eprintln!("stopped before any record was reviewed: no review");
             std::process::exit(INTERRUPTED);
         }
         r => r.with_context(|| format!("cannot review {}", args.file.display()))?,
     };
+    write_review(args, &review, &record)?;
+    if review.is_partial() {
+        eprintln!(
+            "stopped: the review covers the first {} of {} records ({})",
+            review.records_reviewed,
+            review.records,
+            if args.html.is_some() { "said at the top of the page" } else { "said in the review" }
+        );
+        std::process::exit(INTERRUPTED);
+    }
+    Ok(())
+}
+
+/// The review as HTML to `--html`, or as JSON or text to standard output.
+fn write_review(args: &ReviewArgs, review: &MatchReview, record: &MatchRecord) -> Result<()> {
     if let Some(path) = &args.html {
-        write_html(path, &review, &record)?;
+        write_html(path, review, record)?;
         eprintln!("wrote {}", path.display());
         return Ok(());
     }
     let out = std::io::stdout();
     let mut out = BufWriter::new(out.lock());
     if args.json {
-        crate::json::write(&mut out, &review)?;
+        crate::json::write(&mut out, review)?;
     } else {
-        text::report(&mut out, &review, &record)?;
+        text::report(&mut out, review, record)?;
     }
     out.flush()?;
     Ok(())
@@ -165,18 +184,4 @@ fn progress_bar(shown: bool) -> ProgressBar {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar
-}
-
-/// A flag set by the first Ctrl-C or SIGTERM; the second quits.
-fn stop_on_interrupt(bar: ProgressBar) -> Result<Arc<AtomicBool>> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(INTERRUPTED);
-        }
-        bar.suspend(|| eprintln!("interrupted: stopping (interrupt again to quit now)"));
-    })
-    .context("cannot install the Ctrl-C handler")?;
-    Ok(stop)
 }

@@ -1,7 +1,7 @@
 //! The review as a report for people: each game's errors in order, with
 //! the board before them, then both players' figures side by side.
 
-use super::words::{choice_text, game_result, loss_text, settings_line, unit, SUMMARY_ROWS};
+use super::words::{choice_text, game_result, loss_text, partial_line, settings_line, unit, SUMMARY_ROWS};
 use gammon_engine::review::{ChequerReview, CubeReview, GameReview, MatchReview, RecordReview};
 use gammon_rules::{MatAction, MatchRecord};
 use std::io::{self, Write};
@@ -40,6 +40,9 @@ fn header(out: &mut impl Write, r: &MatchReview, record: &MatchRecord) -> io::Re
     )?;
     if let Some(event) = record.headers.get("Event") {
         writeln!(out, "Event: {event}")?;
+    }
+    if let Some(partial) = partial_line(r, record) {
+        crate::text::write_wrapped(out, &format!("{partial}."), "", "  ")?;
     }
     let line = settings_line(r);
     crate::text::write_wrapped(out, &line, "", "  ")?;

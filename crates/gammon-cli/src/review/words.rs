@@ -3,6 +3,7 @@
 
 use gammon_engine::review::{luck_rating, CubeChoice, GameReview, MatchReview, PlayerSummary};
 use gammon_engine::search::MoveFilter;
+use gammon_rules::MatchRecord;
 
 /// How the review was made: depths, filter, screen, time, threads.
 pub(super) fn settings_line(r: &MatchReview) -> String {
@@ -19,6 +20,31 @@ pub(super) fn settings_line(r: &MatchReview) -> String {
         r.threads,
         if r.threads == 1 { "" } else { "s" }
     )
+}
+
+/// For a review stopped part way, what it covers: "Partial review
+/// (stopped): 40 of 120 records: games 1 to 3 of 9 in full and 12 of the
+/// 30 records of game 4; the summary counts only these."
+pub(super) fn partial_line(r: &MatchReview, record: &MatchRecord) -> Option<String> {
+    if !r.is_partial() {
+        return None;
+    }
+    let last = r.games.last()?;
+    let in_file = record.games.get(r.games.len() - 1).map_or(0, |g| g.records.len());
+    let cut = (last.records.len() < in_file)
+        .then(|| format!("{} of the {in_file} records of game {}", last.records.len(), last.number));
+    let games = record.games.len();
+    let covers = match (r.games.len() - usize::from(cut.is_some()), cut) {
+        (0, Some(cut)) => format!("the first {cut}"),
+        (1, cut) => format!("game 1 of {games} in full{}", cut.map(|c| format!(" and {c}")).unwrap_or_default()),
+        (n, cut) => {
+            format!("games 1 to {n} of {games} in full{}", cut.map(|c| format!(" and {c}")).unwrap_or_default())
+        }
+    };
+    Some(format!(
+        "Partial review (stopped): {} of {} records: {covers}; the summary counts only these",
+        r.records_reviewed, r.records
+    ))
 }
 
 /// The unit of the losses.

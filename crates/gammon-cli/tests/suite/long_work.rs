@@ -431,3 +431,44 @@ fn an_interrupted_distillation_keeps_its_labels() {
     let kept = gammon_train::dataset::Dataset::load(&out.join("round-1/dataset.gds")).expect("the labels are saved");
     assert!(!kept.is_empty() && kept.len() < 200_000, "{}", kept.len());
 }
+
+/// Starts a 3-ply review of a long real match (minutes of work), waits for
+/// two CPU seconds of it and stops it with SIGTERM.
+fn interrupted_review(extra: &[&str]) -> (Option<i32>, String, String) {
+    let file = gammon_testkit::shared_dir().join("matches/real/fibs_mochy-nori_25p.mat");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
+        .args(["review", file.to_str().unwrap(), "--ply", "3", "--cube-ply", "3", "--threads", "2"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    poll_until(&mut child, "two CPU seconds of review", || cpu_seconds(pid) >= 2.0);
+    signal(&child, "TERM");
+    exit_after_signal(child)
+}
+
+/// `review` stopped part way prints the review of every record it finished,
+/// marked partial, and exits 130 (before: `interrupted: no review`).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_review_keeps_the_records_reviewed() {
+    let (code, stdout, stderr) = interrupted_review(&["--json"]);
+    assert_eq!(code, Some(130), "{stderr}");
+    let r: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(r["partial"], true);
+    let (done, all) = (r["records_reviewed"].as_u64().unwrap(), r["records"].as_u64().unwrap());
+    assert!(done > 0 && done < all, "{done} of {all}");
+    let kept: u64 = r["games"].as_array().unwrap().iter().map(|g| g["records"].as_array().unwrap().len() as u64).sum();
+    assert_eq!(kept, done);
+    assert!(stderr.contains(&format!("stopped: the review covers the first {done} of {all} records")), "{stderr}");
+
+    let dir = temp("review-stop");
+    let page = dir.join("review.html");
+    let (code, _, stderr) = interrupted_review(&["--html", page.to_str().unwrap()]);
+    assert_eq!(code, Some(130), "{stderr}");
+    let html = std::fs::read_to_string(&page).expect("the partial review is written");
+    assert!(html.contains("Partial review (stopped): "), "{html}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

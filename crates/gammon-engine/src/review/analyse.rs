@@ -5,11 +5,11 @@ use super::report::{ChequerReview, CubeChoice, CubeErrorKind, CubeReview, GameRe
 use super::{ReviewError, ReviewSettings};
 use crate::api::{CubefulMove, Engine, EngineError};
 use crate::cube::{rank_results_cubeful, CubeAnalysis, CubeError, CubeState, Stakes};
+use crate::in_order::map_in_order;
 use crate::met::Met;
 use gammon_eval::Evaluator;
 use gammon_rules::{parse_move, Dice, GameContext, GameText, MatAction, MatchRecord, Position, ALL_ROLLS};
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// gnubg's "close" cube decision: the best cube action within this of
 /// `min(double/take, double/pass)`.
@@ -28,6 +28,12 @@ struct Found {
 
 /// Every game of `record` reviewed, records in parallel: the moves (and
 /// the luck) with `engine`, the cube decisions with `cube`.
+///
+/// The records are taken in file order ([`map_in_order`]), so once `stop`
+/// is set the records in hand are finished and the review is of a prefix
+/// of the match: the games before the one in hand, and the reviewed
+/// records of that one. Returns the games and the number of records
+/// reviewed.
 pub(super) fn games<E: Evaluator, C: Evaluator>(
     engine: &Engine<E>,
     cube: &Engine<C>,
@@ -35,28 +41,36 @@ pub(super) fn games<E: Evaluator, C: Evaluator>(
     settings: &ReviewSettings,
     tick: &(impl Fn() + Sync),
     stop: &AtomicBool,
-) -> Result<Vec<GameReview>, ReviewError> {
+) -> Result<(Vec<GameReview>, usize), ReviewError> {
     let tasks: Vec<(&GameText, usize)> =
         record.games.iter().flat_map(|g| (0..g.records.len()).map(move |i| (g, i))).collect();
-    let found: Vec<Result<Found, ReviewError>> = tasks
-        .par_iter()
-        .map(|&(game, i)| {
-            if stop.load(Ordering::Relaxed) {
-                return Err(ReviewError::Interrupted);
-            }
-            let f = analyse_record(engine, cube, record, game, i, settings);
-            tick();
-            f
-        })
-        .collect();
-    let mut found = found.into_iter();
+    let (found, error) = map_in_order(&tasks, stop, |_, &(game, i)| {
+        let f = analyse_record(engine, cube, record, game, i, settings);
+        tick();
+        f
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    if found.is_empty() && !tasks.is_empty() {
+        return Err(ReviewError::Interrupted);
+    }
+    let reviewed = found.len();
+    let mut found = found.into_iter().peekable();
     let mut games = Vec::with_capacity(record.games.len());
     for game in &record.games {
+        if found.peek().is_none() && !game.records.is_empty() {
+            break;
+        }
         let mut records = Vec::with_capacity(game.records.len());
+        let mut stopped_in_game = false;
         // The doubler's decision, for the answer that follows it.
         let mut offered: Option<CubeAnalysis> = None;
         for entry in &game.records {
-            let f = found.next().ok_or(ReviewError::Interrupted)??;
+            let Some(f) = found.next() else {
+                stopped_in_game = true;
+                break;
+            };
             let context = game.state.context(&entry.cube, entry.player);
             let cube = match &entry.action {
                 MatAction::Double { .. } => {
@@ -87,8 +101,11 @@ pub(super) fn games<E: Evaluator, C: Evaluator>(
             result: game.result,
             records,
         });
+        if stopped_in_game {
+            break;
+        }
     }
-    Ok(games)
+    Ok((games, reviewed))
 }
 
 /// The engine's answer to a question the review asks, as a review error.

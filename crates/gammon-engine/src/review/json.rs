@@ -17,6 +17,11 @@ struct MatchReviewJson<'a> {
     summary: Vec<SummaryJson<'a>>,
     elapsed_seconds: f64,
     threads: usize,
+    /// Stopped before the end: the review is of the first
+    /// `records_reviewed` records of `records`.
+    partial: bool,
+    records: usize,
+    records_reviewed: usize,
 }
 
 #[derive(Serialize)]
@@ -329,6 +334,9 @@ impl Serialize for MatchReview {
             summary: self.summary.iter().map(summary_json).collect(),
             elapsed_seconds: self.elapsed.as_secs_f64(),
             threads: self.threads,
+            partial: self.is_partial(),
+            records: self.records,
+            records_reviewed: self.records_reviewed,
         }
         .serialize(serializer)
     }

@@ -29,7 +29,8 @@
 //!
 //! Records are analysed in parallel (rayon, one task per record) and each
 //! analysis depends only on its record, so a review is the same at any
-//! thread count.
+//! thread count. The records are taken in file order, so a review stopped
+//! part way keeps every record finished: a prefix of the match.
 //!
 //! Not reviewed: whether a resignation, or its acceptance, was right; a
 //! beaver is reviewed as a take (the redouble itself is not valued).
@@ -116,7 +117,7 @@ pub enum ReviewError {
     /// whose context breaks the rules).
     #[error("{0}")]
     Engine(String),
-    /// The stop flag was set before every record was analysed.
+    /// The stop flag was set before any record was analysed.
     #[error("the review was interrupted")]
     Interrupted,
 }
@@ -136,11 +137,15 @@ pub fn review_match<E: Evaluator>(
 }
 
 /// [`review_match`] that stops once `stop` is set (a Ctrl-C handler's
-/// flag); no partial review is returned.
+/// flag): no record is started after it, the records in hand are finished,
+/// and the review returned is of every record finished — a prefix of the
+/// match in file order ([`MatchReview::is_partial`]), its summary counting
+/// only those records.
 ///
 /// # Errors
-/// [`ReviewError::TooDeep`], [`ReviewError::MatchTooLong`],
-/// [`ReviewError::Interrupted`].
+/// [`ReviewError::TooDeep`], [`ReviewError::MatchTooLong`], a record the
+/// engine cannot analyse, or [`ReviewError::Interrupted`] when the stop
+/// came before any record was reviewed.
 pub fn review_match_until<E: Evaluator>(
     engine: &Engine<E>,
     record: &MatchRecord,
@@ -163,7 +168,7 @@ pub fn review_match_until<E: Evaluator>(
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
     let moves = engine.screened(settings.prune);
-    let games = analyse::games(&moves, engine, record, settings, &tick, stop)?;
+    let (games, records_reviewed) = analyse::games(&moves, engine, record, settings, &tick, stop)?;
     // Names as shown: a file's 15 MB name must not fill every report.
     let players = record.players.each_ref().map(|p| shorten(p, NAME_CHARS).into_owned());
     let summary = summary::summarise(&players, &games);
@@ -176,5 +181,7 @@ pub fn review_match_until<E: Evaluator>(
         summary,
         elapsed: start.elapsed(),
         threads: rayon::current_num_threads(),
+        records: total,
+        records_reviewed,
     })
 }

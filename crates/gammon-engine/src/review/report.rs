@@ -28,6 +28,20 @@ pub struct MatchReview {
     pub elapsed: Duration,
     /// The threads it ran on.
     pub threads: usize,
+    /// The records of the file (moves, rolls, cube actions, resignations
+    /// and results).
+    pub records: usize,
+    /// The records reviewed: all of them, or after a stop the first
+    /// `records_reviewed` in file order (the last game in
+    /// [`games`](Self::games) then holds only its reviewed records).
+    pub records_reviewed: usize,
+}
+
+impl MatchReview {
+    /// The review was stopped before every record was reviewed.
+    pub const fn is_partial(&self) -> bool {
+        self.records_reviewed < self.records
+    }
 }
 
 /// One game reviewed.

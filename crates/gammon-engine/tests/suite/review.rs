@@ -2,10 +2,13 @@
 //! the figures consistent with the records, the same at any thread count.
 
 use gammon_engine::api::Engine;
-use gammon_engine::review::{review_match, CubeChoice, Mark, MatchReview, ReviewError, ReviewSettings};
+use gammon_engine::review::{
+    review_match, review_match_until, CubeChoice, Mark, MatchReview, ReviewError, ReviewSettings,
+};
 use gammon_eval::NetEvaluator;
 use gammon_rules::{read_match_file, MatAction, MatchRecord};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 fn match_file(name: &str) -> MatchRecord {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../gammon-rules/tests/data/matches").join(name);
@@ -119,4 +122,51 @@ fn depths_beyond_three_plies_are_refused() {
     let settings = ReviewSettings { plies: 4, ..shallow() };
     let err = review_match(&engine, &record, &settings, |_, _| {}).unwrap_err();
     assert_eq!(err, ReviewError::TooDeep { what: "--ply", plies: 4 });
+}
+
+/// A review stopped part way keeps every record finished: its games are
+/// the start of the whole review, record for record, whatever the threads.
+#[test]
+fn a_stopped_review_is_the_start_of_the_whole_one() {
+    let record = match_file("three_point.mat");
+    let settings = shallow();
+    let whole = review(&record, &settings, 1);
+    assert!(!whole.is_partial());
+    assert_eq!(whole.records_reviewed, whole.records);
+    assert_eq!(whole.records, record.games.iter().map(|g| g.records.len()).sum::<usize>());
+    let engine = Engine::new(NetEvaluator::shipped().unwrap());
+    for (threads, stop_after) in [(1, 5), (2, 5), (3, 11), (2, 1)] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let stop = AtomicBool::new(false);
+        let progress = |done: usize, _: usize| {
+            if done >= stop_after {
+                stop.store(true, Ordering::SeqCst);
+            }
+        };
+        let part = pool.install(|| review_match_until(&engine, &record, &settings, progress, &stop)).unwrap();
+        assert!(part.is_partial(), "{threads} threads");
+        // Every record begun is finished: at least `stop_after`, at most one more per thread.
+        let n = part.records_reviewed;
+        assert!(n >= stop_after && n < stop_after + threads, "{n} records after a stop at {stop_after}");
+        let kept: Vec<_> = part.games.iter().flat_map(|g| &g.records).collect();
+        let first: Vec<_> = whole.games.iter().flat_map(|g| &g.records).take(n).collect();
+        assert_eq!(kept, first);
+        // Each game kept is the whole one's, but for the last, cut after its reviewed records.
+        let last = part.games.len() - 1;
+        for (i, (g, w)) in part.games.iter().zip(&whole.games).enumerate() {
+            assert_eq!((g.number, g.score, g.result), (w.number, w.score, w.result));
+            assert!(i == last || g.records == w.records);
+        }
+        // The summary counts only the records kept.
+        let moves = kept.iter().filter(|r| r.chequer.as_ref().is_some_and(|c| !c.forced)).count();
+        assert_eq!(part.summary.iter().map(|s| s.unforced_moves).sum::<usize>(), moves);
+    }
+}
+
+#[test]
+fn a_review_stopped_before_it_began_is_an_error() {
+    let record = match_file("money.mat");
+    let engine = Engine::new(NetEvaluator::shipped().unwrap());
+    let err = review_match_until(&engine, &record, &shallow(), |_, _| {}, &AtomicBool::new(true)).unwrap_err();
+    assert_eq!(err, ReviewError::Interrupted);
 }
