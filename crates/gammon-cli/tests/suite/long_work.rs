@@ -1,6 +1,7 @@
 //! Long-running commands stopped from outside: `gammon train` under SIGTERM
 //! and after `kill -9`, resumed runs whose settings were edited, and
-//! `gammon rollout` interrupted.
+//! `rollout`, `label rollout`, `fit`, `distill` and `review` interrupted,
+//! each keeping the work it finished.
 #![allow(clippy::unwrap_used)]
 
 use gammon_testkit::Output;
@@ -219,22 +220,29 @@ fn cpu_seconds(pid: u32) -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
-const LONG: &str = "10000000";
-
-/// Starts a rollout far too long to finish, waits until it has worked a
-/// while (two CPU seconds: hundreds of games), and stops it with `sig`.
-fn interrupted_rollout(extra: &[&str], sig: &str) -> (Option<i32>, String, String) {
+/// Runs `gammon ARGS`, waits until it has used `cpu` CPU seconds of work,
+/// stops it with `sig` (`TERM`, `INT`) and returns its exit code, standard
+/// output and standard error.
+fn stopped_after_cpu(args: &[&str], cpu: f64, sig: &str) -> (Option<i32>, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
-        .args(["rollout", "start", "--games", LONG, "--truncate", "6", "--threads", "2"])
-        .args(extra)
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let pid = child.id();
-    poll_until(&mut child, "two CPU seconds of rollout", || cpu_seconds(pid) >= 2.0);
+    poll_until(&mut child, &format!("{cpu} CPU seconds of `{}`", args[0]), || cpu_seconds(pid) >= cpu);
     signal(&child, sig);
     exit_after_signal(child)
+}
+
+const LONG: &str = "10000000";
+
+/// Starts a rollout far too long to finish, waits until it has worked a
+/// while (two CPU seconds: hundreds of games), and stops it with `sig`.
+fn interrupted_rollout(extra: &[&str], sig: &str) -> (Option<i32>, String, String) {
+    let args = [&["rollout", "start", "--games", LONG, "--truncate", "6", "--threads", "2"][..], extra].concat();
+    stopped_after_cpu(&args, 2.0, sig)
 }
 
 #[cfg(target_os = "linux")]
@@ -322,18 +330,13 @@ fn an_interrupted_labelling_keeps_every_finished_label() {
     );
     let labels = dir.join("labels.gds");
     let settings = ["--trials", "72", "--truncate", "5", "--seed", "9", "--threads", "2"];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
-        .args(["label", "rollout", "--positions", positions.to_str().unwrap(), "--chunk", "1000"])
-        .args(settings)
-        .args(["--out", labels.to_str().unwrap()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    poll_until(&mut child, "two CPU seconds of labelling", || cpu_seconds(pid) >= 2.0);
-    signal(&child, "TERM");
-    let (code, _, stderr) = exit_after_signal(child);
+    let args = [
+        &["label", "rollout", "--positions", positions.to_str().unwrap(), "--chunk", "1000"][..],
+        &settings[..],
+        &["--out", labels.to_str().unwrap()],
+    ]
+    .concat();
+    let (code, _, stderr) = stopped_after_cpu(&args, 2.0, "TERM");
     assert_eq!(code, Some(130), "{stderr}");
     let kept = gammon_train::dataset::Dataset::load(&labels).expect("the finished labels are saved");
     let n = kept.len();
@@ -386,17 +389,10 @@ fn an_interrupted_fit_keeps_the_best_net_so_far() {
     ]);
     assert!(out.success(), "{}", out.stderr);
     let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../../weights/gammon.net");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
-        .args(["fit", "--from", weights, "--data", &s("l.gds"), "--out", &s("fit"), "--threads", "1"])
-        .args(["--max-epochs", "10000", "--patience", "20", "--batch", "1", "--hidden", "512"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    poll_until(&mut child, "a CPU second of fitting", || cpu_seconds(pid) >= 1.0);
-    signal(&child, "TERM");
-    let (code, _, stderr) = exit_after_signal(child);
+    let (data, out) = (s("l.gds"), s("fit"));
+    let args = ["fit", "--from", weights, "--data", &data, "--out", &out, "--threads", "1", "--max-epochs", "10000"];
+    let args = [&args[..], &["--patience", "20", "--batch", "1", "--hidden", "512"]].concat();
+    let (code, _, stderr) = stopped_after_cpu(&args, 1.0, "TERM");
     assert_eq!(code, Some(130), "{stderr}");
     assert!(stderr.contains("stopped: kept the best epoch"), "{stderr}");
     assert!(gammon_eval::NetWeights::load(&dir.join("fit/weights.gnn")).is_ok());
@@ -415,17 +411,9 @@ fn an_interrupted_distillation_keeps_its_labels() {
     let dir = temp("distill-stop");
     let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../../weights/gammon.net");
     let out = dir.join("run");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
-        .args(["distill", "--from", weights, "--out", out.to_str().unwrap(), "--positions", "200000"])
-        .args(["--ply", "1", "--benchmark-pairs", "0", "--threads", "2"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    poll_until(&mut child, "three CPU seconds of distillation", || cpu_seconds(pid) >= 3.0);
-    signal(&child, "INT");
-    let (code, _, stderr) = exit_after_signal(child);
+    let args = ["distill", "--from", weights, "--out", out.to_str().unwrap(), "--positions", "200000", "--ply", "1"];
+    let args = [&args[..], &["--benchmark-pairs", "0", "--threads", "2"]].concat();
+    let (code, _, stderr) = stopped_after_cpu(&args, 3.0, "INT");
     assert_eq!(code, Some(130), "{stderr}");
     assert!(stderr.contains("stopped: the labels of round 1 made so far are kept"), "{stderr}");
     let kept = gammon_train::dataset::Dataset::load(&out.join("round-1/dataset.gds")).expect("the labels are saved");
@@ -436,17 +424,8 @@ fn an_interrupted_distillation_keeps_its_labels() {
 /// two CPU seconds of it and stops it with SIGTERM.
 fn interrupted_review(extra: &[&str]) -> (Option<i32>, String, String) {
     let file = gammon_testkit::shared_dir().join("matches/real/fibs_mochy-nori_25p.mat");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
-        .args(["review", file.to_str().unwrap(), "--ply", "3", "--cube-ply", "3", "--threads", "2"])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    poll_until(&mut child, "two CPU seconds of review", || cpu_seconds(pid) >= 2.0);
-    signal(&child, "TERM");
-    exit_after_signal(child)
+    let args = [&["review", file.to_str().unwrap(), "--ply", "3", "--cube-ply", "3", "--threads", "2"][..], extra];
+    stopped_after_cpu(&args.concat(), 2.0, "TERM")
 }
 
 /// `review` stopped part way prints the review of every record it finished,
