@@ -270,8 +270,19 @@ pub enum ContextError {
     #[error("the player on roll has doubled but the opponent owns the cube; only the cube owner (or anyone, with a centred cube) may double")]
     DoubleByNonOwner,
     /// A beaver or raccoon without beavers allowed in money play.
-    #[error("the dice state is {0:?}, but beavers and raccoons need money play with the beaver rule on")]
+    #[error("{} pending, but beavers and raccoons need money play with the beaver rule on", pending(.0))]
     BeaverNotAllowed(DiceState),
+}
+
+/// What is pending, in words, for the messages.
+const fn pending(dice: &DiceState) -> &'static str {
+    match dice {
+        DiceState::ToRoll => "a roll is",
+        DiceState::Rolled(_) => "a move is",
+        DiceState::Doubled => "an answer to a double is",
+        DiceState::Beavered => "a beaver is",
+        DiceState::Raccooned => "a raccoon is",
+    }
 }
 
 impl GameContext {
@@ -502,7 +513,10 @@ mod tests {
         c.cube_owner = CubeOwner::OnRoll;
         assert!(c.validate().is_ok());
         c.dice = DiceState::Beavered;
-        assert!(matches!(c.validate(), Err(ContextError::BeaverNotAllowed(_))));
+        let err = c.validate().unwrap_err();
+        assert!(matches!(err, ContextError::BeaverNotAllowed(_)));
+        // In words, not the enum's name.
+        assert!(err.to_string().starts_with("a beaver is pending, but"), "{err}");
         c.beaver = true;
         assert!(c.validate().is_ok());
         c.cube_value = 0;

@@ -233,7 +233,7 @@ pub enum MatchIdError {
     )]
     CrawfordNotOneAway(u16, u16, u16),
     /// Player to act and player on roll disagree with the pending flags.
-    #[error("player to act (bit 11) is {turn:?} and player on roll (bit 6) is {on_roll:?}: {why}")]
+    #[error("player to act (bit 11) is {} and player on roll (bit 6) is {}: {why}", .turn.index(), .on_roll.index())]
     Turn {
         /// Bit 11.
         turn: Seat,
@@ -688,7 +688,10 @@ mod tests {
         assert_eq!(MatchId::parse(&with_bits(base, &[(7, 1, 1)])), Err(MatchIdError::CrawfordInMoney));
         let crawford_no = with_bits("MAGgADAACAAE", &[(7, 1, 1)]); // 3-1 in a 5-point match
         assert_eq!(MatchId::parse(&crawford_no), Err(MatchIdError::CrawfordNotOneAway(3, 1, 5)));
-        assert!(matches!(MatchId::parse(&with_bits(base, &[(11, 1, 1)])), Err(MatchIdError::Turn { .. })));
+        let turn = MatchId::parse(&with_bits(base, &[(11, 1, 1)])).unwrap_err();
+        assert!(matches!(turn, MatchIdError::Turn { .. }));
+        // The bits' values, not the seats' names.
+        assert!(turn.to_string().starts_with("player to act (bit 11) is 1 and player on roll (bit 6) is 0"), "{turn}");
         assert!(matches!(MatchId::parse(&with_bits(base, &[(12, 1, 1)])), Err(MatchIdError::Turn { .. })));
         let doubled_dice = with_bits(base, &[(12, 1, 1), (11, 1, 1), (15, 3, 3), (18, 3, 1)]);
         assert_eq!(MatchId::parse(&doubled_dice), Err(MatchIdError::DiceWithDouble(3, 1)));
