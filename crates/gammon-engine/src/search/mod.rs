@@ -77,7 +77,7 @@
 //! filter, so the cache changes the time only, never a result; the same holds for the number of threads (rolls and candidates
 //! are evaluated in parallel with rayon and always combined in roll order).
 
-use gammon_eval::bearoff2::bearoff_value;
+use gammon_eval::bearoff_two_sided::bearoff_value;
 use gammon_eval::pubeval::PubEval;
 use gammon_eval::{Evaluator, PositionClass, Probabilities};
 use gammon_rules::{Dice, Move, MoveList, Position, ALL_ROLLS};
