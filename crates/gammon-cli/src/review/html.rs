@@ -8,6 +8,7 @@
 //! Every text that comes from the file (names, headers, moves as written)
 //! goes through [`escape`].
 
+use super::escape::escape;
 use super::svg_board::{self, Players};
 use super::text::{describe_length, eq};
 use super::words::{choice_text, game_result, loss_text, partial_line, settings_line, unit, SUMMARY_ROWS};
@@ -15,23 +16,6 @@ use gammon_engine::api::CubefulMove;
 use gammon_engine::review::{ChequerReview, CubeChoice, CubeReview, GameReview, Mark, MatchReview, RecordReview};
 use gammon_rules::{shorten, MatAction, MatchRecord, NAME_CHARS};
 use std::fmt::Write;
-
-/// `text` with the five characters that mean something in HTML replaced,
-/// safe inside elements and quoted attributes.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// Readable on a phone: one column of at most 52em, tables that scroll
 /// sideways rather than overflow, boards as wide as the column.
@@ -335,15 +319,4 @@ fn all_records(s: &mut String, r: &MatchReview, game: &GameReview) {
         );
     }
     s.push_str("</table></div></details>\n");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escape_replaces_every_special_character() {
-        assert_eq!(escape("<script>a&b\"c'</script>"), "&lt;script&gt;a&amp;b&quot;c&#39;&lt;/script&gt;");
-        assert_eq!(escape("plain é"), "plain é");
-    }
 }
