@@ -190,8 +190,8 @@ fn chequer_error(s: &mut String, r: &MatchReview, rec: &RecordReview, c: &Cheque
     let _ = writeln!(
         s,
         "<p>Played <b>{}</b>, best <b>{}</b>: lost {} <span class=\"{}\">{} {}</span></p>",
-        escape(&pos.format_move(&c.played.move_)),
-        escape(&pos.format_move(&c.best.move_)),
+        escape(&pos.format_move(&c.played.mv)),
+        escape(&pos.format_move(&c.best.mv)),
         loss_text(c.loss, c.loss_mwc),
         mark_class(c.mark),
         c.mark.name(),
@@ -218,7 +218,7 @@ fn chequer_error(s: &mut String, r: &MatchReview, rec: &RecordReview, c: &Cheque
             s,
             "<tr{class}><td>{}</td><td class=\"mv\">{}</td><td>{equity}</td>{mwc}<td>{loss}</td><td>{}</td></tr>",
             i + 1,
-            escape(&pos.format_move(&m.move_)),
+            escape(&pos.format_move(&m.mv)),
             if played { "played" } else { "" }
         );
     }
