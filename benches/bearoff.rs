@@ -13,7 +13,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gammon_eval::bearoff::{bearoff_db, layout, BearoffDb, LAYOUTS};
-use gammon_eval::bearoff2::{bearoff2_db, CacheOutcome, TwoSidedDb, CACHE_FILE, MAX_CHECKERS};
+use gammon_eval::bearoff_two_sided::{bearoff_two_sided_db, CacheOutcome, TwoSidedDb, CACHE_FILE, MAX_CHECKERS};
 use gammon_eval::{Evaluator, Probabilities};
 use gammon_rules::Position;
 use gammon_testkit::{oracle_dir, read_text};
@@ -83,7 +83,7 @@ fn check_two_sided_against_gnubg(db: &TwoSidedDb) {
 }
 
 fn two_sided(c: &mut Criterion) {
-    check_two_sided_against_gnubg(bearoff2_db());
+    check_two_sided_against_gnubg(bearoff_two_sided_db());
     let dir = std::env::temp_dir().join(format!("gammon-bench-bearoff2-{}", std::process::id()));
     let (db, how) = TwoSidedDb::load_or_build(Some(&dir));
     assert_eq!(how, CacheOutcome::Built);

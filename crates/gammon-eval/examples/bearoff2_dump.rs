@@ -7,7 +7,7 @@
 //!
 //! `scripts/compare_gnubg_bearoff2.py` compares the file with gnubg's.
 use gammon_eval::bearoff::layout;
-use gammon_eval::bearoff2::bearoff2_db;
+use gammon_eval::bearoff_two_sided::bearoff_two_sided_db;
 use gammon_eval::file_format::{FileError, Output};
 use std::io::Write;
 
@@ -35,7 +35,7 @@ fn main() {
 }
 
 fn dump(path: &str, stride: usize) -> Result<(), FileError> {
-    let db = bearoff2_db();
+    let db = bearoff_two_sided_db();
     let layouts: Vec<[u8; 6]> = (0..gammon_eval::bearoff::LAYOUTS)
         .filter_map(|r| layout(r).ok())
         .filter(|l| (1..=6).contains(&l.iter().map(|&c| u32::from(c)).sum::<u32>()))

@@ -102,7 +102,7 @@
 //! Backgammons are impossible once every checker is home. The two sides are
 //! treated as independent: each plays its own min-expected-rolls policy.
 
-use crate::bearoff2::{cache_dir, load_or_build_cached, CacheOutcome};
+use crate::bearoff_cache::{cache_dir, load_or_build_cached, CacheOutcome};
 use crate::file_format::chunked::{decode, encode, write_chunked, ChunkedFile, Chunks};
 use crate::file_format::{FileError, FileKind};
 use crate::{Evaluator, Probabilities};
@@ -848,7 +848,7 @@ pub fn bearoff_db() -> &'static BearoffDb {
     static DB: OnceLock<BearoffDb> = OnceLock::new();
     DB.get_or_init(|| {
         let (db, outcome) = BearoffDb::load_or_build(cache_dir().as_deref());
-        crate::bearoff2::warn_if_not_cached(outcome);
+        crate::bearoff_cache::warn_if_not_cached(outcome);
         db
     })
 }

@@ -4,7 +4,8 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod bearoff;
-pub mod bearoff2;
+pub mod bearoff_cache;
+pub mod bearoff_two_sided;
 mod evaluator;
 pub mod file_format;
 pub mod inputs;

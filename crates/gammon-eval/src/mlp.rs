@@ -12,8 +12,7 @@ use ndarray::{Array1, Array2};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Number of outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
-pub const OUTPUTS: usize = 5;
+pub use crate::probabilities::OUTPUTS;
 
 /// The weights of one network.
 #[derive(Clone, Debug, PartialEq)]

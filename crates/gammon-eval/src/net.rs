@@ -2,7 +2,7 @@
 //! net for positions without contact, a crashed net for crashed contact
 //! positions, a contact net for the rest.
 
-use crate::bearoff2::bearoff_value;
+use crate::bearoff_two_sided::bearoff_value;
 use crate::evaluator::Evaluator;
 use crate::file_format::FileError;
 use crate::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
@@ -34,7 +34,7 @@ pub const fn evaluated_by(class: PositionClass) -> &'static str {
 /// answers it.
 pub fn evaluated_by_position(pos: &Position) -> &'static str {
     match PositionClass::of(pos) {
-        PositionClass::Bearoff if crate::bearoff2::holds(pos) => "bearoff database (two-sided, exact)",
+        PositionClass::Bearoff if crate::bearoff_two_sided::holds(pos) => "bearoff database (two-sided, exact)",
         PositionClass::Bearoff => "bearoff database (one-sided)",
         class => evaluated_by(class),
     }

@@ -2,6 +2,11 @@
 
 use gammon_rules::{GameResult, Position};
 
+/// Number of a net's outputs: win, win gammon, win backgammon, lose gammon,
+/// lose backgammon. Here rather than in `mlp.rs` so that the vector kernels
+/// (`simd.rs`), which `mlp.rs` calls, need not import `mlp.rs` back.
+pub const OUTPUTS: usize = 5;
+
 /// Outcome probabilities for the player on roll, cumulative as gnubg's:
 /// gammons include backgammons, and a win includes gammon wins.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

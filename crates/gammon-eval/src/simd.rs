@@ -15,7 +15,7 @@
 #![allow(unsafe_code)]
 
 use crate::inputs::{contact_features_of_lanes, FeatureLanes, SideLanes};
-use crate::mlp::OUTPUTS;
+use crate::probabilities::OUTPUTS;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// An instruction set the kernels here are compiled for. Only those the CPU

@@ -335,7 +335,8 @@ fn phase1(url: &str, pid: Option<u32>, o: &Options, positions: &Arc<Vec<Position
     // is not growth under load.
     let warm_agent = agent();
     let mut warm_up_errors = 0;
-    let bearoff = positions.iter().find(|p| gammon_eval::bearoff2::holds(p)).map(|p| encode(&p.to_position_id()));
+    let bearoff =
+        positions.iter().find(|p| gammon_eval::bearoff_two_sided::holds(p)).map(|p| encode(&p.to_position_id()));
     let warm_ups = [("start".to_string(), 0), ("start".to_string(), 2)].into_iter().chain(bearoff.map(|b| (b, 0)));
     for (position, ply) in warm_ups {
         let target = format!("{url}/api/analyse?position={position}&dice=31&ply={ply}");

@@ -107,7 +107,7 @@ pub async fn get_move(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
             .moves
             .iter()
             .map(|m| MoveInfo {
-                play: m.move_.steps().iter().map(|s| Step { from: s.from, to: s.to }).collect(),
+                play: m.mv.steps().iter().map(|s| Step { from: s.from, to: s.to }).collect(),
                 probabilities: m.probabilities.into(),
             })
             .collect();

@@ -14,4 +14,4 @@ mod run;
 pub use files::{oracle_dir, read_jsonl, read_oracle, read_shared, read_text, shared_dir, MissingData, MAX_FILE_BYTES};
 pub use needs::{needs, programs_missing, REQUIRE_ALL};
 pub use records::{CubeEquities, CubeMatch, CubeMoney, CubeVerdict, EdgeCase, EvalRecord, MovegenDigest, MovegenFull};
-pub use run::{run, run_with_env, Output};
+pub use run::{fails, ok, run, run_with_env, Output};

@@ -74,3 +74,25 @@ mod tests {
         assert!(run("true", &[], b"").success());
     }
 }
+
+/// The standard output of `bin args` (no standard input), after asserting
+/// that it succeeded.
+///
+/// # Panics
+/// If it fails, with its arguments and standard error.
+pub fn ok(bin: impl AsRef<Path>, args: &[&str]) -> String {
+    let out = run(bin, args, b"");
+    assert!(out.success(), "{args:?}: {}", out.stderr);
+    out.stdout
+}
+
+/// Asserts that `bin args` (no standard input) fails and says `wanted` on
+/// standard error.
+///
+/// # Panics
+/// If it succeeds, or its standard error lacks `wanted`.
+pub fn fails(bin: impl AsRef<Path>, args: &[&str], wanted: &str) {
+    let out = run(bin, args, b"");
+    assert!(!out.success(), "{args:?} should fail");
+    assert!(out.stderr.contains(wanted), "{args:?}: {}", out.stderr);
+}

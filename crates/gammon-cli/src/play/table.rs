@@ -121,7 +121,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
     fn hint(&mut self, pos: &Position, dice: Dice, list: &MoveList) -> Step<()> {
         let ranked = self.engine.analyse_roll(pos, dice, self.ply).map(|a| a.moves).unwrap_or_default();
         let best = ranked.first().map_or(0.0, |r| r.equity);
-        let names: Vec<String> = ranked.iter().take(5).map(|r| pos.format_move(&r.move_)).collect();
+        let names: Vec<String> = ranked.iter().take(5).map(|r| pos.format_move(&r.mv)).collect();
         let width = names.iter().map(String::len).max().unwrap_or(0);
         writeln!(
             self.out,

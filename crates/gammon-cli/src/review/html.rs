@@ -8,6 +8,7 @@
 //! Every text that comes from the file (names, headers, moves as written)
 //! goes through [`escape`].
 
+use super::escape::escape;
 use super::svg_board::{self, Players};
 use super::text::{describe_length, eq};
 use super::words::{choice_text, game_result, loss_text, partial_line, settings_line, unit, SUMMARY_ROWS};
@@ -15,23 +16,6 @@ use gammon_engine::api::CubefulMove;
 use gammon_engine::review::{ChequerReview, CubeChoice, CubeReview, GameReview, Mark, MatchReview, RecordReview};
 use gammon_rules::{shorten, MatAction, MatchRecord, NAME_CHARS};
 use std::fmt::Write;
-
-/// `text` with the five characters that mean something in HTML replaced,
-/// safe inside elements and quoted attributes.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// Readable on a phone: one column of at most 52em, tables that scroll
 /// sideways rather than overflow, boards as wide as the column.
@@ -206,8 +190,8 @@ fn chequer_error(s: &mut String, r: &MatchReview, rec: &RecordReview, c: &Cheque
     let _ = writeln!(
         s,
         "<p>Played <b>{}</b>, best <b>{}</b>: lost {} <span class=\"{}\">{} {}</span></p>",
-        escape(&pos.format_move(&c.played.move_)),
-        escape(&pos.format_move(&c.best.move_)),
+        escape(&pos.format_move(&c.played.mv)),
+        escape(&pos.format_move(&c.best.mv)),
         loss_text(c.loss, c.loss_mwc),
         mark_class(c.mark),
         c.mark.name(),
@@ -234,7 +218,7 @@ fn chequer_error(s: &mut String, r: &MatchReview, rec: &RecordReview, c: &Cheque
             s,
             "<tr{class}><td>{}</td><td class=\"mv\">{}</td><td>{equity}</td>{mwc}<td>{loss}</td><td>{}</td></tr>",
             i + 1,
-            escape(&pos.format_move(&m.move_)),
+            escape(&pos.format_move(&m.mv)),
             if played { "played" } else { "" }
         );
     }
@@ -335,15 +319,4 @@ fn all_records(s: &mut String, r: &MatchReview, game: &GameReview) {
         );
     }
     s.push_str("</table></div></details>\n");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escape_replaces_every_special_character() {
-        assert_eq!(escape("<script>a&b\"c'</script>"), "&lt;script&gt;a&amp;b&quot;c&#39;&lt;/script&gt;");
-        assert_eq!(escape("plain é"), "plain é");
-    }
 }

@@ -3,6 +3,7 @@
 //! [`review`](gammon_engine::review) module), printed as a report for
 //! people, as JSON (`--json`) or as a self-contained HTML page (`--html`).
 
+mod escape;
 mod html;
 mod svg_board;
 mod text;

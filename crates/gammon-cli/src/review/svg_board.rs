@@ -6,7 +6,7 @@
 //! The drawing has a fixed `viewBox` and no width, so it scales to the page
 //! (a phone included).
 
-use super::html::escape;
+use super::escape::escape;
 use gammon_rules::{CubeOwner, GameContext, Position, BAR, CHECKERS_PER_SIDE, OFF};
 use std::fmt::Write;
 

@@ -119,7 +119,7 @@ fn chequer_error(
             out,
             "    {:>2}. {:<24} {:>16}  {:>7} {depth:<8} {tag}",
             i + 1,
-            pos.format_move(&m.move_),
+            pos.format_move(&m.mv),
             value(m),
             if m.loss > 0.0 { format!("-{:.3}", m.loss) } else { String::new() }
         )?;

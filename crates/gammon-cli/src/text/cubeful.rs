@@ -81,7 +81,7 @@ pub fn cubeful_roll_analysis(
     if verbose {
         write_wrapped(out, &format!("Evaluator: {}", a.evaluator), " ", "   ")?;
     }
-    let notations: Vec<String> = a.moves.iter().map(|m| pos.format_move(&m.move_)).collect();
+    let notations: Vec<String> = a.moves.iter().map(|m| pos.format_move(&m.mv)).collect();
     let longest = notations.iter().map(String::len).max().unwrap_or(0);
     let table = Table::of(a, longest);
     let rows: Vec<(&String, String)> =

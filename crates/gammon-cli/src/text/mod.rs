@@ -119,7 +119,7 @@ pub fn roll_analysis(out: &mut impl Write, a: &RollAnalysis, verbose: bool) -> i
         .map(|(i, m)| {
             let loss = if i == 0 { String::new() } else { format!("{:+.3}", -m.loss) };
             let numbers = format!("{:>3}  {:+6.3}  {loss:>6}  {}", m.plies, m.equity, gnubg_line(m.probabilities));
-            (pos.format_move(&m.move_), numbers)
+            (pos.format_move(&m.mv), numbers)
         })
         .collect();
     // A move too long for its column within 80 goes on a line of its own.

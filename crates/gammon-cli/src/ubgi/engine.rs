@@ -87,7 +87,7 @@ pub(super) fn choose_at(engine: &Engine<'_>, pos: &Position, dice: Dice, ply: u8
     let ranked = api.analyse_roll(pos, dice, ply)?.moves;
     Ok(match ranked.as_slice() {
         [] => (Move::NONE, None),
-        [only] => (only.move_, None),
-        [best, ..] => (best.move_, Some(best.equity)),
+        [only] => (only.mv, None),
+        [best, ..] => (best.mv, Some(best.equity)),
     })
 }

@@ -1,7 +1,6 @@
 //! The keys of UBGI 0.2's `keys`, `get` and `set`.
 
-use super::v0_2::{error, Session};
-use super::{MAX_CUBE_PLY, MAX_PLY};
+use super::{error, MAX_CUBE_PLY, MAX_PLY};
 use gammon_train::MAX_THREADS;
 
 /// `plies` counted as gnubg counts them, in the protocol's root-inclusive
@@ -34,7 +33,23 @@ pub(super) fn key_lines(cube_ply: u8, ply: u8) -> Vec<String> {
     ]
 }
 
-impl Session {
+/// The values of the keys in a UBGI 0.2 session: what `get` reads and
+/// `set` changes.
+#[derive(Debug)]
+pub(super) struct Keys {
+    pub(super) cube_ply: u8,
+    /// Chequer-play depth in gnubg plies (`engine.ply` is one more).
+    pub(super) ply: u8,
+    pub(super) threads: u32,
+    pub(super) seed: u64,
+}
+
+impl Keys {
+    /// The keys at their defaults, `--cube-ply` and `--ply` (gnubg plies).
+    pub(super) fn new(cube_ply: u8, ply: u8) -> Self {
+        Keys { cube_ply, ply, threads: 1, seed: 0 }
+    }
+
     pub(super) fn get(&self, key: &str) -> Option<String> {
         match key {
             "engine.ply" => Some(ubgi_ply(self.ply).to_string()),

@@ -293,3 +293,8 @@ fn serve(engine: &Engine<'_>, mut input: impl BufRead, mut out: impl Write) -> R
         }
     }
 }
+
+/// An error line: `error <code> <detail>`.
+fn error(code: &str, detail: impl std::fmt::Display) -> String {
+    format!("error {code} {detail}")
+}

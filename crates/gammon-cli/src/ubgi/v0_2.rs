@@ -2,8 +2,8 @@
 
 use super::command::{Command, Forget};
 use super::engine::{answer_pending, choose_at, cube_analysis, Answer, Engine};
-use super::keys::{key_lines, ubgi_ply};
-use super::{Flow, VERSION};
+use super::keys::{key_lines, ubgi_ply, Keys};
+use super::{error, Flow, VERSION};
 use gammon_engine::cube::CubeAnalysis;
 use gammon_rules::{Dice, GameContext, Position, Xgid};
 
@@ -15,16 +15,13 @@ pub(super) struct Session {
     /// Cube, score and rules: an XGID's, money with a centred cube for a
     /// Position ID. Its dice state tells whether a cube action is pending.
     context: GameContext,
-    pub(super) cube_ply: u8,
-    /// Chequer-play depth in gnubg plies (`engine.ply` is one more).
-    pub(super) ply: u8,
-    pub(super) threads: u32,
-    pub(super) seed: u64,
+    /// The values of `get` and `set`.
+    keys: Keys,
 }
 
 impl Session {
     pub(super) fn new(cube_ply: u8, ply: u8) -> Self {
-        Session { position: None, dice: None, context: GameContext::money(), cube_ply, ply, threads: 1, seed: 0 }
+        Session { position: None, dice: None, context: GameContext::money(), keys: Keys::new(cube_ply, ply) }
     }
 
     pub(super) fn handle(&mut self, engine: &Engine<'_>, line: &str, out: &mut Vec<String>) -> Flow {
@@ -112,13 +109,13 @@ impl Session {
                 if rest.is_empty() || rest.contains(char::is_whitespace) {
                     return Err(error("bad_command", "expected: get <key>"));
                 }
-                match self.get(rest) {
+                match self.keys.get(rest) {
                     Some(value) => out.push(format!("value {rest} {value}")),
                     None => return Err(error("unsupported", format!("key {rest}"))),
                 }
             }
             Command::Set => match rest.split_once(char::is_whitespace) {
-                Some((key, value)) => self.set(key, value.trim())?,
+                Some((key, value)) => self.keys.set(key, value.trim())?,
                 None => return Err(error("bad_command", "expected: set <key> <value>")),
             },
             Command::SetOption => {
@@ -197,10 +194,10 @@ impl Session {
         let Some(dice) = self.dice else {
             return Err(error("bad_state", "missing dice (send: dice <d1> <d2>)"));
         };
-        let (m, equity) = choose_at(engine, pos, dice, self.ply)
+        let (m, equity) = choose_at(engine, pos, dice, self.keys.ply)
             .map_err(|e| error("bad_state", format!("cannot choose a move: {e:#}")))?;
         let text = m.to_ubgi(true);
-        let info = equity.map(|eq| format!("info depth {} score {eq:.4} pv {text}", ubgi_ply(self.ply)));
+        let info = equity.map(|eq| format!("info depth {} score {eq:.4} pv {text}", ubgi_ply(self.keys.ply)));
         Ok((text, info))
     }
 
@@ -216,7 +213,7 @@ impl Session {
 
     /// The cube decision of the position's context, or the error line.
     fn cube(&self, engine: &Engine<'_>, pos: &Position) -> std::result::Result<CubeAnalysis, String> {
-        cube_analysis(engine, pos, &self.context, self.cube_ply).map_err(|(code, why)| error(code, why))
+        cube_analysis(engine, pos, &self.context, self.keys.cube_ply).map_err(|(code, why)| error(code, why))
     }
 
     /// `go cube`: `bestcube double|nodouble` before the roll; `bestcube
@@ -272,9 +269,4 @@ fn cube_info(a: &CubeAnalysis) -> String {
         a.double_pass,
         a.action.as_str().replace(", ", "/").replace(' ', "_")
     )
-}
-
-/// An error line: `error <code> <detail>`.
-pub(super) fn error(code: &str, detail: impl std::fmt::Display) -> String {
-    format!("error {code} {detail}")
 }

@@ -2,27 +2,10 @@
 //! position, JSON, and clear errors.
 #![allow(clippy::unwrap_used)]
 
-use gammon_testkit::Output;
-
-fn gammon(args: &[&str]) -> Output {
-    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = gammon(args);
-    assert!(out.success(), "gammon {args:?}: {}", out.stderr);
-    out.stdout
-}
+use crate::{fails, ok};
 
 fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&ok(args)).unwrap()
-}
-
-fn fails(args: &[&str], message: &str) {
-    let out = gammon(args);
-    assert!(!out.success(), "gammon {args:?} should fail");
-    let stderr = out.stderr;
-    assert!(stderr.contains(message), "gammon {args:?}: {stderr}");
 }
 
 /// The rows of a ranked-moves table: a rank, then gnubg's probability line.

@@ -4,13 +4,9 @@
 //! line.
 #![allow(clippy::unwrap_used)]
 
-use gammon_testkit::Output;
+use crate::gammon;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-fn gammon(args: &[&str]) -> Output {
-    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
-}
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("gammon-cli-{name}-{}", std::process::id()));

@@ -1,17 +1,14 @@
 //! `gammon cube` end to end.
 #![allow(clippy::unwrap_used)]
 
+use crate::{fails, gammon};
 use gammon_engine::cube::{analyse_position, analyse_position_nply, CubeAction};
 use gammon_engine::met::Met;
 use gammon_engine::search::Search;
 use gammon_eval::NetEvaluator;
 use gammon_rules::{CubeOwner, GameContext, Position};
-use gammon_testkit::{read_oracle, CubeMatch, Output};
+use gammon_testkit::{read_oracle, CubeMatch};
 use serde_json::Value;
-
-fn gammon(args: &[&str]) -> Output {
-    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
-}
 
 fn ok_json(args: &[&str]) -> Value {
     let mut all = args.to_vec();
@@ -19,13 +16,6 @@ fn ok_json(args: &[&str]) -> Value {
     let out = gammon(&all);
     assert!(out.success(), "{}", out.stderr);
     serde_json::from_str(&out.stdout).unwrap()
-}
-
-fn fails(args: &[&str], wanted: &str) {
-    let out = gammon(args);
-    assert!(!out.success(), "{args:?} should fail");
-    let err = out.stderr;
-    assert!(err.contains(wanted), "{args:?}: {err}");
 }
 
 /// A race: X (on roll) 70 pips, O 78: a clear double.

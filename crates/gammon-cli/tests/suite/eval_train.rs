@@ -1,12 +1,8 @@
 //! `gammon eval`, `duel` and `train` end to end, and their errors.
 #![allow(clippy::unwrap_used)]
 
-use gammon_testkit::Output;
+use crate::gammon;
 use std::process::Command;
-
-fn gammon(args: &[&str]) -> Output {
-    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
-}
 
 fn temp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("gammon-cli-{name}-{}", std::process::id()));

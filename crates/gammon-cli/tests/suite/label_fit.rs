@@ -3,11 +3,7 @@
 //! resuming, refusing a different run, and a fit that writes its report.
 #![allow(clippy::unwrap_used)]
 
-use gammon_testkit::Output;
-
-fn gammon(args: &[&str]) -> Output {
-    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
-}
+use crate::gammon;
 
 fn temp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("gammon-cli-{name}-{}", std::process::id()));

@@ -4,15 +4,11 @@
 //! each keeping the work it finished.
 #![allow(clippy::unwrap_used)]
 
-use gammon_testkit::Output;
+use crate::gammon;
 use gammon_train::Checkpoint;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn gammon(args: &[&str]) -> Output {
-    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
-}
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("gammon-long-{name}-{}", std::process::id()));

@@ -6,6 +6,26 @@
 //! `cargo test -p gammon-cli --test suite <file>::`.
 #![allow(clippy::unwrap_used)]
 
+use gammon_testkit::Output;
+
+/// The binary under test.
+const GAMMON: &str = env!("CARGO_BIN_EXE_gammon");
+
+/// `gammon args`, with no standard input.
+fn gammon(args: &[&str]) -> Output {
+    gammon_testkit::run(GAMMON, args, b"")
+}
+
+/// The standard output of `gammon args`, which must succeed.
+fn ok(args: &[&str]) -> String {
+    gammon_testkit::ok(GAMMON, args)
+}
+
+/// `gammon args` must fail, saying `wanted` on standard error.
+fn fails(args: &[&str], wanted: &str) {
+    gammon_testkit::fails(GAMMON, args, wanted)
+}
+
 mod analyse;
 mod benchmark;
 mod browser;

@@ -2,12 +2,8 @@
 //! (issue 26): huge names and lines, other encodings, other programs'
 //! files, an owned cube of 1. Reviews run at 0 plies.
 
-use gammon_testkit::{run, Output};
+use crate::gammon;
 use std::path::PathBuf;
-
-fn gammon(args: &[&str]) -> Output {
-    run(env!("CARGO_BIN_EXE_gammon"), args, b"")
-}
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("gammon-cli-hostile-{name}-{}", std::process::id()));

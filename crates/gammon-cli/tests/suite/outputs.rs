@@ -5,13 +5,10 @@
 //! and a folder that does not exist is found before any work.
 #![allow(clippy::unwrap_used)]
 
+use crate::gammon;
 use gammon_testkit::{run, Output};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn gammon(args: &[&str]) -> Output {
-    run(env!("CARGO_BIN_EXE_gammon"), args, b"")
-}
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("gammon-cli-outputs-{name}-{}", std::process::id()));

@@ -4,13 +4,9 @@
 //! Reviews run at 0 plies (one at 1 ply) to keep the debug build fast.
 #![allow(clippy::unwrap_used)]
 
-use gammon_testkit::{run, Output};
+use crate::gammon;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-fn gammon(args: &[&str]) -> Output {
-    run(env!("CARGO_BIN_EXE_gammon"), args, b"")
-}
 
 /// A match file of this crate's tests.
 fn data(name: &str) -> String {

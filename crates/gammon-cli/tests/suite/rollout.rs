@@ -1,15 +1,11 @@
 //! `gammon rollout` end to end.
 #![allow(clippy::unwrap_used)]
 
+use crate::gammon;
 use gammon_engine::rollout::{rollout_position, RolloutSettings};
 use gammon_eval::NetEvaluator;
 use gammon_rules::Position;
-use gammon_testkit::Output;
 use serde_json::Value;
-
-fn gammon(args: &[&str]) -> Output {
-    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
-}
 
 fn ok_json(args: &[&str]) -> Value {
     let mut all = vec!["rollout"];
@@ -20,13 +16,9 @@ fn ok_json(args: &[&str]) -> Value {
     serde_json::from_str(&out.stdout).unwrap()
 }
 
-fn fails(args: &[&str], wanted: &str) {
-    let mut all = vec!["rollout"];
-    all.extend_from_slice(args);
-    let out = gammon(&all);
-    assert!(!out.success(), "{args:?} should fail");
-    let err = out.stderr;
-    assert!(err.contains(wanted), "{args:?}: {err}");
+/// `gammon rollout args` must fail, saying `wanted`.
+fn rollout_fails(args: &[&str], wanted: &str) {
+    crate::fails(&[&["rollout"], args].concat(), wanted);
 }
 
 #[test]
@@ -116,14 +108,14 @@ fn finished_games_are_exact() {
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    fails(&["nonsense"], "cannot read Position ID");
-    fails(&["start", "--dice", "71"], "cannot read dice");
-    fails(&["start", "--games", "0"], "--games must be at least 1");
-    fails(&["start", "--threads", "0", "--games", "1"], "invalid value '0' for '--threads <N>'");
-    fails(&["start", "--target-se=-1"], "--target-se must be a positive number");
-    fails(&["start", "--ply", "3"], "--ply");
-    fails(&["AAAAAAAA/38AAA", "--dice", "31"], "the game in this position is over");
-    fails(&["start", "--weights", "/nonexistent/weights.net"], "cannot load weights");
+    rollout_fails(&["nonsense"], "cannot read Position ID");
+    rollout_fails(&["start", "--dice", "71"], "cannot read dice");
+    rollout_fails(&["start", "--games", "0"], "--games must be at least 1");
+    rollout_fails(&["start", "--threads", "0", "--games", "1"], "invalid value '0' for '--threads <N>'");
+    rollout_fails(&["start", "--target-se=-1"], "--target-se must be a positive number");
+    rollout_fails(&["start", "--ply", "3"], "--ply");
+    rollout_fails(&["AAAAAAAA/38AAA", "--dice", "31"], "the game in this position is over");
+    rollout_fails(&["start", "--weights", "/nonexistent/weights.net"], "cannot load weights");
 }
 
 /// One game has no standard error: `n/a` in text and `null` in JSON (it

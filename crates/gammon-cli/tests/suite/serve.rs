@@ -2,15 +2,11 @@
 //! HTTP, its answers compared with the CLI's `--json` for the same input.
 #![allow(clippy::unwrap_used)]
 
-use gammon_testkit::Output;
+use crate::gammon;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn gammon(args: &[&str]) -> Output {
-    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
-}
 
 /// The CLI's `--json` answer.
 fn cli_json(args: &[&str]) -> Value {

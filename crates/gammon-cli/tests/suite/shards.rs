@@ -4,12 +4,9 @@
 //! variables; resuming; every refusal.
 #![allow(clippy::unwrap_used)]
 
+use crate::gammon;
 use gammon_testkit::{run_with_env, Output};
 use std::path::{Path, PathBuf};
-
-fn gammon(args: &[&str]) -> Output {
-    gammon_testkit::run(env!("CARGO_BIN_EXE_gammon"), args, b"")
-}
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("gammon-cli-{name}-{}", std::process::id()));

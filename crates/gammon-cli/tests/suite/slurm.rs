@@ -6,8 +6,8 @@
 //! installs them); `GAMMON_SKIP_SLURM=1` skips it on a machine without.
 #![allow(clippy::unwrap_used)]
 
+use crate::gammon;
 use crate::shards::results;
-use gammon_testkit::Output;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -56,10 +56,6 @@ fn wait_for(file: &Path, logs: &Path) {
         }
         std::thread::sleep(Duration::from_millis(200));
     }
-}
-
-fn gammon(args: &[&str]) -> Output {
-    gammon_testkit::run(BIN, args, b"")
 }
 
 #[test]

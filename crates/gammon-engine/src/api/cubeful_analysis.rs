@@ -10,7 +10,7 @@ use std::time::Duration;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CubefulMove {
     /// The move.
-    pub move_: Move,
+    pub mv: Move,
     /// The position after it, seen by the opponent (now on roll).
     pub result: Position,
     /// Cubeless probabilities for the mover at `plies`.

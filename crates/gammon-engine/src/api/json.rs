@@ -167,7 +167,7 @@ impl Serialize for RollAnalysis {
                 .enumerate()
                 .map(|(i, m)| RankedMoveJson {
                     rank: i + 1,
-                    notation: pos.format_move(&m.move_),
+                    notation: pos.format_move(&m.mv),
                     result: m.result.to_position_id(),
                     plies: m.plies,
                     equity: m.equity,
@@ -234,7 +234,7 @@ impl Serialize for CubefulRollAnalysis {
                 .enumerate()
                 .map(|(i, m)| CubefulMoveJson {
                     rank: i + 1,
-                    notation: pos.format_move(&m.move_),
+                    notation: pos.format_move(&m.mv),
                     result: m.result.to_position_id(),
                     plies: m.plies,
                     equity: m.equity,

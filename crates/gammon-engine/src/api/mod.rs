@@ -14,7 +14,7 @@
 //! use gammon_rules::{Dice, GameContext, Position};
 //! let engine = Engine::new(NetEvaluator::shipped().unwrap());
 //! let roll = engine.analyse_roll(&Position::STARTING, Dice::new(3, 1).unwrap(), 1).unwrap();
-//! assert_eq!(Position::STARTING.format_move(&roll.moves[0].move_), "8/5 6/5");
+//! assert_eq!(Position::STARTING.format_move(&roll.moves[0].mv), "8/5 6/5");
 //! let cube = engine.decide_cube(&Position::STARTING, &GameContext::money(), 0).unwrap();
 //! assert!(!cube.analysis.action.doubles());
 //! ```
@@ -205,9 +205,9 @@ impl<E: Evaluator> Engine<E> {
         let moves = ranked
             .into_iter()
             .filter_map(|r| {
-                let (&move_, &result) = (list.moves().get(r.index)?, list.positions().get(r.index)?);
+                let (&mv, &result) = (list.moves().get(r.index)?, list.positions().get(r.index)?);
                 Some(CubefulMove {
-                    move_,
+                    mv,
                     result,
                     probabilities: r.probabilities,
                     equity: r.equity,

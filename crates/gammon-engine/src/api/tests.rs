@@ -88,7 +88,7 @@ fn the_chosen_move_deeper_is_the_best_ranked() {
     let p = middle_game();
     let best = e.analyse_roll(&p, dice("43"), 1).unwrap().moves[0];
     let chosen = e.choose_move(&p, dice("43"), 1).unwrap();
-    assert_eq!((chosen.mv, chosen.result), (best.move_, best.result));
+    assert_eq!((chosen.mv, chosen.result), (best.mv, best.result));
 }
 
 #[test]
@@ -239,7 +239,7 @@ fn in_the_crawford_game_a_moves_mwc_is_what_its_outcomes_score() {
         for m in &a.moves {
             let want = dead_cube_mwc(e.met(), &m.probabilities, (1, 3), 1);
             let got = m.mwc.unwrap();
-            assert!((got - want).abs() < 1e-5, "{plies}-ply {}: {got} vs {want}", p.format_move(&m.move_));
+            assert!((got - want).abs() < 1e-5, "{plies}-ply {}: {got} vs {want}", p.format_move(&m.mv));
             let emg = e.met().mwc2eq(got, 1, (1, 3), true);
             assert!((m.equity - emg).abs() < 1e-9);
         }

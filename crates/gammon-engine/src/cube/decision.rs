@@ -63,20 +63,22 @@ pub struct CubeAnalysis {
     /// 3); in match play gnubg's cubeless equity at the score (gammons at
     /// their gammon price), normalised to the cube.
     pub cubeless_equity: f64,
-    /// Cubeful equity of not doubling, normalised to the current cube.
-    pub no_double: f64,
-    /// Cubeful equity of double/take, normalised to the current cube.
-    pub double_take: f64,
-    /// Equity of double/pass, normalised: `+1`.
-    pub double_pass: f64,
-    /// The same in match winning chances (match play only).
-    pub match_chances: Option<MatchChances>,
-    /// Why the player on roll may not double, if he may not.
-    pub no_double_reason: Option<NoDouble>,
-    /// The verdict.
-    pub action: CubeAction,
+    /// The decision itself: the three equities, the verdict and why no
+    /// double. Its fields read as the analysis's own (`a.no_double`,
+    /// `a.action`) through `Deref`.
+    pub decision: CubeDecision,
     /// The opponent's take point (when a double is possible).
     pub take_point: Option<TakePoint>,
+}
+
+/// An analysis is its decision with more: `a.no_double`, `a.action` and the
+/// other fields of [`CubeDecision`] read through to it.
+impl std::ops::Deref for CubeAnalysis {
+    type Target = CubeDecision;
+
+    fn deref(&self) -> &CubeDecision {
+        &self.decision
+    }
 }
 
 /// The lean cube decision: the three cubeful equities and gnubg's verdict,
@@ -388,7 +390,7 @@ pub fn analyse_for(
 /// The analysis of a decision: prices, cubeless equity, take point.
 pub(super) fn assemble(p: &Probabilities, x: f64, state: &CubeState, met: &Met, d: &CubeDecision) -> CubeAnalysis {
     let q = P::of(p);
-    let CubeDecision { no_double, double_take, double_pass, match_chances, no_double_reason, action } = *d;
+    let no_double_reason = d.no_double_reason;
     let gammon_prices = state.gammon_prices(met);
     let cubeless_equity = match state.stakes {
         Stakes::Money { .. } => q.utility(&GammonPrices::MONEY),
@@ -402,12 +404,7 @@ pub(super) fn assemble(p: &Probabilities, x: f64, state: &CubeState, met: &Met, 
         exact_bearoff: false,
         gammon_prices,
         cubeless_equity,
-        no_double,
-        double_take,
-        double_pass,
-        match_chances,
-        no_double_reason,
-        action,
+        decision: *d,
         take_point,
     }
 }

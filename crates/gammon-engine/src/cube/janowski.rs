@@ -4,7 +4,7 @@
 
 use super::state::{CubeError, CubeState, Stakes};
 use crate::met::{GammonPrices, Met};
-use gammon_eval::bearoff2::{self, bearoff2_db};
+use gammon_eval::bearoff_two_sided::{self, bearoff_two_sided_db};
 use gammon_eval::{PositionClass, Probabilities};
 use gammon_rules::{CubeOwner, Position};
 
@@ -306,15 +306,15 @@ pub fn cubeful_equity(p: &Probabilities, x: f64, state: &CubeState, met: &Met) -
 
 /// The exact money equity of the player on roll in `pos` with no cube
 /// action by him now, per unit cube, where the two-sided bearoff database
-/// holds `pos` ([`gammon_eval::bearoff2`]); `None` otherwise and in match
+/// holds `pos` ([`gammon_eval::bearoff_two_sided`]); `None` otherwise and in match
 /// play. A cube that may not be turned again (the maximum cube) is dead:
 /// the game is then played for the cube, `2W - 1`. The database's own
 /// recursion has no maximum cube and no beavers.
 pub(super) fn exact_money(pos: &Position, state: &CubeState) -> Option<f64> {
-    if !state.is_money() || !bearoff2::holds(pos) {
+    if !state.is_money() || !bearoff_two_sided::holds(pos) {
         return None;
     }
-    let v = bearoff2_db().evaluate(pos)?;
+    let v = bearoff_two_sided_db().evaluate(pos)?;
     if state.cube.checked_mul(2).is_none_or(|c| c > state.max_cube) {
         return Some(2.0 * f64::from(v.win) - 1.0);
     }

@@ -112,7 +112,7 @@
 //! # Exact bearoff equities (money play)
 //!
 //! Where each side has at most 6 checkers, all home, the two-sided bearoff
-//! database ([`gammon_eval::bearoff2`]) holds the exact cubeful money
+//! database ([`gammon_eval::bearoff_two_sided`]) holds the exact cubeful money
 //! equities of the three cube positions, as gnubg's does. In money play
 //! every cubeful value of such a position comes from it instead of
 //! Janowski's formula: one function maps (position, probabilities, cube

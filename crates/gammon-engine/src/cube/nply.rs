@@ -6,7 +6,7 @@ use super::janowski::{cube_efficiency, position_cubeful, MatchScore, P};
 use super::state::{CubeError, CubeState, Stakes};
 use crate::met::Met;
 use crate::search::Search;
-use gammon_eval::bearoff2;
+use gammon_eval::bearoff_two_sided;
 use gammon_eval::{Evaluator, PositionClass, Probabilities};
 use gammon_rules::{Dice, GameContext, Position, ALL_ROLLS};
 use rayon::prelude::*;
@@ -94,7 +94,7 @@ impl<E: Evaluator> Nply<'_, E> {
     /// no cube action by him now, and the cubeless probabilities.
     fn node(&self, pos: &Position, slots: &[Slot], plies: u8, top: bool) -> (Vec<f64>, Probabilities) {
         // Exact money bearoffs are leaves at any depth, as in gnubg.
-        let exact = || slots.iter().flatten().all(CubeState::is_money) && bearoff2::holds(pos);
+        let exact = || slots.iter().flatten().all(CubeState::is_money) && bearoff_two_sided::holds(pos);
         if self.search.stopped() {
             // Abandoned work (Search::stoppable): nothing here is kept.
             return (vec![0.0; slots.len()], Probabilities::default());
@@ -295,7 +295,7 @@ pub fn analyse_states_nply<E: Evaluator>(
             }
         };
         let mut a = assemble(&p, x, state, met, &CubeDecision::new(&v, &q, state));
-        a.exact_bearoff = state.is_money() && bearoff2::holds(pos);
+        a.exact_bearoff = state.is_money() && bearoff_two_sided::holds(pos);
         if plies > 0 || a.exact_bearoff {
             a.drop_inconsistent_take_point();
         }

@@ -356,7 +356,7 @@ mod tests {
     fn analysis_with(nd: f64, dt: f64) -> CubeAnalysis {
         let e = engine();
         let mut a = e.decide_cube(&middle_game(), &GameContext::money(), 0).unwrap().analysis;
-        (a.no_double, a.double_take, a.double_pass) = (nd, dt, 1.0);
+        (a.decision.no_double, a.decision.double_take, a.decision.double_pass) = (nd, dt, 1.0);
         a
     }
 

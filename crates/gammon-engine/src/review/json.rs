@@ -60,7 +60,7 @@ struct RecordJson {
     match_id: Option<String>,
     dice: Option<String>,
     #[serde(rename = "move")]
-    move_: Option<String>,
+    mv: Option<String>,
     forced: Option<bool>,
     legal_moves: Option<usize>,
     best: Option<String>,
@@ -82,7 +82,7 @@ struct RecordJson {
 #[derive(Serialize)]
 struct CandidateJson {
     #[serde(rename = "move")]
-    move_: String,
+    mv: String,
     after: String,
     plies: u8,
     equity: f64,
@@ -161,7 +161,7 @@ fn milli(r: Option<f64>) -> Option<f64> {
 
 fn candidate(pos: &Position, m: &CubefulMove) -> CandidateJson {
     CandidateJson {
-        move_: pos.format_move(&m.move_),
+        mv: pos.format_move(&m.mv),
         after: m.result.to_position_id(),
         plies: m.plies,
         equity: m.equity,
@@ -202,7 +202,7 @@ fn cube_json(c: &CubeReview) -> CubeJson {
 fn chequer_fields(r: &mut RecordJson, pos: &Position, c: &ChequerReview) {
     r.forced = Some(c.forced);
     r.legal_moves = Some(c.legal_moves);
-    r.best = Some(pos.format_move(&c.best.move_));
+    r.best = Some(pos.format_move(&c.best.mv));
     r.best_after = Some(c.best.result.to_position_id());
     r.equity_played = Some(c.played.equity);
     r.equity_best = Some(c.best.equity);
@@ -247,7 +247,7 @@ fn record_json(r: &RecordReview) -> RecordJson {
         position_id: pos.to_position_id(),
         match_id: MatchId::from_context(&ctx, r.player).ok().map(|m| m.to_string()),
         dice: r.dice().map(|d| d.to_string()),
-        move_: match &r.action {
+        mv: match &r.action {
             MatAction::Move { mv, .. } => Some(pos.format_move(mv)),
             MatAction::Dance { .. } => Some(String::new()),
             _ => None,

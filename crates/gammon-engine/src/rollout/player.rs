@@ -7,7 +7,7 @@ use super::{RolloutError, RolloutSettings, MAX_TURNS};
 use crate::cube::{cube_efficiency, decide_for, CubeError, CubeState, Response};
 use crate::met::Met;
 use crate::search::Search;
-use gammon_eval::bearoff2::bearoff_value;
+use gammon_eval::bearoff_two_sided::bearoff_value;
 use gammon_eval::{choose_move, Evaluator, Probabilities};
 use gammon_rules::{
     play_game, Abandoned, CubeOwner, Decision, Dice, DiceSource, Flow, GameStart, MatchRules, MatchState, MoveList,

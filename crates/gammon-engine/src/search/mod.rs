@@ -77,7 +77,7 @@
 //! filter, so the cache changes the time only, never a result; the same holds for the number of threads (rolls and candidates
 //! are evaluated in parallel with rayon and always combined in roll order).
 
-use gammon_eval::bearoff2::bearoff_value;
+use gammon_eval::bearoff_two_sided::bearoff_value;
 use gammon_eval::pubeval::PubEval;
 use gammon_eval::{Evaluator, PositionClass, Probabilities};
 use gammon_rules::{Dice, Move, MoveList, Position, ALL_ROLLS};
@@ -97,8 +97,8 @@ pub use filter::{Candidates, MoveFilter, MAX_FILTER_PLIES};
 /// One legal move of a roll with its evaluation, from [`Search::analyse_roll`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RankedMove {
-    /// The move (gnubg notation: `position.format_move(&m.move_)`).
-    pub move_: Move,
+    /// The move (gnubg notation: `position.format_move(&m.mv)`).
+    pub mv: Move,
     /// The position after the move, seen by the opponent (now on roll).
     pub result: Position,
     /// Outcome probabilities for the mover.
@@ -152,7 +152,7 @@ pub enum SearchError {
 /// let search = Search::new(NetEvaluator::shipped().unwrap());
 /// let moves = search.analyse_roll(&Position::STARTING, Dice::new(3, 1).unwrap(), 1).unwrap();
 /// assert_eq!(moves.len(), 16);
-/// assert_eq!(Position::STARTING.format_move(&moves[0].move_), "8/5 6/5");
+/// assert_eq!(Position::STARTING.format_move(&moves[0].mv), "8/5 6/5");
 /// ```
 pub struct Search<E: Evaluator> {
     evaluator: E,
@@ -412,9 +412,9 @@ impl<E: Evaluator> Search<E> {
         Ok(ranked
             .into_iter()
             .filter_map(|r| {
-                let (&move_, &result) = (list.moves().get(r.index)?, list.positions().get(r.index)?);
+                let (&mv, &result) = (list.moves().get(r.index)?, list.positions().get(r.index)?);
                 Some(RankedMove {
-                    move_,
+                    mv,
                     result,
                     probabilities: r.probabilities,
                     equity: r.equity,

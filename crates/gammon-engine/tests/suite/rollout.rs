@@ -10,7 +10,7 @@ use gammon_engine::met::Met;
 use gammon_engine::rollout::{
     rollout_moves, rollout_position, RolloutError, RolloutProgress, RolloutResult, RolloutSettings, BATCH,
 };
-use gammon_eval::bearoff2::bearoff_value;
+use gammon_eval::bearoff_two_sided::bearoff_value;
 use gammon_eval::{Evaluator, NetEvaluator, Probabilities};
 use gammon_rules::{CubeOwner, Dice, Position};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -247,7 +247,7 @@ fn analyse_roll_ranks_every_legal_move_through_the_filters() {
                 assert!((m.equity - m.probabilities.equity()).abs() < 1e-6);
                 assert!((m.loss - (ranked[0].equity - m.equity)).abs() < 1e-6);
                 assert!(m.plies == plies || m.plies == 0);
-                assert_eq!(m.result, list.iter().find(|(mv, _)| *mv == m.move_).unwrap().1);
+                assert_eq!(m.result, list.iter().find(|(mv, _)| *mv == m.mv).unwrap().1);
             }
             // The full-depth moves carry the value of their result at that depth.
             assert_eq!(ranked[0].probabilities, search.value(&ranked[0].result, plies).inverted());
@@ -268,7 +268,7 @@ fn analyse_roll_special_cases() {
     // The opening 3-1: 8/5 6/5 at every depth.
     for plies in 0..=2 {
         let best = search.analyse_roll(&Position::STARTING, Dice::new(3, 1).unwrap(), plies).unwrap()[0];
-        assert_eq!(Position::STARTING.format_move(&best.move_), "8/5 6/5", "{plies} plies");
+        assert_eq!(Position::STARTING.format_move(&best.mv), "8/5 6/5", "{plies} plies");
     }
 }
 

@@ -2,7 +2,7 @@
 //! at most 6 checkers, all on its own home board (no contact, nobody on the
 //! bar), with the exact cubeless winning chance of the side on roll and his
 //! exact cubeful money equities for the three cube positions. Built by the
-//! program on first use and cached on disk ([`bearoff2_db`]).
+//! program on first use and cached on disk ([`bearoff_two_sided_db`]).
 //!
 //! # Layouts and pairs
 //!
@@ -61,12 +61,14 @@
 //! file. A cache that cannot be written is only skipped.
 
 use crate::bearoff::{home_layouts, index, successors, Layout, LAYOUTS};
+pub use crate::bearoff_cache::{cache_dir, CacheOutcome};
+use crate::bearoff_cache::{load_or_build_cached, warn_if_not_cached};
 use crate::file_format::chunked::{f32s, write_chunked, ChunkedFile, Chunks};
 use crate::file_format::{FileError, FileKind};
 use crate::probabilities::Probabilities;
 use gammon_rules::{CubeOwner, Position, ALL_ROLLS};
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 use thiserror::Error;
 
@@ -381,67 +383,6 @@ impl TwoSidedDb {
     }
 }
 
-/// A table from the cache file `name` in `dir` when `read` takes it, else
-/// built and written there (atomically); the build is used as it is when
-/// the file cannot be written or no folder is known. Both bearoff
-/// databases are cached this way.
-pub(crate) fn load_or_build_cached<T>(
-    dir: Option<&Path>,
-    name: &str,
-    read: impl FnOnce(&Path) -> Option<T>,
-    build: impl FnOnce() -> T,
-    write: impl FnOnce(&T, &Path) -> Result<(), FileError>,
-) -> (T, CacheOutcome) {
-    let Some(dir) = dir else {
-        return (build(), CacheOutcome::NoCacheDir);
-    };
-    let path = dir.join(name);
-    if let Some(table) = read(&path) {
-        return (table, CacheOutcome::Read);
-    }
-    let table = build();
-    let written = std::fs::create_dir_all(dir).is_ok() && write(&table, &path).is_ok();
-    (table, if written { CacheOutcome::Built } else { CacheOutcome::NotWritten })
-}
-
-/// How [`TwoSidedDb::load_or_build`] got its table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CacheOutcome {
-    /// Read from the cache file.
-    Read,
-    /// Built and written to the cache file.
-    Built,
-    /// Built; the cache file could not be written.
-    NotWritten,
-    /// Built; no cache folder is known.
-    NoCacheDir,
-}
-
-/// Says once per process, on standard error, that a bearoff database could
-/// not be cached: otherwise every process rebuilds it silently (0.55 s
-/// instead of 0.006 s).
-pub(crate) fn warn_if_not_cached(outcome: CacheOutcome) {
-    static SAID: std::sync::Once = std::sync::Once::new();
-    if outcome == CacheOutcome::NotWritten {
-        SAID.call_once(|| {
-            let dir = cache_dir().map_or_else(String::new, |d| format!(" in {}", d.display()));
-            eprintln!(
-                "warning: cannot write the bearoff databases' cache{dir}: every run rebuilds them (about half a second); \
-                 set GAMMON_CACHE_DIR to a folder this user can write"
-            );
-        });
-    }
-}
-
-/// The cache folder: `$GAMMON_CACHE_DIR`, else `$XDG_CACHE_HOME/gammon`,
-/// else `$HOME/.cache/gammon` (empty variables count as unset).
-pub fn cache_dir() -> Option<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    var("GAMMON_CACHE_DIR")
-        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("gammon")))
-        .or_else(|| var("HOME").map(|d| d.join(".cache").join("gammon")))
-}
-
 /// True if `pos` is a pure bearoff with at most [`MAX_CHECKERS`] checkers
 /// per side: a position the full database holds. Cheap, and it does not
 /// load the database.
@@ -457,7 +398,7 @@ pub fn holds(pos: &Position) -> bool {
 /// answers for bearoffs, so that searches and rollouts can use the same.
 pub fn bearoff_value(pos: &Position) -> Option<Probabilities> {
     if holds(pos) {
-        if let Some(v) = bearoff2_db().evaluate(pos) {
+        if let Some(v) = bearoff_two_sided_db().evaluate(pos) {
             return Some(v.probabilities());
         }
     }
@@ -466,7 +407,7 @@ pub fn bearoff_value(pos: &Position) -> Option<Probabilities> {
 
 /// The process-wide two-sided database (6 checkers per side): read from the
 /// cache on first use, or built (about a second in release) and cached.
-pub fn bearoff2_db() -> &'static TwoSidedDb {
+pub fn bearoff_two_sided_db() -> &'static TwoSidedDb {
     static DB: OnceLock<TwoSidedDb> = OnceLock::new();
     DB.get_or_init(|| {
         let (db, outcome) = TwoSidedDb::load_or_build(cache_dir().as_deref());

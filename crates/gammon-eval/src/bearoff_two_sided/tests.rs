@@ -346,7 +346,7 @@ fn the_evaluator_reads_the_table() {
     };
     let small = boards(&[0, 2, 0, 2, 0, 2], &[1, 1, 1, 1, 1, 1]);
     let (p, _) = crate::net::evaluate_position(&weights, &small, &mut scratch);
-    assert_eq!(p.win, bearoff2_db().evaluate(&small).unwrap().win);
+    assert_eq!(p.win, bearoff_two_sided_db().evaluate(&small).unwrap().win);
     assert_eq!(crate::evaluated_by_position(&small), "bearoff database (two-sided, exact)");
     let big = boards(&[0, 2, 0, 2, 0, 3], &[1, 1, 1, 1, 1, 1]);
     let (p, _) = crate::net::evaluate_position(&weights, &big, &mut scratch);
