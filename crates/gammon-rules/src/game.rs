@@ -17,10 +17,10 @@ use crate::context::{DiceState, GameContext};
 use crate::dice::Dice;
 use crate::dice_source::DiceSource;
 use crate::game_result::GameResult;
-use crate::match_id::Seat;
 use crate::match_play::{BeaverAnswer, Cube, CubeAnswer, MatchState, RaccoonAnswer};
 use crate::movegen::MoveList;
 use crate::position::Position;
+use crate::seat::Seat;
 use thiserror::Error;
 
 /// The most half-moves of one game. Only a broken (or untrained) player

@@ -69,6 +69,7 @@ mod position_id;
 mod position_text;
 #[cfg(test)]
 mod random_games;
+mod seat;
 mod sgf;
 mod xgid;
 
@@ -87,7 +88,7 @@ pub use mat::{
     parse_mat, parse_mat_until_error, parse_match_text, read_match_file, read_match_file_until_error, GameText,
     MatAction, MatEntry, MatError, MatPlace, MatchRecord, ReadMatchError, UnreadFormat, WinHow, MAX_MATCH_FILE_BYTES,
 };
-pub use match_id::{GameState, MatchId, MatchIdError, Resignation, Seat};
+pub use match_id::{GameState, MatchId, MatchIdError, Resignation};
 pub use match_play::{BeaverAnswer, Cube, CubeAnswer, MatchError, MatchRules, MatchState, RaccoonAnswer};
 pub use movegen::{legal_sources, Move, MoveList, Step, MAX_MOVES};
 pub use notation::{parse_move, parse_move_in, MoveError};
@@ -95,5 +96,6 @@ pub use perft::perft;
 pub use phase::PositionClass;
 pub use position::{Position, SideBoard, BAR, CHECKERS_PER_SIDE, OFF};
 pub use position_text::{parse_position_text, PositionText, PositionTextError};
+pub use seat::Seat;
 pub use sgf::{parse_sgf, parse_sgf_until_error};
 pub use xgid::{Xgid, XgidError};
