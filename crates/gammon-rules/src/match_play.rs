@@ -238,6 +238,26 @@ impl MatchState {
         Ok(MatchState { rules, score, crawford, crawford_seen: one_away })
     }
 
+    /// A match state from its fields, as [`crawford_seen`](Self::crawford_seen)
+    /// and the accessors give them (a saved game state); `None` where they
+    /// contradict the rules.
+    pub(crate) fn from_parts(rules: MatchRules, score: [u32; 2], crawford: bool, crawford_seen: bool) -> Option<Self> {
+        let pair = (score[0], score[1]);
+        // Once seen, 1-away stays: scores only grow, up to the match's end.
+        let over = !rules.is_money() && context::away(rules.length, pair).is_none();
+        let fits = rules == rules.normalized()
+            && (!rules.is_money() || (score == [0, 0] && !crawford && !crawford_seen))
+            && (!crawford || (rules.cube && crawford_seen && context::crawford_possible(rules.length, pair)))
+            && (!crawford_seen || over || context::someone_one_away(rules.length, pair));
+        fits.then_some(MatchState { rules, score, crawford, crawford_seen })
+    }
+
+    /// True once a player has been one point away (the Crawford game is
+    /// played or behind).
+    pub(crate) const fn crawford_seen(&self) -> bool {
+        self.crawford_seen
+    }
+
     /// The rules.
     pub const fn rules(&self) -> &MatchRules {
         &self.rules
