@@ -8,7 +8,7 @@
 //! It holds what [`play_game`](crate::play_game)'s loop keeps between two
 //! decisions (position, whose turn, cube, dice, pending cube action or
 //! resignation, the turn count, the match score), so a game can be stopped
-//! after any decision and carried elsewhere: [`Game`] (named so beside the Match ID's [`GameState`](crate::GameState) field) has a compact,
+//! after any decision and carried elsewhere. [`Game`] (named so beside the Match ID's [`GameState`](crate::GameState) field) has a compact,
 //! versioned text form (`Display`, `FromStr`, [`StateError`]) for a server
 //! that keeps no state and signs what it hands out. The dice come from the
 //! caller ([`Action::Roll`]): the rules draw no random numbers here.
@@ -50,7 +50,8 @@ enum Phase {
     Over(GameEnd),
 }
 
-/// A game of a match, between two decisions. See the [module](self).
+/// A game of a match, between two decisions: what [`next`](Self::next)
+/// needs, and [`apply`](Self::apply) to take it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Game {
     /// The match, with the score before this game until it ends.
@@ -368,13 +369,21 @@ impl Game {
         if !legal {
             return Err(RuleError::IllegalMove);
         }
+        self.moved(after);
+        Ok(())
+    }
+
+    /// The move to `after`, one of the legal results of the roll (or the
+    /// pass) that the caller generated: [`play_game`](crate::play_game)'s
+    /// hot path, which does not generate the moves twice.
+    pub(crate) fn moved(&mut self, after: Position) {
+        debug_assert!(matches!(self.phase, Phase::Rolled(_)));
         self.position = after;
         self.on_roll = self.on_roll.other();
         self.turns = self.turns.saturating_add(1);
         self.declined = None;
         self.phase = Phase::ToRoll { cube_done: false };
         self.finish_if_borne_off();
-        Ok(())
     }
 
     /// Ends the game if a side has borne off all his checkers.
