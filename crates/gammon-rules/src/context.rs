@@ -397,8 +397,7 @@ impl GameContext {
             if length == 0 {
                 return Err(ContextError::CrawfordInMoney);
             }
-            // Both 1-away comes after the Crawford game (`MatchState::at_score`).
-            if !matches!(self.away(), Some((1, a)) | Some((a, 1)) if a > 1) {
+            if !crawford_possible(length, self.score) {
                 return Err(ContextError::CrawfordNotOneAway { on_roll: self.score.0, opponent: self.score.1, length });
             }
             if self.cube_value != 1 || self.cube_owner != CubeOwner::Centered || self.dice.cube_pending() {
@@ -435,6 +434,16 @@ pub(crate) const fn away(length: u32, score: (u32, u32)) -> Option<(u32, u32)> {
 /// play or once the match is over).
 pub(crate) const fn someone_one_away(length: u32, score: (u32, u32)) -> bool {
     matches!(away(length, score), Some((1, _) | (_, 1)))
+}
+
+/// True if the Crawford game may be played at `score`: exactly one player
+/// is one point from winning the match. Both 1-away always comes after the
+/// Crawford game (the trailer reached 1-away by winning one after it).
+/// The one test of it, for [`GameContext::validate`] and
+/// [`MatchState`](crate::MatchState) alike; no sum of the two away counts,
+/// which could overflow in a match near `u32::MAX` points.
+pub(crate) const fn crawford_possible(length: u32, score: (u32, u32)) -> bool {
+    matches!(away(length, score), Some((1, a) | (a, 1)) if a > 1)
 }
 
 /// True after the Crawford game: a player is one point away and this is not

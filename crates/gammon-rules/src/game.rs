@@ -11,16 +11,21 @@
 //! stopping a rollout trial early) implement the trait themselves.
 //!
 //! One file because the loop and the [`Table`] it calls are one contract,
-//! read together: about 480 lines, the rest tests.
+//! read together: about 480 lines, the rest tests. The state between two
+//! decisions, and what the rules allow there, is [`Game`]'s; this loop asks
+//! the table for what it needs, in a fixed order.
 
-use crate::context::{DiceState, GameContext};
+#[cfg(test)]
+use crate::context::DiceState;
+use crate::context::GameContext;
 use crate::dice::Dice;
 use crate::dice_source::DiceSource;
 use crate::game_result::GameResult;
-use crate::match_id::Seat;
+use crate::game_state::{Action, Game, Need};
 use crate::match_play::{BeaverAnswer, Cube, CubeAnswer, MatchState, RaccoonAnswer};
 use crate::movegen::MoveList;
 use crate::position::Position;
+use crate::seat::Seat;
 use thiserror::Error;
 
 /// The most half-moves of one game. Only a broken (or untrained) player
@@ -350,46 +355,35 @@ pub fn play_game(
     start: &GameStart,
     state: &MatchState,
 ) -> Decision<GameRecord> {
-    let mut pos = start.position;
-    let mut seat = start.on_roll;
-    let mut cube = start.cube;
+    let mut game = Game::new(*state, start.position, start.on_roll, start.cube, None);
     let mut list = MoveList::new();
-    let mut turns = 0u32;
     loop {
-        if let Some((on_roll_won, result)) = pos.game_result() {
-            let winner = if on_roll_won { seat } else { seat.other() };
-            let points = state.points(result, &cube);
-            return Ok(GameRecord { end: GameEnd::Finished { winner, result, points }, turns, position: pos, cube });
+        if let Some(end) = game.end() {
+            return Ok(record(&game, end));
         }
-        let stopped = GameRecord { end: GameEnd::Stopped { on_roll: seat }, turns, position: pos, cube };
+        let (seat, pos, turns) = (game.on_roll(), *game.position(), game.turns());
         if table.before_roll(seat, &pos, turns)? == Flow::Stop || turns >= MAX_TURNS {
-            return Ok(stopped);
+            game.stop();
+            return Ok(record(&game, GameEnd::Stopped { on_roll: seat }));
         }
-        // The highest resignation declined this turn.
-        let mut declined = None;
         let roll = match (turns, start.first_roll) {
             (0, FirstRoll::Opening) => dice.opening(),
             (0, FirstRoll::Given(d)) => d,
             _ => {
-                let ctx = state.context(&cube, seat);
-                if let Some(end) = resignation(table, state, &pos, seat, &cube, &ctx, &mut declined)? {
-                    return Ok(GameRecord { end, turns, position: pos, cube });
+                resignation(table, &mut game)?;
+                if let Need::RollOrDouble { may_double: true, .. } = game.next() {
+                    cube_exchange(table, &mut game)?;
                 }
-                if state.may_double(&cube, seat) {
-                    match cube_exchange(table, state, &pos, seat, cube)? {
-                        Exchange::PlayOn(c) => cube = c,
-                        Exchange::Passed { winner, points } => {
-                            let end = GameEnd::Passed { winner, points };
-                            return Ok(GameRecord { end, turns, position: pos, cube });
-                        }
-                    }
+                if let Some(end) = game.end() {
+                    return Ok(record(&game, end));
                 }
                 table.roll(seat, dice)?
             }
         };
-        let ctx = GameContext { dice: DiceState::Rolled(roll), ..state.context(&cube, seat) };
-        if let Some(end) = resignation(table, state, &pos, seat, &cube, &ctx, &mut declined)? {
-            return Ok(GameRecord { end, turns, position: pos, cube });
+        taken(&mut game, Action::Roll(roll));
+        resignation(table, &mut game)?;
+        if let Some(end) = game.end() {
+            return Ok(record(&game, end));
         }
         list.generate(&pos, roll);
         let (after, played) = match list.len() {
@@ -401,83 +395,83 @@ pub fn play_game(
             }
         };
         table.after_turn(&Turn { seat, before: pos, dice: roll, moves: &list, played, after })?;
-        pos = after;
-        seat = seat.other();
-        turns += 1;
+        // One of the list's results (or the pass): no second generation.
+        game.moved(after);
     }
 }
 
-/// The resignations `seat` (on roll in `pos`, `ctx`) offers, and their
-/// answers: the end of the game if one is accepted. `declined` is the
-/// highest offer declined so far this turn; an offer not above it ends the
-/// asking, so a table cannot offer for ever.
-fn resignation(
-    table: &mut dyn Table,
-    state: &MatchState,
-    pos: &Position,
-    seat: Seat,
-    cube: &Cube,
-    ctx: &GameContext,
-    declined: &mut Option<GameResult>,
-) -> Decision<Option<GameEnd>> {
-    while let Some(offered) = table.offers_resignation(seat, pos, ctx)? {
-        if declined.is_some_and(|d| offered <= d) {
+/// The record of a game that ended with `end`.
+fn record(game: &Game, end: GameEnd) -> GameRecord {
+    GameRecord { end, turns: game.turns(), position: *game.position(), cube: *game.cube() }
+}
+
+/// Applies an action the loop has checked against [`Game::next`]: the
+/// state machine takes it.
+fn taken(game: &mut Game, action: Action) {
+    let applied = game.apply(action);
+    debug_assert!(applied.is_ok(), "{action:?}: {applied:?}");
+}
+
+/// The resignations the side on roll offers, and their answers: the game
+/// ends if one is accepted. An offer not above one declined this turn
+/// (the state machine refuses it) ends the asking, so a table cannot offer
+/// for ever.
+fn resignation(table: &mut dyn Table, game: &mut Game) -> Decision<()> {
+    let (seat, pos, ctx) = (game.on_roll(), *game.position(), game.context());
+    while let Some(offered) = table.offers_resignation(seat, &pos, &ctx)? {
+        if game.apply(Action::Resign(offered)).is_err() {
             break;
         }
-        if table.accepts_resignation(seat.other(), pos, ctx, offered)? {
-            let points = state.points(offered, cube);
-            return Ok(Some(GameEnd::Resigned { winner: seat.other(), result: offered, points }));
+        let accepted = table.accepts_resignation(seat.other(), &pos, &ctx, offered)?;
+        taken(game, if accepted { Action::AcceptResignation } else { Action::RejectResignation });
+        if accepted {
+            break;
         }
-        *declined = Some(offered);
     }
-    Ok(None)
+    Ok(())
 }
 
-/// The outcome of a cube offer.
-enum Exchange {
-    /// No double, or a double that was taken (beavered, raccooned): the cube now.
-    PlayOn(Cube),
-    /// A pass ended the game.
-    Passed { winner: Seat, points: u32 },
-}
-
-/// The offer of `doubler` (on roll in `pos`) and the answers to it.
-fn cube_exchange(
-    table: &mut dyn Table,
-    state: &MatchState,
-    pos: &Position,
-    doubler: Seat,
-    cube: Cube,
-) -> Decision<Exchange> {
+/// The offer of the side on roll (who may double) and the answers to it.
+/// A beaver or raccoon where the rules have none counts as a take.
+fn cube_exchange(table: &mut dyn Table, game: &mut Game) -> Decision<()> {
+    let (doubler, pos) = (game.on_roll(), *game.position());
     let taker = doubler.other();
-    let mut ctx = state.context(&cube, doubler);
-    if !table.offers_double(doubler, pos, &ctx)? {
-        return Ok(Exchange::PlayOn(cube));
+    if !table.offers_double(doubler, &pos, &game.context())? {
+        return Ok(());
     }
-    ctx.dice = DiceState::Doubled;
-    let answer = table.answers_double(taker, pos, &ctx)?;
-    match answer {
-        CubeAnswer::Pass => return Ok(Exchange::Passed { winner: doubler, points: cube.value }),
-        CubeAnswer::Beaver if state.may_beaver(&cube) => {}
-        CubeAnswer::Take | CubeAnswer::Beaver => return turned(table, cube.taken(taker)),
+    taken(game, Action::Double);
+    let may_beaver = matches!(game.next(), Need::AnswerDouble { may_beaver: true, .. });
+    match table.answers_double(taker, &pos, &game.context())? {
+        CubeAnswer::Pass => {
+            taken(game, Action::Pass);
+            return Ok(());
+        }
+        CubeAnswer::Beaver if may_beaver => taken(game, Action::Beaver),
+        CubeAnswer::Take | CubeAnswer::Beaver => return turned(table, game),
     }
-    ctx.dice = DiceState::Beavered;
-    match table.answers_beaver(doubler, pos, &ctx)? {
-        BeaverAnswer::Pass => return Ok(Exchange::Passed { winner: taker, points: cube.value.saturating_mul(2) }),
-        BeaverAnswer::Raccoon if state.may_raccoon(&cube) => {}
-        BeaverAnswer::Accept | BeaverAnswer::Raccoon => return turned(table, cube.beavered(taker)),
+    let may_raccoon = matches!(game.next(), Need::AnswerBeaver { may_raccoon: true, .. });
+    match table.answers_beaver(doubler, &pos, &game.context())? {
+        BeaverAnswer::Pass => {
+            taken(game, Action::Pass);
+            return Ok(());
+        }
+        BeaverAnswer::Raccoon if may_raccoon => taken(game, Action::Raccoon),
+        BeaverAnswer::Accept | BeaverAnswer::Raccoon => return turned(table, game),
     }
-    ctx.dice = DiceState::Raccooned;
-    match table.answers_raccoon(taker, pos, &ctx)? {
-        RaccoonAnswer::Pass => Ok(Exchange::Passed { winner: doubler, points: cube.value.saturating_mul(4) }),
-        RaccoonAnswer::Accept => turned(table, cube.raccooned(taker)),
+    match table.answers_raccoon(taker, &pos, &game.context())? {
+        RaccoonAnswer::Pass => {
+            taken(game, Action::Pass);
+            Ok(())
+        }
+        RaccoonAnswer::Accept => turned(table, game),
     }
 }
 
-/// Tells the table the cube changed, and plays on with it.
-fn turned(table: &mut dyn Table, cube: Cube) -> Decision<Exchange> {
-    table.cube_changed(&cube)?;
-    Ok(Exchange::PlayOn(cube))
+/// The pending double (beaver, raccoon) accepted: tells the table the cube
+/// changed.
+fn turned(table: &mut dyn Table, game: &mut Game) -> Decision<()> {
+    taken(game, Action::Take);
+    table.cube_changed(game.cube())
 }
 
 #[cfg(test)]

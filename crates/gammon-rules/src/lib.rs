@@ -26,6 +26,7 @@
 //! | rule | item |
 //! |---|---|
 //! | a turn: the cube, the roll, the move; a pass when no checker can move | [`play_game`] |
+//! | a game between two decisions: what is needed next, and each action taken or refused with its rule (a double only before the roll and once a turn, answers only to what is pending, a move among the roll's legal ones) | [`Game::next`], [`Game::apply`], [`RuleError`]; carried as text: [`Game`]'s `Display`/`FromStr` |
 //! | one limit on a game's length | [`MAX_TURNS`] |
 //! | only the cube owner (or anyone, cube centred) doubles, before his roll, within the largest cube | [`GameContext::may_double`], [`MatchState::may_double`]; why not: [`DoubleRefusal`] |
 //! | a cube of 1 is centred (owned only after a taken double) | [`GameContext::validate`] ([`ContextError::OwnedCubeAtOne`]), [`CubeOwner`] |
@@ -57,6 +58,7 @@ mod excerpt;
 mod fibs;
 mod game;
 mod game_result;
+mod game_state;
 mod mat;
 mod match_id;
 mod match_play;
@@ -69,6 +71,7 @@ mod position_id;
 mod position_text;
 #[cfg(test)]
 mod random_games;
+mod seat;
 mod sgf;
 mod xgid;
 
@@ -83,11 +86,12 @@ pub use game::{
     Table, Turn, MAX_TURNS,
 };
 pub use game_result::GameResult;
+pub use game_state::{Action, Game, Need, RuleError, StateError};
 pub use mat::{
     parse_mat, parse_mat_until_error, parse_match_text, read_match_file, read_match_file_until_error, GameText,
     MatAction, MatEntry, MatError, MatPlace, MatchRecord, ReadMatchError, UnreadFormat, WinHow, MAX_MATCH_FILE_BYTES,
 };
-pub use match_id::{GameState, MatchId, MatchIdError, Resignation, Seat};
+pub use match_id::{GameState, MatchId, MatchIdError, Resignation};
 pub use match_play::{BeaverAnswer, Cube, CubeAnswer, MatchError, MatchRules, MatchState, RaccoonAnswer};
 pub use movegen::{legal_sources, Move, MoveList, Step, MAX_MOVES};
 pub use notation::{parse_move, parse_move_in, MoveError};
@@ -95,5 +99,6 @@ pub use perft::perft;
 pub use phase::PositionClass;
 pub use position::{Position, SideBoard, BAR, CHECKERS_PER_SIDE, OFF};
 pub use position_text::{parse_position_text, PositionText, PositionTextError};
+pub use seat::Seat;
 pub use sgf::{parse_sgf, parse_sgf_until_error};
 pub use xgid::{Xgid, XgidError};

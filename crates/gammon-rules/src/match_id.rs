@@ -3,52 +3,17 @@
 //!
 //! The format details are documented on the public type.
 //!
-//! One format per file, with its field types (`Seat`, `GameState`,
-//! `Resignation`) and round-trip tests (about 140 of the lines; the code is
+//! One format per file, with its field types (`GameState`,
+//! `Resignation`; [`Seat`] has its own file) and round-trip tests (about 140 of the lines; the code is
 //! about 390, the rest doc comments).
 
 use crate::context::{ContextError, CubeOwner, DiceState, GameContext};
 use crate::dice::Dice;
 use crate::position_id::{base64_decode, base64_encode, base64_value};
+use crate::seat::Seat;
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
-
-/// One of the two players of a Match ID (gnubg's player 0 or 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Seat {
-    /// gnubg's player 0.
-    Zero,
-    /// gnubg's player 1.
-    One,
-}
-
-impl Seat {
-    /// The other player.
-    #[must_use]
-    pub const fn other(self) -> Self {
-        match self {
-            Seat::Zero => Seat::One,
-            Seat::One => Seat::Zero,
-        }
-    }
-
-    /// 0 or 1.
-    pub const fn index(self) -> usize {
-        match self {
-            Seat::Zero => 0,
-            Seat::One => 1,
-        }
-    }
-
-    const fn from_bit(bit: u64) -> Self {
-        if bit & 1 == 0 {
-            Seat::Zero
-        } else {
-            Seat::One
-        }
-    }
-}
 
 /// The game state field (bits 8-10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -11,7 +11,7 @@ use crate::context::{self, CubeOwner, DiceState, DoubleRefusal, GameContext};
 use crate::dice::{try_opening_roll, Dice, OpeningRoll};
 use crate::error::DiceError;
 use crate::game_result::GameResult;
-use crate::match_id::Seat;
+use crate::seat::Seat;
 use thiserror::Error;
 
 /// The rules a game or a match is played under.
@@ -229,14 +229,33 @@ impl MatchState {
         if score[0] >= length || score[1] >= length {
             return Err(MatchError::ScoreNotBelowLength(score[0], score[1], length));
         }
-        let away = [length - score[0], length - score[1]];
-        let one_away = context::someone_one_away(length, (score[0], score[1]));
+        let pair = (score[0], score[1]);
+        let one_away = context::someone_one_away(length, pair);
         if post_crawford && !one_away {
             return Err(MatchError::PostCrawfordNotOneAway);
         }
-        // Both players one point away: the Crawford game is behind them.
-        let crawford = rules.cube && one_away && !post_crawford && away[0] + away[1] > 2;
+        let crawford = rules.cube && !post_crawford && context::crawford_possible(length, pair);
         Ok(MatchState { rules, score, crawford, crawford_seen: one_away })
+    }
+
+    /// A match state from its fields, as [`crawford_seen`](Self::crawford_seen)
+    /// and the accessors give them (a saved game state); `None` where they
+    /// contradict the rules.
+    pub(crate) fn from_parts(rules: MatchRules, score: [u32; 2], crawford: bool, crawford_seen: bool) -> Option<Self> {
+        let pair = (score[0], score[1]);
+        // Once seen, 1-away stays: scores only grow, up to the match's end.
+        let over = !rules.is_money() && context::away(rules.length, pair).is_none();
+        let fits = rules == rules.normalized()
+            && (!rules.is_money() || (score == [0, 0] && !crawford && !crawford_seen))
+            && (!crawford || (rules.cube && crawford_seen && context::crawford_possible(rules.length, pair)))
+            && (!crawford_seen || over || context::someone_one_away(rules.length, pair));
+        fits.then_some(MatchState { rules, score, crawford, crawford_seen })
+    }
+
+    /// True once a player has been one point away (the Crawford game is
+    /// played or behind).
+    pub(crate) const fn crawford_seen(&self) -> bool {
+        self.crawford_seen
     }
 
     /// The rules.
@@ -418,9 +437,11 @@ impl MatchState {
             self.crawford = false;
             return Some(w);
         }
-        let one_away = context::someone_one_away(self.rules.length, self.pair());
-        self.crawford = !self.crawford_seen && self.rules.cube && one_away;
-        self.crawford_seen |= one_away;
+        // The first game after a player reaches 1-away (the only one then:
+        // a game won moves one score, so the other is not 1-away too).
+        let (length, pair) = (self.rules.length, self.pair());
+        self.crawford = !self.crawford_seen && self.rules.cube && context::crawford_possible(length, pair);
+        self.crawford_seen |= context::someone_one_away(length, pair);
         None
     }
 }
@@ -478,6 +499,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn crawford_holds_in_a_match_near_the_largest_length_without_overflow() {
+        let longest = MatchRules::new_match(u32::MAX);
+        // One player 1-away, the other u32::MAX away: the Crawford game.
+        let m = MatchState::at_score(longest, [0, u32::MAX - 1], false).unwrap();
+        assert!(m.is_crawford() && !m.is_post_crawford());
+        assert_eq!(m.away(), Some([u32::MAX, 1]));
+        let ctx = m.context(&Cube::START, Seat::Zero);
+        assert!(ctx.validate().is_ok() && ctx.crawford);
+        // Both 1-away at the largest length: post-Crawford.
+        let both = MatchState::at_score(longest, [u32::MAX - 1, u32::MAX - 1], false).unwrap();
+        assert!(!both.is_crawford() && both.is_post_crawford());
+        // A score at the length is refused, not wrapped.
+        assert!(MatchState::at_score(longest, [u32::MAX, 0], false).is_err());
+        // Winning points past u32::MAX saturate and end the match.
+        let mut m = MatchState::at_score(longest, [u32::MAX - 1, 0], false).unwrap();
+        assert_eq!(m.record(Seat::Zero, u32::MAX), Some(Seat::Zero));
+        assert_eq!(m.score(), [u32::MAX, 0]);
+        // Reaching 1-away from far behind starts the Crawford game.
+        let mut far = MatchState::at_score(longest, [0, u32::MAX - 3], false).unwrap();
+        assert_eq!(far.record(Seat::One, 2), None);
+        assert!(far.is_crawford());
     }
 
     #[test]

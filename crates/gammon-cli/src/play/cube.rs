@@ -1,9 +1,10 @@
-//! The cube prompts (the human's doubles and answers) and the engine's cube
-//! decisions and answers.
+//! The cube prompts (the human's doubles and answers), and what the engine's
+//! cube decisions and answers ([`CubePlayer`], the engine's) print.
 
 use super::{parse_roll, points, End, Session, Step};
-use gammon_engine::cube::{CubeAnalysis, CubeState, Response};
-use gammon_rules::{CubeAnswer, Dice, GameContext, GameResult, Position};
+use gammon_engine::api::CubePlayer;
+use gammon_engine::cube::{CubeAnalysis, Response};
+use gammon_rules::{BeaverAnswer, CubeAnswer, Dice, GameContext, GameResult, Position};
 use std::io::{BufRead, Write};
 
 const CUBE_HELP: &str = "\
@@ -37,17 +38,21 @@ pub(super) enum CubePrompt {
 }
 
 impl<R: BufRead, W: Write> Session<'_, R, W> {
+    /// The engine's cube play at the session's depth (the cube net's).
+    pub(super) fn cube_player(&self) -> CubePlayer<'_, Box<dyn gammon_eval::Evaluator>> {
+        CubePlayer::new(self.cube_engine, self.ply)
+    }
+
     /// True if a double by the side on roll in `ctx` can gain anything (not
     /// the leader after the Crawford game, not a cube that already wins).
     pub(super) fn double_matters(&self, ctx: &GameContext) -> bool {
-        CubeState::from_context(ctx, self.cube_engine.met()).is_ok_and(|s| s.no_double_reason().is_none())
+        self.cube_player().double_matters(ctx)
     }
 
     /// The engine's cube analysis of `pos` (seen by the side on roll, who
     /// has not rolled) in `ctx` (any pending cube action set aside).
     pub(super) fn analysis(&self, pos: &Position, ctx: &GameContext) -> Option<CubeAnalysis> {
-        let before_roll = GameContext { dice: gammon_rules::DiceState::ToRoll, ..*ctx };
-        self.cube_engine.decide_cube(pos, &before_roll, self.ply).ok().map(|d| d.analysis)
+        self.cube_player().analysis(pos, ctx).ok()
     }
 
     /// Before the human's roll, when he may double: roll (with manual dice,
@@ -81,28 +86,44 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         Ok(CubePrompt::Double)
     }
 
-    /// The engine answers the human's double (`pos` and `ctx` seen by the human).
+    /// The engine answers the human's double (`pos` and `ctx` seen by the
+    /// human); an engine that cannot decide takes.
     pub(super) fn engine_answers(&mut self, pos: &Position, ctx: &GameContext) -> Step<CubeAnswer> {
         let old = ctx.cube_value;
-        let answer = self.analysis(pos, ctx).and_then(|a| a.response()).unwrap_or(Response::Take);
-        Ok(match answer {
-            Response::Pass => {
-                writeln!(self.out, "The engine drops: you win {}.", points(old))?;
-                CubeAnswer::Pass
-            }
-            Response::Beaver if self.state.may_beaver(&self.cube) => {
-                writeln!(
-                    self.out,
-                    "The engine beavers: it takes and redoubles at once; the cube is at {}, owned by the engine.",
-                    old.saturating_mul(4)
-                )?;
-                CubeAnswer::Beaver
-            }
-            Response::Take | Response::Beaver => {
+        let may_beaver = self.state.may_beaver(&self.cube);
+        let answer = self.cube_player().answers_double(pos, ctx, may_beaver).unwrap_or(CubeAnswer::Take);
+        match answer {
+            CubeAnswer::Pass => writeln!(self.out, "The engine drops: you win {}.", points(old))?,
+            CubeAnswer::Beaver => writeln!(
+                self.out,
+                "The engine beavers: it takes and redoubles at once; the cube is at {}, owned by the engine.",
+                old.saturating_mul(4)
+            )?,
+            CubeAnswer::Take => {
                 writeln!(self.out, "The engine takes: the cube is at {}, owned by the engine.", old.saturating_mul(2))?;
-                CubeAnswer::Take
             }
-        })
+        }
+        Ok(answer)
+    }
+
+    /// The engine, the doubler, answers the human's beaver (`pos` and `ctx`
+    /// seen by the engine); an engine that cannot decide accepts.
+    pub(super) fn engine_answers_beaver(&mut self, pos: &Position, ctx: &GameContext) -> Step<BeaverAnswer> {
+        let old = ctx.cube_value;
+        let may_raccoon = self.state.may_raccoon(&self.cube);
+        let answer = self.cube_player().answers_beaver(pos, ctx, may_raccoon).unwrap_or(BeaverAnswer::Accept);
+        match answer {
+            BeaverAnswer::Accept => writeln!(self.out, "The engine accepts the beaver.")?,
+            BeaverAnswer::Pass => {
+                writeln!(self.out, "The engine passes the beaver: you win {}.", points(old.saturating_mul(2)))?
+            }
+            BeaverAnswer::Raccoon => writeln!(
+                self.out,
+                "The engine raccoons: it redoubles your beaver; the cube is at {}, owned by you (you accept).",
+                old.saturating_mul(8)
+            )?,
+        }
+        Ok(answer)
     }
 
     /// The human answers the engine's double (`pos` and `ctx` seen by the engine).

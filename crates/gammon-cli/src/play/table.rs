@@ -241,7 +241,7 @@ impl<R: BufRead, W: Write> Table for Session<'_, R, W> {
             })();
             self.abandon(step)
         } else {
-            Ok(self.analysis(pos, ctx).is_some_and(|a| a.action.doubles()))
+            Ok(self.cube_player().offers_double(pos, ctx).unwrap_or(false))
         }
     }
 
@@ -250,10 +250,15 @@ impl<R: BufRead, W: Write> Table for Session<'_, R, W> {
         self.abandon(step)
     }
 
-    /// A beaver stands: the doubler plays on at four times the cube
-    /// (raccoons are not played).
-    fn answers_beaver(&mut self, _: Seat, _: &Position, _: &GameContext) -> Decision<BeaverAnswer> {
-        Ok(BeaverAnswer::Accept)
+    /// `seat`, the doubler, answers a beaver: the engine by its cube player
+    /// (accept, pass or raccoon); the human accepts the engine's beaver
+    /// without being asked.
+    fn answers_beaver(&mut self, seat: Seat, pos: &Position, ctx: &GameContext) -> Decision<BeaverAnswer> {
+        if seat == HUMAN {
+            return Ok(BeaverAnswer::Accept);
+        }
+        let step = self.engine_answers_beaver(pos, ctx);
+        self.abandon(step)
     }
 
     fn cube_changed(&mut self, cube: &Cube) -> Decision<()> {

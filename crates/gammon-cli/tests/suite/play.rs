@@ -308,15 +308,18 @@ fn beavers_by_the_engine_and_by_the_human() {
     assert!(out.contains("Rules: beavers."), "{out}");
     assert!(out.contains("The engine beavers: it takes and redoubles at once; the cube is at 4, owned by the engine."));
 
-    // The engine doubles, I beaver, the engine bears off: 4 points.
+    // The engine doubles, I beaver a winning double: the engine raccoons
+    // (the engine's cube player, with raccoons allowed wherever beavers
+    // are), I accept without being asked, the engine bears off: 8 points.
     let id = engine_wins_next_roll();
     let out = transcript(&["--manual-dice", "--beaver", "--position", &id], "r\n21\n1\nb\n21\n");
     assert!(out.contains("Take or drop (or beaver)? [t/d/b]: b"), "{out}");
     assert!(out.contains("You beaver: the cube is at 4, owned by you."), "{out}");
-    assert!(out.contains("Cube: 4, owned by you."), "{out}");
+    assert!(out.contains("The engine raccoons: it redoubles your beaver; the cube is at 8, owned by you"), "{out}");
+    assert!(out.contains("Cube: 8, owned by you."), "{out}");
     assert_eq!(
         out.lines().last().unwrap(),
-        "The engine wins a single game (1 point) with the cube at 4: 4 points.",
+        "The engine wins a single game (1 point) with the cube at 8: 8 points.",
         "{out}"
     );
 }

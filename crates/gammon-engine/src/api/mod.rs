@@ -21,6 +21,7 @@
 
 mod analysis;
 mod cube_decision;
+mod cube_player;
 mod cubeful_analysis;
 mod error;
 pub mod json;
@@ -34,6 +35,7 @@ mod tests;
 
 pub use analysis::{Evaluation, RollAnalysis};
 pub use cube_decision::{pending_answer, CubeQuestion, CubeReport, PendingAnswer};
+pub use cube_player::CubePlayer;
 pub use cubeful_analysis::{CubefulMove, CubefulRollAnalysis};
 pub use error::EngineError;
 pub use moves::{legal_moves, ChosenMove, LegalMove, LegalMoves};

@@ -3,8 +3,7 @@
 //! state where the loop stops because the human must act.
 
 use super::{outcome, side, PlayError, PlayEvent, PlayOutcome, ENGINE, HUMAN};
-use crate::api::{Engine, EngineError};
-use crate::cube::Response;
+use crate::api::{CubePlayer, Engine, EngineError};
 use gammon_eval::Evaluator;
 use gammon_rules::{
     opening_roll, play_game, Abandoned, Cube, CubeAnswer, Decision, Dice, DiceSource, DiceState, FirstRoll, Flow,
@@ -152,8 +151,8 @@ impl<E: Evaluator> Table for StepTable<'_, E> {
         Ok(Flow::Play)
     }
 
-    /// The human's double from his action; the engine's by its cube
-    /// decision at the step's depth.
+    /// The human's double from his action; the engine's by its
+    /// [`CubePlayer`] at the step's depth.
     fn offers_double(&mut self, seat: Seat, pos: &Position, ctx: &GameContext) -> Decision<bool> {
         let doubled = Some(PlayEvent::Doubled { by: side(seat), cube: ctx.cube_value.saturating_mul(2) });
         if seat == HUMAN {
@@ -170,16 +169,16 @@ impl<E: Evaluator> Table for StepTable<'_, E> {
         if std::mem::take(&mut self.engine_doubled) {
             return Ok(true);
         }
-        let report = self.engine.decide_cube(pos, ctx, self.plies);
-        let doubles = self.fail(report)?.analysis.action.doubles();
+        let offer = CubePlayer::new(self.engine, self.plies).offers_double(pos, ctx);
+        let doubles = self.fail(offer)?;
         if doubles {
             self.events.extend(doubled);
         }
         Ok(doubles)
     }
 
-    /// The human's answer from his action; the engine takes unless its cube
-    /// decision says pass (beavers are not played).
+    /// The human's answer from his action; the engine's from its
+    /// [`CubePlayer`] (beavers are not played here).
     fn answers_double(&mut self, seat: Seat, pos: &Position, ctx: &GameContext) -> Decision<CubeAnswer> {
         let answer = if seat == HUMAN {
             let Some(Pending::Answer(answer)) = self.pending else {
@@ -188,15 +187,9 @@ impl<E: Evaluator> Table for StepTable<'_, E> {
             self.pending = None;
             answer
         } else {
-            // The doubler's decision before his roll, the double set aside.
-            let before_roll = GameContext { dice: DiceState::ToRoll, ..*ctx };
-            let report = self.engine.decide_cube(pos, &before_roll, self.plies);
-            let pass = self.fail(report)?.analysis.response() == Some(Response::Pass);
-            if pass {
-                CubeAnswer::Pass
-            } else {
-                CubeAnswer::Take
-            }
+            // Beavers are not played here yet: take or pass.
+            let answer = CubePlayer::new(self.engine, self.plies).answers_double(pos, ctx, false);
+            self.fail(answer)?
         };
         let by = side(seat);
         self.events.push(if answer == CubeAnswer::Pass { PlayEvent::Passed { by } } else { PlayEvent::Took { by } });
