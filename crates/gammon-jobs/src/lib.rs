@@ -21,6 +21,8 @@
 //! The crate sits between the engine and its users (gammon-train, gammon-cli,
 //! gammon-server); it uses gammon-engine and below, never a crate above.
 
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
 mod checkpoint;
 mod fingerprint;
 mod progress;
