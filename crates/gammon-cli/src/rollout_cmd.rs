@@ -143,8 +143,9 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
             ShardJob { engine: &engine, position: &request.position, dice: request.dice, settings, shard, fingerprint };
         return pool.install(|| run_shard(&job, out, &progress, &stop, args.json.json));
     }
-    let report =
-        pool.install(|| engine.rollout_until(&request.position, request.dice, &settings, |p| progress.show(p), stop.as_atomic()));
+    let report = pool.install(|| {
+        engine.rollout_until(&request.position, request.dice, &settings, |p| progress.show(p), stop.as_atomic())
+    });
     progress.clear();
     let report = match report {
         Err(EngineError::Rollout(RolloutError::Interrupted)) => {

@@ -34,4 +34,4 @@ pub use checkpoint::{CheckpointPolicy, Checkpoints};
 pub use fingerprint::{Fingerprint, SettingsDiffer};
 pub use progress::{Bar, Progress, Shared, Snapshot};
 pub use runner::{run, Ended, Job};
-pub use stop::{Press, StopFlag, StopError, INTERRUPTED};
+pub use stop::{Press, StopError, StopFlag, INTERRUPTED};

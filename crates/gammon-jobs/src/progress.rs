@@ -28,7 +28,11 @@ impl Bar {
     /// A bar drawn with an indicatif `template` (`{bar:30}`, `{pos}`,
     /// `{len}`, `{msg}`, `{eta}`...).
     pub fn new(template: &str, shown: bool) -> Self {
-        let bar = if shown { ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()) } else { ProgressBar::hidden() };
+        let bar = if shown {
+            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+        } else {
+            ProgressBar::hidden()
+        };
         bar.set_style(ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()));
         Bar(bar)
     }

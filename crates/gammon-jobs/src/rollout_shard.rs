@@ -94,7 +94,8 @@ pub fn run<E: Evaluator>(
 ) -> Result<RolloutShard, ShardRunError> {
     let range = job.shard.trials(job.settings.trials);
     let resume = if out.exists() {
-        let saved = RolloutShard::load(out).map_err(|source| ShardRunError::Load { path: out.to_path_buf(), source })?;
+        let saved =
+            RolloutShard::load(out).map_err(|source| ShardRunError::Load { path: out.to_path_buf(), source })?;
         if saved.shard != job.shard {
             return Err(ShardRunError::OtherShard { path: out.to_path_buf(), saved: saved.shard, this: job.shard });
         }

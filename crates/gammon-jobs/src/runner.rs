@@ -177,7 +177,10 @@ mod tests {
         let stop = StopFlag::new();
         stop.stop();
         let mut c = Checkpoints::new(CheckpointPolicy::items(1), 40);
-        assert_eq!(run(&mut job, &stop, &Shared::<()>::new(), &mut c).unwrap(), Ended::Stopped { done: 40, total: 100 });
+        assert_eq!(
+            run(&mut job, &stop, &Shared::<()>::new(), &mut c).unwrap(),
+            Ended::Stopped { done: 40, total: 100 }
+        );
         assert!(job.saves.is_empty());
     }
 }
