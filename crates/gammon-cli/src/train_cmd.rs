@@ -48,8 +48,8 @@ pub struct TrainArgs {
 
 /// Runs `gammon train`.
 pub fn run(args: &TrainArgs) -> Result<()> {
-    // Ctrl-C, and SIGTERM or SIGHUP (ctrlc's `termination` feature: what
-    // `timeout`, docker and batch systems send), stop after the games in
+    // Ctrl-C, and SIGTERM or SIGHUP (what `timeout`, docker and batch
+    // systems send: gammon_jobs::StopFlag), stop after the games in
     // progress.
     let stop = StopFlag::on_signals(|press| match press {
         Press::First => eprintln!(
