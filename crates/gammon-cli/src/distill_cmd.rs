@@ -13,11 +13,11 @@
 //! round 0 = the starting net; x = positions labelled so far).
 
 use crate::args::{threads_help, threads_parser};
-use crate::interrupt::{stop_flag, INTERRUPTED};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_eval::pubeval::PubEval;
 use gammon_eval::{NetEvaluator, NetWeights};
+use gammon_jobs::{StopFlag, INTERRUPTED};
 use gammon_train::distill::{fit, label, sample_afterstates, sample_positions, Dataset, DistillSettings};
 use gammon_train::{plot, BenchmarkRow};
 use std::path::{Path, PathBuf};
@@ -173,7 +173,7 @@ pub fn run(args: &DistillArgs) -> Result<()> {
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     RunSettings::of(args)?.check_or_save(&args.out.join(RUN_SETTINGS))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
-    let stop = stop_flag(
+    let stop = StopFlag::on_signals_saying(
         "interrupted: saving the labels made so far (during a fit: finishing it) \
          (interrupt again to quit at once, losing the work since the last save)",
     )?;
@@ -212,7 +212,7 @@ pub fn run(args: &DistillArgs) -> Result<()> {
         } else {
             std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
             let Some(mut trained) =
-                distill_round(args, &pool, &weights, &dir, args.seed.wrapping_add(u64::from(round)), &stop)?
+                distill_round(args, &pool, &weights, &dir, args.seed.wrapping_add(u64::from(round)), stop.as_atomic())?
             else {
                 eprintln!(
                     "stopped: the labels of round {round} made so far are kept in {}; run the same command again to go on",
@@ -227,7 +227,7 @@ pub fn run(args: &DistillArgs) -> Result<()> {
                 args.ply
             );
             trained.save(&done)?;
-            if stop.load(Ordering::SeqCst) {
+            if stop.is_stopped() {
                 eprintln!(
                     "stopped after round {round}: its weights are in {}; run the same command again to go on",
                     done.display()

@@ -7,10 +7,10 @@
 //! `learning-curve.csv` (one row per net and epoch).
 
 use crate::args::{threads_help, threads_parser};
-use crate::interrupt::{stop_flag, INTERRUPTED};
 use anyhow::{Context, Result};
 use clap::Args;
 use gammon_eval::{NetKind, NetWeights};
+use gammon_jobs::{StopFlag, INTERRUPTED};
 use gammon_train::dataset::Dataset;
 use gammon_train::supervised::{fit_supervised_until, FitError, FitSettings, Loss};
 use std::fmt::Write as _;
@@ -114,7 +114,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let refs: Vec<&Dataset> = datasets.iter().collect();
     let start = std::time::Instant::now();
-    let stop = stop_flag(
+    let stop = StopFlag::on_signals_saying(
         "interrupted: finishing this epoch, then writing the best net so far \
          (interrupt again to quit at once, writing nothing)",
     )?;
@@ -136,7 +136,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
                         if row.best { " (best)" } else { "" }
                     );
                 },
-                &stop,
+                stop.as_atomic(),
             )
         })
         .map_err(|e| anyhow::anyhow!("fit: {e}"))?;

@@ -8,14 +8,14 @@
 //!   arguments it resumes; Ctrl-C or SIGTERM stop after the chunk in hand.
 
 use crate::args::{threads_help, threads_parser};
-use crate::interrupt::{stop_flag, INTERRUPTED};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use gammon_engine::shard::{Shard, ShardSpec};
 use gammon_eval::{NetEvaluator, NetKind, NetWeights};
+use gammon_jobs::{Progress, StopFlag, INTERRUPTED};
 use gammon_train::dataset::{positions_digest, Dataset, LabelSource};
 use gammon_train::distill::{sample_afterstates_within, sample_positions};
-use gammon_train::labels::{label_shard, positions_text, read_positions, LabelSettings};
+use gammon_train::labels::{label_shard, positions_text, read_positions, resume_labels, LabelSettings, Resumed};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -234,25 +234,14 @@ fn rollout(args: &RolloutLabelArgs) -> Result<()> {
     // labeller wherever the file lies, so that they merge.
     let labeller = format!("{}; net {:?} ({:016x})", settings.describe(), w.meta.notes, w.fingerprint());
     let source = LabelSource { positions: positions.len(), digest: positions_digest(&positions), shard };
-    let mut data = if args.out.exists() {
-        let d = Dataset::load(&args.out)?;
-        if d.labeller != labeller || d.source != Some(source) {
-            bail!(
-                "{} holds other labels ({}; {}); give the same positions, shard and settings to resume, or another --out",
-                args.out.display(),
-                d.labeller,
-                d.source.map_or("no positions file named".to_string(), |s| format!(
-                    "shard {} of {} positions",
-                    s.shard, s.positions
-                ))
-            );
+    let mut data = match resume_labels(&args.out, labeller, source)? {
+        Resumed::Saved(d) => {
+            eprintln!("resuming: {} positions already labelled", d.len());
+            d
         }
-        eprintln!("resuming: {} positions already labelled", d.len());
-        d
-    } else {
-        Dataset { labeller, source: Some(source), ..Dataset::default() }
+        Resumed::New(d) => d,
     };
-    let stop = stop_flag(
+    let stop = StopFlag::on_signals_saying(
         "interrupted: finishing the positions in hand and saving every finished label \
          (interrupt again to quit at once, losing the labels since the last save)",
     )?;
@@ -261,14 +250,9 @@ fn rollout(args: &RolloutLabelArgs) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let start = Instant::now();
     let before = data.len();
-    let out = args.out.clone();
+    let saved = SavedLine { start, before };
     pool.install(|| {
-        label_shard(&net, &positions, shard, &settings, &mut data, args.chunk, &stop, |d| {
-            d.save(&out)?;
-            let secs = start.elapsed().as_secs_f64();
-            eprintln!("labelled {}/{total} ({:.1} positions/s)", d.len(), (d.len() - before) as f64 / secs.max(1e-9));
-            Ok::<(), gammon_eval::file_format::FileError>(())
-        })
+        label_shard(&net, &positions, shard, &settings, &mut data, args.chunk, &stop, &saved, |d| d.save(&args.out))
     })
     .map_err(|e| match e {
         gammon_train::labels::LabelShardError::Label(e) => anyhow::anyhow!("label rollout: {e}"),
@@ -305,4 +289,25 @@ fn rollout(args: &RolloutLabelArgs) -> Result<()> {
         std::process::exit(INTERRUPTED);
     }
     Ok(())
+}
+
+/// The line `label rollout` prints after each save: how many are labelled
+/// and how fast.
+struct SavedLine {
+    start: Instant,
+    before: usize,
+}
+
+impl Progress for SavedLine {
+    fn report(&self, _: u64, _: u64) {}
+
+    fn note(&self, line: &str) {
+        eprintln!("{line}");
+    }
+
+    fn saved(&self, done: u64, total: u64) {
+        let secs = self.start.elapsed().as_secs_f64();
+        let rate = (done as usize - self.before) as f64 / secs.max(1e-9);
+        eprintln!("labelled {done}/{total} ({rate:.1} positions/s)");
+    }
 }

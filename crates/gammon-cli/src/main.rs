@@ -9,7 +9,6 @@ mod duel_cmd;
 mod eval_cmd;
 mod evaluators;
 mod fit_cmd;
-mod interrupt;
 mod json;
 mod label_cmd;
 mod line_input;

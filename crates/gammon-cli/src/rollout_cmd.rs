@@ -7,17 +7,15 @@ use crate::request::Request;
 use crate::text::{self, RolloutProgressLine};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use gammon_engine::api::{Engine, EngineError, RolloutShard};
+use gammon_engine::api::{Engine, EngineError};
 use gammon_engine::rollout::{RolloutError, RolloutSettings, BATCH};
 use gammon_engine::shard::Shard;
 use gammon_eval::NetEvaluator;
-use gammon_rules::{Dice, Position};
+use gammon_jobs::rollout_shard::{self, ShardJob, ShardRunError};
+use gammon_jobs::{Press, StopFlag, INTERRUPTED};
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 /// Arguments of `gammon rollout`.
 #[derive(Debug, Args)]
@@ -145,8 +143,9 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
             ShardJob { engine: &engine, position: &request.position, dice: request.dice, settings, shard, fingerprint };
         return pool.install(|| run_shard(&job, out, &progress, &stop, args.json.json));
     }
-    let report =
-        pool.install(|| engine.rollout_until(&request.position, request.dice, &settings, |p| progress.show(p), &stop));
+    let report = pool.install(|| {
+        engine.rollout_until(&request.position, request.dice, &settings, |p| progress.show(p), stop.as_atomic())
+    });
     progress.clear();
     let report = match report {
         Err(EngineError::Rollout(RolloutError::Interrupted)) => {
@@ -169,91 +168,32 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
     Ok(())
 }
 
-/// What a shard run plays.
-struct ShardJob<'a> {
-    engine: &'a Engine<NetEvaluator>,
-    position: &'a Position,
-    dice: Option<Dice>,
-    settings: RolloutSettings,
-    shard: Shard,
-    fingerprint: u64,
-}
-
-/// How often a running shard saves its sums: a killed task loses at most this.
-const CHECKPOINT_EVERY: Duration = Duration::from_secs(30);
-
-/// Plays one shard into `out` (resuming what it holds), saving it every
-/// [`CHECKPOINT_EVERY`] and at the end, also when stopped.
+/// Plays one shard into `out` through the jobs crate (resuming what it
+/// holds, saving it every 30 s and at the end, also when stopped), and
+/// prints what it holds.
 fn run_shard(
-    job: &ShardJob<'_>,
+    job: &ShardJob<'_, NetEvaluator>,
     out: &Path,
     progress: &RolloutProgressLine,
-    stop: &AtomicBool,
+    stop: &StopFlag,
     json: bool,
 ) -> Result<()> {
     let range = job.shard.trials(job.settings.trials);
-    let resume = if out.exists() {
-        let saved = RolloutShard::load(out).with_context(|| format!("cannot resume {}", out.display()))?;
-        if saved.shard != job.shard {
-            bail!(
-                "{} holds shard {} and this is shard {}: remove it or give another --out",
-                out.display(),
-                saved.shard,
-                job.shard
-            );
-        }
-        Some(saved)
-    } else {
-        None
-    };
-    let resumed = resume.as_ref().map_or(0, |r| r.tally.trials().len());
-    if resumed > 0 {
-        progress.note(&format!(
-            "resuming {}: {resumed} of {} games already played",
-            out.display(),
-            range.end - range.start
-        ));
-    }
-    let last_save = Mutex::new(Instant::now());
-    let save_error = Mutex::new(None);
-    let checkpoint = |s: &RolloutShard| {
-        let mut last = last_save.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if last.elapsed() >= CHECKPOINT_EVERY {
-            if let Err(e) = s.save(out) {
-                // Stop: a shard that cannot be saved is lost work.
-                *save_error.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
-                stop.store(true, Ordering::SeqCst);
-            }
-            *last = Instant::now();
-        }
-    };
-    let played = job.engine.rollout_shard(
-        job.position,
-        job.dice,
-        &job.settings,
-        job.shard,
-        job.fingerprint,
-        resume,
+    let played = rollout_shard::run(
+        job,
+        out,
         |p| progress.show(p),
-        checkpoint,
+        |resumed, of| progress.note(&format!("resuming {}: {resumed} of {of} games already played", out.display())),
         stop,
     );
     progress.clear();
-    if let Some(e) = save_error.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
-        return Err(anyhow::Error::new(e).context("the shard could not be saved"));
-    }
     let played = match played {
-        Err(EngineError::Rollout(RolloutError::Interrupted)) => {
+        Err(ShardRunError::Interrupted) => {
             eprintln!("interrupted before any game finished: nothing saved");
             std::process::exit(INTERRUPTED);
         }
-        Err(EngineError::Rollout(RolloutError::Resume)) => bail!(
-            "{} holds a shard of another rollout (another position, roll, net or setting): remove it or give another --out",
-            out.display()
-        ),
-        r => r.context("the rollout failed")?,
+        r => r?,
     };
-    played.save(out)?;
     let done = played.tally.trials().len();
     let total = range.end - range.start;
     let stdout = std::io::stdout();
@@ -298,20 +238,13 @@ fn run_shard(
     Ok(())
 }
 
-/// The exit status of a rollout stopped by a signal (128 + SIGINT).
-const INTERRUPTED: i32 = 130;
-
-/// A flag set by the first Ctrl-C, SIGTERM or SIGHUP; the second quits.
-fn stop_on_interrupt(progress: Arc<RolloutProgressLine>) -> Result<Arc<AtomicBool>> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            progress.note("second interrupt: quitting without a result");
-            std::process::exit(INTERRUPTED);
+/// The process's stop flag, set by the first Ctrl-C, SIGTERM or SIGHUP;
+/// the second quits.
+fn stop_on_interrupt(progress: Arc<RolloutProgressLine>) -> Result<StopFlag> {
+    Ok(StopFlag::on_signals(move |press| match press {
+        Press::First => {
+            progress.note("interrupted: finishing the games in progress (interrupt again to quit now)");
         }
-        progress.note("interrupted: finishing the games in progress (interrupt again to quit now)");
-    })
-    .context("cannot install the Ctrl-C handler")?;
-    Ok(stop)
+        Press::Second => progress.note("second interrupt: quitting without a result"),
+    })?)
 }

@@ -3,10 +3,10 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_eval::NetWeights;
+use gammon_jobs::{Press, StopFlag};
 use gammon_train::{checkpoint, trainer, Checkpoint, RunFiles, TrainConfig, TrainOutcome};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// Arguments of `gammon train`.
 #[derive(Debug, Args)]
@@ -48,23 +48,15 @@ pub struct TrainArgs {
 
 /// Runs `gammon train`.
 pub fn run(args: &TrainArgs) -> Result<()> {
-    // Ctrl-C, and SIGTERM or SIGHUP (ctrlc's `termination` feature: what
-    // `timeout`, docker and batch systems send), stop after the games in
+    // Ctrl-C, and SIGTERM or SIGHUP (what `timeout`, docker and batch
+    // systems send: gammon_jobs::StopFlag), stop after the games in
     // progress.
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                eprintln!("\nsecond interrupt: exiting without a new checkpoint");
-                std::process::exit(130);
-            }
-            eprintln!(
-                "\ninterrupted: finishing the games in progress and writing a checkpoint (interrupt again to quit now)"
-            );
-        })
-        .context("cannot install the Ctrl-C handler")?;
-    }
+    let stop = StopFlag::on_signals(|press| match press {
+        Press::First => eprintln!(
+            "\ninterrupted: finishing the games in progress and writing a checkpoint (interrupt again to quit now)"
+        ),
+        Press::Second => eprintln!("\nsecond interrupt: exiting without a new checkpoint"),
+    })?;
     let mut state = if args.resume {
         let dir = match (&args.out, &args.config) {
             (Some(d), _) => d.clone(),
@@ -102,7 +94,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             );
         }
         eprintln!("resuming {} at game {} of {}", dir.display(), state.games_done, state.config.games);
-        return finish(&mut state, &files, &stop, args.quiet);
+        return finish(&mut state, &files, stop.as_atomic(), args.quiet);
     } else {
         let mut config = match &args.config {
             Some(path) => TrainConfig::load(path)?,
@@ -151,7 +143,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     if files.checkpoint().exists() {
         bail!("{} already holds a run: continue it with --resume, or choose another --out", dir.display());
     }
-    finish(&mut state, &files, &stop, args.quiet)
+    finish(&mut state, &files, stop.as_atomic(), args.quiet)
 }
 
 /// Removes what a killed run left of a checkpoint or weights write.

@@ -3,7 +3,7 @@
 //! `--json` prints for the same input. No game logic lives here.
 
 use crate::error::{chain, quote, ApiError};
-use crate::jobs::{JobKind, JobView, Jobs, Progress, Work};
+use crate::jobs::{Estimate, JobKind, JobView, Jobs, Work};
 use crate::listen::ConnectionLimits;
 use crate::params::{json_body, Ask, Query};
 use crate::seal::{PlayState, StateSeal};
@@ -18,6 +18,7 @@ use gammon_engine::review::{review_match_until, ReviewError, ReviewSettings, MAX
 use gammon_engine::rollout::{RolloutError, RolloutSettings, BATCH, MAX_ROLLOUT_PLY};
 use gammon_engine::search::{MoveFilter, Search};
 use gammon_eval::NetEvaluator;
+use gammon_jobs::Progress;
 use gammon_rules::{parse_match_text, CubeOwner, DiceState};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -274,13 +275,15 @@ pub async fn start_rollout(State(state): State<AppState>, body: Body) -> Result<
             ask.dice,
             &settings,
             |p| {
-                job.report(Progress {
-                    done: p.trials,
-                    total: p.max_trials,
-                    equity: Some(p.equity),
-                    // None (null) below two games: there is none.
-                    standard_error: Some(p.standard_error).filter(|se| se.is_finite()),
-                })
+                job.progress().report_with(
+                    p.trials,
+                    p.max_trials,
+                    Estimate {
+                        equity: Some(p.equity),
+                        // None (null) below two games: there is none.
+                        standard_error: Some(p.standard_error).filter(|se| se.is_finite()),
+                    },
+                )
             },
             job.stop_flag(),
         );
@@ -330,9 +333,7 @@ pub async fn start_review(State(state): State<AppState>, body: Body) -> Result<(
             &engine,
             &record,
             &settings,
-            |done, total| {
-                job.report(Progress { done: done as u64, total: total as u64, equity: None, standard_error: None })
-            },
+            |done, total| job.progress().report(done as u64, total as u64),
             job.stop_flag(),
         );
         match review {

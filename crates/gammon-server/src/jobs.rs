@@ -1,12 +1,17 @@
 //! Long work (rollouts, match reviews) as jobs: started by a POST, watched by
 //! GETs, cancelled by a DELETE. A bounded number run at once on the rayon
 //! pool; the rest wait in a bounded queue, and a full queue is refused (429).
+//! Each job's stop flag and progress are the jobs crate's
+//! ([`gammon_jobs::StopFlag`], [`gammon_jobs::Shared`]), as for the
+//! command line's long jobs: a cancel sets the flag, a GET reads the
+//! progress.
 
 use crate::error::ApiError;
 use axum::http::StatusCode;
+use gammon_jobs::{Shared, StopFlag};
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// How many jobs run at once and how many may wait.
@@ -67,34 +72,50 @@ pub struct Progress {
     pub standard_error: Option<f64>,
 }
 
+/// A rollout's running estimate, kept with a job's counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Estimate {
+    /// The running headline equity.
+    pub equity: Option<f64>,
+    /// Its standard error.
+    pub standard_error: Option<f64>,
+}
+
 /// A job's own handle, given to its work: progress reports and the stop flag.
 #[derive(Debug)]
 pub struct JobHandle {
     status: Mutex<Status>,
-    stop: AtomicBool,
+    progress: Shared<Estimate>,
+    stop: StopFlag,
 }
 
 #[derive(Debug, Clone)]
 struct Status {
     state: JobState,
-    progress: Progress,
     result: Option<Arc<serde_json::value::RawValue>>,
     error: Option<String>,
 }
 
 impl JobHandle {
-    /// Records progress.
-    pub fn report(&self, progress: Progress) {
-        lock(&self.status).progress = progress;
+    /// Where the work reports how far it has come (a
+    /// [`gammon_jobs::Progress`]; a rollout adds its [`Estimate`] with
+    /// [`Shared::report_with`]).
+    pub fn progress(&self) -> &Shared<Estimate> {
+        &self.progress
     }
 
     /// The flag the work polls: set by a cancel or a shutdown.
     pub fn stop_flag(&self) -> &AtomicBool {
-        &self.stop
+        self.stop.as_atomic()
     }
 
     fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        self.stop.is_stopped()
+    }
+
+    fn progress_view(&self) -> Progress {
+        let s = self.progress.snapshot();
+        Progress { done: s.done, total: s.total, equity: s.detail.equity, standard_error: s.detail.standard_error }
     }
 }
 
@@ -189,8 +210,9 @@ impl Jobs {
         let id = table.next_id;
         let state = if start_now { JobState::Running } else { JobState::Queued };
         let handle = Arc::new(JobHandle {
-            status: Mutex::new(Status { state, progress: Progress::default(), result: None, error: None }),
-            stop: AtomicBool::new(false),
+            status: Mutex::new(Status { state, result: None, error: None }),
+            progress: Shared::new(),
+            stop: StopFlag::new(),
         });
         table.jobs.insert(id, Entry { kind, handle: Arc::clone(&handle) });
         self.forget_old(&mut table);
@@ -214,7 +236,7 @@ impl Jobs {
             id,
             kind: entry.kind,
             state: status.state,
-            progress: status.progress,
+            progress: entry.handle.progress_view(),
             queue_position,
             limits: self.limits,
             result: status.result,
@@ -229,7 +251,7 @@ impl Jobs {
             let mut table = lock(&self.table);
             let entry = table.jobs.get(&id).filter(|e| e.kind == kind)?;
             let handle = Arc::clone(&entry.handle);
-            handle.stop.store(true, Ordering::Relaxed);
+            handle.stop.stop();
             if let Some(at) = table.waiting.iter().position(|(w, _)| *w == id) {
                 table.waiting.remove(at);
                 lock(&handle.status).state = JobState::Cancelled;
@@ -242,7 +264,7 @@ impl Jobs {
     pub fn stop_all(&self) {
         let mut table = lock(&self.table);
         for entry in table.jobs.values() {
-            entry.handle.stop.store(true, Ordering::Relaxed);
+            entry.handle.stop.stop();
         }
         let waiting: Vec<u64> = table.waiting.drain(..).map(|(id, _)| id).collect();
         for id in waiting {

@@ -28,9 +28,10 @@ use gammon_engine::rollout::{rollout_position_until, RolloutError, RolloutSettin
 pub use gammon_engine::shard::Shard;
 use gammon_eval::file_format::{self, FileError};
 use gammon_eval::NetEvaluator;
+use gammon_jobs::{CheckpointPolicy, Checkpoints, Fingerprint, Job, Progress, StopFlag};
 use gammon_rules::Position;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use thiserror::Error;
 
 /// The most trials per label.
@@ -257,29 +258,115 @@ pub fn label_shard<E>(
     settings: &LabelSettings,
     data: &mut Dataset,
     chunk: usize,
-    stop: &AtomicBool,
-    mut save: impl FnMut(&Dataset) -> Result<(), E>,
+    stop: &StopFlag,
+    progress: &dyn Progress,
+    save: impl FnMut(&Dataset) -> Result<(), E>,
 ) -> Result<usize, LabelShardError<E>> {
     let mine: Vec<&Position> = positions.iter().enumerate().filter(|(i, _)| shard.holds(*i)).map(|(_, p)| p).collect();
-    let mut done = 0;
-    while data.len() < mine.len() && !stop.load(Ordering::Relaxed) {
-        let from = data.len();
-        let to = (from + chunk.max(1)).min(mine.len());
-        let (labels, error) = label_in_order(net, &mine[from..to], settings, stop);
-        for (p, l) in mine[from..].iter().zip(&labels) {
-            data.positions.push(p.to_position_id());
-            data.labels.push(l.mean);
-            data.standard_errors.push(l.standard_error);
-        }
-        done += labels.len();
-        if !labels.is_empty() {
-            save(data).map_err(LabelShardError::Save)?;
-        }
-        if let Some(e) = error {
-            return Err(LabelShardError::Label(e));
-        }
+    let before = data.len();
+    let chunk = chunk.max(1);
+    let mut checkpoints = Checkpoints::new(CheckpointPolicy::items(chunk as u64), before as u64);
+    let mut job = LabelJob { net, mine, settings, data, chunk, save };
+    gammon_jobs::run(&mut job, stop, progress, &mut checkpoints)?;
+    Ok(job.data.len() - before)
+}
+
+/// [`label_shard`] as a job for the runner: a step labels the next chunk.
+struct LabelJob<'a, F> {
+    net: &'a NetEvaluator,
+    mine: Vec<&'a Position>,
+    settings: &'a LabelSettings,
+    data: &'a mut Dataset,
+    chunk: usize,
+    save: F,
+}
+
+impl<E, F: FnMut(&Dataset) -> Result<(), E>> Job for LabelJob<'_, F> {
+    type Error = LabelShardError<E>;
+
+    fn done(&self) -> u64 {
+        self.data.len() as u64
     }
-    Ok(done)
+
+    fn total(&self) -> u64 {
+        self.mine.len() as u64
+    }
+
+    fn step(&mut self, stop: &StopFlag) -> Result<(), Self::Error> {
+        let from = self.data.len();
+        let to = (from + self.chunk).min(self.mine.len());
+        let (labels, error) = label_in_order(self.net, &self.mine[from..to], self.settings, stop.as_atomic());
+        for (p, l) in self.mine[from..].iter().zip(&labels) {
+            self.data.positions.push(p.to_position_id());
+            self.data.labels.push(l.mean);
+            self.data.standard_errors.push(l.standard_error);
+        }
+        error.map_or(Ok(()), |e| Err(LabelShardError::Label(e)))
+    }
+
+    fn save(&mut self) -> Result<(), Self::Error> {
+        (self.save)(self.data).map_err(LabelShardError::Save)
+    }
+}
+
+/// The labels in `out` to go on with, or a new dataset if there is no such
+/// file: labels are resumed only from the same labeller (settings and net)
+/// and the same positions file and shard.
+///
+/// # Errors
+/// `out` cannot be read, or holds other labels.
+pub fn resume_labels(out: &Path, labeller: String, source: LabelSource) -> Result<Resumed, ResumeLabelsError> {
+    if !out.exists() {
+        return Ok(Resumed::New(Dataset { labeller, source: Some(source), ..Dataset::default() }));
+    }
+    let d = Dataset::load(out)?;
+    let made = |labeller: &str, source: Option<&LabelSource>| {
+        let f = Fingerprint::new().with("labeller", labeller);
+        match source {
+            Some(s) => f.with("positions", s.positions).with("digest", s.digest).with("shard", s.shard),
+            None => f,
+        }
+    };
+    if made(&labeller, Some(&source)).resume(&made(&d.labeller, d.source.as_ref())).is_err() {
+        return Err(ResumeLabelsError::Other {
+            path: out.to_path_buf(),
+            labeller: d.labeller,
+            positions: d.source.map_or("no positions file named".to_string(), |s| {
+                format!("shard {} of {} positions", s.shard, s.positions)
+            }),
+        });
+    }
+    Ok(Resumed::Saved(d))
+}
+
+/// What [`resume_labels`] found.
+#[derive(Debug)]
+pub enum Resumed {
+    /// No file: a new dataset.
+    New(Dataset),
+    /// The file's labels, to go on with.
+    Saved(Dataset),
+}
+
+/// Why [`resume_labels`] refused.
+#[derive(Debug, Error)]
+pub enum ResumeLabelsError {
+    /// The file cannot be read.
+    #[error(transparent)]
+    Read(#[from] FileError),
+    /// It holds labels of other settings, another net or other positions.
+    #[error(
+        "{} holds other labels ({labeller}; {positions}); give the same positions, shard and settings to resume, or another --out",
+        .path.display()
+    )]
+    Other {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Its labeller.
+        labeller: String,
+        /// The positions it labels, in words.
+        positions: String,
+    },
 }
 
 /// Labels `positions` in order ([`map_in_order`]): after `stop` is set, or
@@ -496,9 +583,10 @@ mod tests {
         let net = net();
         let weights = net.weights().clone();
         let positions = crate::distill::sample_positions(&weights, 12, 3, 0.1);
-        let stop = AtomicBool::new(false);
+        let stop = StopFlag::new();
+        let quiet = gammon_jobs::Shared::<()>::new();
         let run = |shard: Shard, chunk: usize, data: &mut Dataset| {
-            label_shard(&net, &positions, shard, &settings(), data, chunk, &stop, |_| Ok::<(), ()>(())).unwrap()
+            label_shard(&net, &positions, shard, &settings(), data, chunk, &stop, &quiet, |_| Ok::<(), ()>(())).unwrap()
         };
         let source =
             |shard| Some(LabelSource { positions: 12, digest: crate::dataset::positions_digest(&positions), shard });
@@ -544,5 +632,29 @@ mod tests {
         };
         assert_eq!(run(Shard::ALL, 4, &mut cut), 5);
         assert_eq!(cut, whole);
+    }
+
+    #[test]
+    fn labels_resume_only_with_the_same_labeller_positions_and_shard() {
+        let dir = std::env::temp_dir().join(format!("gammon-resume-labels-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("l.gds");
+        let source = LabelSource { positions: 10, digest: 42, shard: Shard::ALL };
+        let Resumed::New(d) = resume_labels(&out, "rollouts A".into(), source).unwrap() else { panic!("no file yet") };
+        d.save(&out).unwrap();
+        assert!(matches!(resume_labels(&out, "rollouts A".into(), source).unwrap(), Resumed::Saved(_)));
+        let half = LabelSource { shard: Shard { index: 1, count: 2 }, ..source };
+        for (labeller, source) in [("rollouts B", source), ("rollouts A", half)] {
+            let err = resume_labels(&out, labeller.into(), source).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "{} holds other labels (rollouts A; shard 0/1 of 10 positions); give the same positions, \
+                     shard and settings to resume, or another --out",
+                    out.display()
+                )
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

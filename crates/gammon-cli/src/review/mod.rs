@@ -10,14 +10,13 @@ mod text;
 mod words;
 
 use crate::args::{ThreadsArg, WeightsArg};
-use crate::interrupt::{stop_flag_saying, INTERRUPTED};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_engine::api::Engine;
 use gammon_engine::review::{review_match_until, MatchReview, ReviewError, ReviewSettings};
 use gammon_engine::search::MoveFilter;
+use gammon_jobs::{Bar, Press, Progress, StopFlag, INTERRUPTED};
 use gammon_rules::{read_match_file, read_match_file_until_error, MatchRecord};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -98,29 +97,26 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         gammon_eval::file_format::check_output(path)?;
     }
     let pool = args.threads.pool()?;
-    let bar = progress_bar(std::io::stderr().is_terminal());
+    let bar = Bar::new("review [{bar:30}] {pos}/{len} records, ETA {eta}", std::io::stderr().is_terminal());
     let shown = bar.clone();
-    let stop = stop_flag_saying(move || {
-        shown.suspend(|| {
-            eprintln!(
+    let stop = StopFlag::on_signals(move |press| {
+        if press == Press::First {
+            shown.note(
                 "interrupted: finishing the records in hand, then writing the review of every record \
-                 reviewed (interrupt again to quit now)"
+                 reviewed (interrupt again to quit now)",
             );
-        });
+        }
     })?;
     let review = pool.install(|| {
         review_match_until(
             &engine,
             &record,
             &settings,
-            |done, total| {
-                bar.set_length(total as u64);
-                bar.set_position(done as u64);
-            },
-            &stop,
+            |done, total| bar.report(done as u64, total as u64),
+            stop.as_atomic(),
         )
     });
-    bar.finish_and_clear();
+    bar.clear();
     let review = match review {
         Err(ReviewError::Interrupted) => {
             eprintln!("stopped before any record was reviewed: no review");
@@ -174,15 +170,4 @@ fn read(path: &Path, keep_going: bool) -> Result<MatchRecord> {
 /// The HTML report, written by the safe writer.
 fn write_html(path: &Path, review: &MatchReview, record: &MatchRecord) -> Result<()> {
     Ok(gammon_eval::file_format::write_output(path, html::page(review, record).as_bytes())?)
-}
-
-/// A bar on standard error, drawn only on a terminal.
-fn progress_bar(shown: bool) -> ProgressBar {
-    let bar =
-        if shown { ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()) } else { ProgressBar::hidden() };
-    bar.set_style(
-        ProgressStyle::with_template("review [{bar:30}] {pos}/{len} records, ETA {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
 }

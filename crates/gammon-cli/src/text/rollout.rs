@@ -2,7 +2,7 @@
 
 use gammon_engine::api::{MergeSummary, RolloutOutcome, RolloutReport};
 use gammon_engine::rollout::{Estimate, RolloutProgress, TrialSet};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use gammon_jobs::{Bar, Progress};
 use std::io::{self, Write};
 
 /// A progress bar on standard error (games done of the most, the running
@@ -10,22 +10,14 @@ use std::io::{self, Write};
 /// (standard error is a terminal): never into pipes or files.
 #[derive(Debug)]
 pub struct RolloutProgressLine {
-    bar: ProgressBar,
+    bar: Bar,
     cubeful: bool,
 }
 
 impl RolloutProgressLine {
     /// A progress bar for a cubeful or cubeless rollout.
     pub fn new(shown: bool, cubeful: bool) -> Self {
-        let bar = if shown {
-            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
-        } else {
-            ProgressBar::hidden()
-        };
-        bar.set_style(
-            ProgressStyle::with_template("rollout [{bar:30}] {pos}/{len} games{msg}, ETA {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
+        let bar = Bar::new("rollout [{bar:30}] {pos}/{len} games{msg}, ETA {eta}", shown);
         RolloutProgressLine { bar, cubeful }
     }
 
@@ -33,19 +25,18 @@ impl RolloutProgressLine {
     pub fn show(&self, p: &RolloutProgress) {
         let what = if self.cubeful { "cubeful equity" } else { "equity" };
         let lead = if p.leader.is_some() { " (leading move)" } else { "" };
-        self.bar.set_length(p.max_trials);
-        self.bar.set_position(p.trials);
-        self.bar.set_message(format!(", {what}{lead} {:+.4} ± {}", p.equity, se(p.standard_error, 0)));
+        self.bar.report(p.trials, p.max_trials);
+        self.bar.message(format!(", {what}{lead} {:+.4} ± {}", p.equity, se(p.standard_error, 0)));
     }
 
     /// Prints a line on standard error above the bar.
     pub fn note(&self, line: &str) {
-        self.bar.suspend(|| eprintln!("{line}"));
+        self.bar.note(line);
     }
 
     /// Erases the bar.
     pub fn clear(&self) {
-        self.bar.finish_and_clear();
+        self.bar.clear();
     }
 }
 
