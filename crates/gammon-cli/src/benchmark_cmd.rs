@@ -162,7 +162,7 @@ struct BenchmarkJson<'a> {
     evaluator: &'a str,
     /// The weights file, `null` for the shipped net.
     weights: Option<String>,
-    plies: u8,
+    ply: u8,
     files: Vec<FileJson<'a>>,
     /// All files together (the one file's figures for one file).
     total: &'a Summary,
@@ -186,7 +186,7 @@ impl<'a> BenchmarkJson<'a> {
         BenchmarkJson {
             evaluator: &run.evaluator,
             weights: args.weights.weights.as_ref().map(|p| p.display().to_string()),
-            plies: run.plies,
+            ply: run.plies,
             files: measured
                 .iter()
                 .map(|m| FileJson {

@@ -70,7 +70,7 @@ pub fn run(args: &DuelArgs) -> Result<()> {
             lose_gammon_rate: r.lose_gammon_rate,
             lose_backgammon_rate: r.lose_backgammon_rate,
         };
-        println!("{}", serde_json::to_string_pretty(&j)?);
+        println!("{}", crate::json::pretty(&j)?);
     } else {
         println!("{} vs {}: {} games (duplicate dice, seed {})", a.name(), b.name(), r.games, args.seed);
         println!("  A scores {:+.3} ± {:.3} points per game", r.ppg, r.standard_error);

@@ -185,7 +185,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
         "seconds": start.elapsed().as_secs_f64(),
         "report": report,
     });
-    write_atomic(&args.out.join("fit-report.json"), serde_json::to_string_pretty(&json)?.as_bytes())?;
+    write_atomic(&args.out.join("fit-report.json"), crate::json::pretty(&json)?.as_bytes())?;
     if report.stopped {
         eprintln!(
             "stopped: kept the best epoch of each net fitted so far ({} epochs in all) in {}; the nets not reached are unchanged",

@@ -135,10 +135,10 @@ fn show(args: &ShowArgs) -> Result<()> {
         "positions": d.len(),
         "mean_standard_errors": d.mean_standard_errors(),
     });
-    writeln!(out, "{header}")?;
+    writeln!(out, "{}", crate::json::line(&header)?)?;
     for (i, (id, label)) in d.positions.iter().zip(&d.labels).enumerate() {
         let line = serde_json::json!({"position": id, "label": label, "standard_error": d.standard_errors.get(i)});
-        writeln!(out, "{line}")?;
+        writeln!(out, "{}", crate::json::line(&line)?)?;
     }
     out.flush()?;
     Ok(())

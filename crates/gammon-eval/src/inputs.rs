@@ -86,7 +86,7 @@ use gammon_rules::Position;
 
 mod lanes;
 mod shots;
-pub(crate) use lanes::{contact_features_of_lanes, FeatureLanes, SideLanes};
+pub(crate) use lanes::{contact_features_lanes, FeatureLanes, SideLanes};
 #[cfg(test)]
 use shots::top_point;
 use shots::SHOT_LANES;
@@ -245,7 +245,7 @@ impl ContactEncoding {
                 sides.set(2 * i, pos);
                 sides.set(2 * i + 1, t);
             }
-            crate::simd::contact_features_lanes(&sides, &mut lanes);
+            contact_features_lanes(&sides, &mut lanes);
             for (i, ((pos, t), o)) in group.iter().zip(&them).zip(outs.iter_mut()).enumerate() {
                 units.clear();
                 contact_side_with(pos, 0, (&sides, &lanes), 2 * i, &mut units);

@@ -1,7 +1,9 @@
-//! The only place with CPU-specific code: the forward pass of a net and the
-//! quantised first layer, each in versions for AVX-512 (with and without
-//! VNNI), AVX2 and any CPU, the best one the CPU has chosen at run time
-//! ([`Kernel::best`]).
+//! The only place with CPU-specific code: the forward pass of a net, the
+//! quantised first layer and other modules' lane code ([`LaneCode`], such as
+//! the contact features of eight positions at once), each in versions for
+//! AVX-512 (with and without VNNI), AVX2 and any CPU, the best one the CPU
+//! has chosen at run time ([`Kernel::best`]). It imports nothing of the
+//! modules whose code it compiles.
 //!
 //! One file on purpose: all `unsafe` and every `target_feature` of the
 //! project is here, behind safe functions (about 530 lines; tests 100).
@@ -14,7 +16,6 @@
 //! the same order in each (Rust never fuses a multiply and an add on its own).
 #![allow(unsafe_code)]
 
-use crate::inputs::{contact_features_of_lanes, FeatureLanes, SideLanes};
 use crate::probabilities::OUTPUTS;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -272,36 +273,43 @@ pub fn sigmoid_approx(x: f32) -> f32 {
     1.0 / (1.0 + p * scale)
 }
 
-/// The contact features of every lane of `sides`
-/// ([`inputs::lanes`](crate::inputs)): the same code compiled for the
-/// kernel's instruction set, where it runs in vector lanes.
-pub(crate) fn contact_features_lanes(sides: &SideLanes, out: &mut FeatureLanes) {
-    contact_features_lanes_with(Kernel::best(), sides, out);
+/// Code written for vector lanes (plain Rust over arrays of lanes, every
+/// function it calls `#[inline(always)]`) that [`run_lanes`] compiles for a
+/// kernel's instruction set, where the compiler keeps it in vector
+/// registers. The contact features of eight positions at once
+/// (`inputs::lanes`) are such code; the trait lets this file compile them
+/// without knowing what they compute.
+pub(crate) trait LaneCode {
+    /// Runs the code; always inlined into the kernel's function.
+    fn run(self);
 }
 
-/// [`contact_features_lanes`] with the kernel `k`.
-pub(crate) fn contact_features_lanes_with(k: Kernel, sides: &SideLanes, out: &mut FeatureLanes) {
+/// Runs `code` compiled for the kernel `k`'s instruction set. Every kernel
+/// runs the same Rust operations in the same order, so the results are the
+/// same bits.
+#[inline]
+pub(crate) fn run_lanes<C: LaneCode>(k: Kernel, code: C) {
     match k.0 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Kernel` is only made for a CPU that has its features.
-        Path::Avx512 | Path::Avx512Vnni => unsafe { contact_features_lanes_avx512(sides, out) },
+        Path::Avx512 | Path::Avx512Vnni => unsafe { run_lanes_avx512(code) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Path::Avx2 => unsafe { contact_features_lanes_avx2(sides, out) },
-        _ => contact_features_of_lanes(sides, out),
+        Path::Avx2 => unsafe { run_lanes_avx2(code) },
+        _ => code.run(),
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512cd")]
-fn contact_features_lanes_avx512(sides: &SideLanes, out: &mut FeatureLanes) {
-    contact_features_of_lanes(sides, out)
+fn run_lanes_avx512<C: LaneCode>(code: C) {
+    code.run()
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn contact_features_lanes_avx2(sides: &SideLanes, out: &mut FeatureLanes) {
-    contact_features_of_lanes(sides, out)
+fn run_lanes_avx2<C: LaneCode>(code: C) {
+    code.run()
 }
 
 /// Hidden units per block of the quantised first layer: one AVX2 register of

@@ -591,7 +591,7 @@ function showMoves(answer) {
   const tbody = $('move-list').querySelector('tbody');
   tbody.replaceChildren();
   const moves = answer.moves || [];
-  $('moves-status').textContent = `(${answer.plies}-ply, ${answer.cubeful ? 'cubeful' : 'cubeless'}, ${moves.length} move${moves.length === 1 ? '' : 's'})`;
+  $('moves-status').textContent = `(${answer.ply}-ply, ${answer.cubeful ? 'cubeful' : 'cubeless'}, ${moves.length} move${moves.length === 1 ? '' : 's'})`;
   if (moves.length === 0 || (moves.length === 1 && moves[0].move === '')) {
     const tr = document.createElement('tr');
     tr.innerHTML = '<td colspan="10">No legal move: the player on roll cannot move.</td>';
@@ -696,7 +696,7 @@ async function analyseCube() {
     return;
   }
   if (seq !== state.seq.cube) return;
-  $('cube-status').textContent = `(${answer.plies}-ply, ${answer.class || ''})`;
+  $('cube-status').textContent = `(${answer.ply}-ply, ${answer.class || ''})`;
   showCube(panel, answer);
 }
 
@@ -1397,7 +1397,7 @@ function candidateTable(rec) {
     tr.dataset.equity = String(c.equity);
     tr.dataset.after = c.after;
     if (c.move === rec.move) tr.classList.add('played');
-    for (const v of [c.move, signed(c.equity), c.loss > 0 ? signed(-c.loss) : '', pct(c.win), pct(c.win_gammon), pct(c.lose_gammon), c.plies]) {
+    for (const v of [c.move, signed(c.equity), c.loss > 0 ? signed(-c.loss) : '', pct(c.win), pct(c.win_gammon), pct(c.lose_gammon), c.ply]) {
       const td = document.createElement('td');
       td.textContent = String(v);
       tr.appendChild(td);

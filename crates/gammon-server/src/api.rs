@@ -60,7 +60,7 @@ impl axum::response::IntoResponse for RawJson {
 }
 
 fn to_value(value: &impl serde::Serialize) -> Result<RawJson, ApiError> {
-    serde_json::to_string(value)
+    serde_json::to_string(&gammon_engine::api::json::document(value))
         .map(RawJson)
         .map_err(|e| ApiError::internal(format!("cannot write the answer as JSON: {e}")))
 }
@@ -288,7 +288,9 @@ pub async fn start_rollout(State(state): State<AppState>, body: Body) -> Result<
             job.stop_flag(),
         );
         match report {
-            Ok(r) => serde_json::value::to_raw_value(&r).map_err(|e| e.to_string()),
+            Ok(r) => {
+                serde_json::value::to_raw_value(&gammon_engine::api::json::document(&r)).map_err(|e| e.to_string())
+            }
             Err(EngineError::Rollout(RolloutError::Interrupted)) => {
                 Err("cancelled before any game finished".to_string())
             }
@@ -337,7 +339,9 @@ pub async fn start_review(State(state): State<AppState>, body: Body) -> Result<(
             job.stop_flag(),
         );
         match review {
-            Ok(r) => serde_json::value::to_raw_value(&r).map_err(|e| e.to_string()),
+            Ok(r) => {
+                serde_json::value::to_raw_value(&gammon_engine::api::json::document(&r)).map_err(|e| e.to_string())
+            }
             Err(ReviewError::Interrupted) => Err("cancelled before any record was reviewed".to_string()),
             Err(e) => Err(chain(&e)),
         }

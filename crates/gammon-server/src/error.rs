@@ -132,7 +132,7 @@ impl IntoResponse for ApiError {
         let field = self.field.as_deref().map(|f| cut(f, QUOTE_CHARS));
         let reason = shorten_quotes(&self.reason);
         let body = ErrorBody { error: ErrorJson { field: field.as_deref(), reason: &reason } };
-        (self.status, Json(body)).into_response()
+        (self.status, Json(gammon_engine::api::json::document(body))).into_response()
     }
 }
 

@@ -152,6 +152,8 @@ impl std::fmt::Debug for Jobs {
 /// A job as the API shows it.
 #[derive(Debug, Clone, Serialize)]
 pub struct JobView {
+    /// The JSON documents' version (`gammon_engine::api::json::SCHEMA_VERSION`).
+    pub schema_version: u32,
     /// Its id, for `GET` and `DELETE`.
     pub id: u64,
     /// What it does.
@@ -233,6 +235,7 @@ impl Jobs {
         let status = lock(&entry.handle.status).clone();
         let queue_position = table.waiting.iter().position(|(w, _)| *w == id).map_or(0, |p| p + 1);
         Some(JobView {
+            schema_version: gammon_engine::api::json::SCHEMA_VERSION,
             id,
             kind: entry.kind,
             state: status.state,

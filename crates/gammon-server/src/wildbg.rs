@@ -60,6 +60,8 @@ pub struct MoveInfo {
 /// The answer: every legal move, best first.
 #[derive(Debug, Serialize)]
 pub struct MoveResponse {
+    /// gammon's JSON version (an addition to wildbg's answer).
+    schema_version: u32,
     moves: Vec<MoveInfo>,
 }
 
@@ -121,5 +123,5 @@ pub async fn get_move(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
     })
     .await?
     .map_err(|e: gammon_engine::EngineError| ApiError::bad("p0", crate::error::chain(&e)))?;
-    Ok(Json(MoveResponse { moves }))
+    Ok(Json(MoveResponse { schema_version: gammon_engine::api::json::SCHEMA_VERSION, moves }))
 }

@@ -52,17 +52,17 @@ fn cubeless_json_lists_the_moves_with_depth_equity_loss_and_probabilities() {
     let v = json(&["analyse", "start", "--dice", "42", "--ply", "2", "--json", "--cubeless"]);
     // The fields of the cubeless analysis, no more.
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["dice", "evaluator", "moves", "plies", "position"], "{v}");
-    assert_eq!(v["plies"], 2);
+    assert_eq!(keys, ["dice", "evaluator", "moves", "ply", "position", "schema_version"], "{v}");
+    assert_eq!(v["ply"], 2);
     assert_eq!(v["dice"], "42");
     let moves = v["moves"].as_array().unwrap();
     let legal = json(&["moves", "start", "42", "--json"]);
     assert_eq!(moves.len(), legal["moves"].as_array().unwrap().len());
     assert_eq!(moves[0]["move"], "8/4 6/4");
     assert_eq!(moves[0]["loss"], 0.0);
-    let at_full_depth = moves.iter().filter(|m| m["plies"] == 2).count();
+    let at_full_depth = moves.iter().filter(|m| m["ply"] == 2).count();
     assert!((1..=8).contains(&at_full_depth), "{at_full_depth}");
-    assert!(moves.iter().all(|m| m["plies"] == 2 || m["plies"] == 0));
+    assert!(moves.iter().all(|m| m["ply"] == 2 || m["ply"] == 0));
     for (i, m) in moves.iter().enumerate() {
         assert_eq!(m["rank"], i + 1);
         let p = &m["probabilities"];
@@ -85,7 +85,7 @@ fn without_dice_it_evaluates_the_position_and_0_ply_is_the_static_evaluation() {
     assert_eq!(v["probabilities"]["equity"], e["equity"]);
     assert_eq!(v["probabilities"]["win"], e["win"]);
     let deeper = json(&["analyse", "start", "--ply", "1", "--json"]);
-    assert_eq!(deeper["plies"], 1);
+    assert_eq!(deeper["ply"], 1);
     assert_ne!(deeper["probabilities"]["equity"], v["probabilities"]["equity"]);
     let text = ok(&["analyse", "start", "--ply", "1"]);
     assert!(text.contains("Evaluated at 1-ply"), "{text}");
@@ -96,8 +96,8 @@ fn without_dice_it_evaluates_the_position_and_0_ply_is_the_static_evaluation() {
 fn the_default_depth_is_2_ply() {
     for args in [&["--json"][..], &["--json", "--cubeless"]] {
         let v = json(&[&["analyse", "start", "--dice", "66"][..], args].concat());
-        assert_eq!(v["plies"], 2);
-        assert_eq!(v["moves"][0]["plies"], 2);
+        assert_eq!(v["ply"], 2);
+        assert_eq!(v["moves"][0]["ply"], 2);
     }
 }
 
@@ -154,10 +154,12 @@ fn without_dice_the_cube_decision_follows_at_the_same_depth() {
     ] {
         assert!(text.contains(wanted), "{wanted:?} missing from\n{text}");
     }
-    // The JSON `cube` object is `gammon cube --json` at the same depth.
+    // The JSON `cube` object is `gammon cube --json` at the same depth, less
+    // the version that only a whole document carries.
     for ply in ["0", "1", "2"] {
         let v = json(&["analyse", "start", "--ply", ply, "--json"]);
-        let cube = json(&["cube", "start", "--ply", ply, "--json"]);
+        let mut cube = json(&["cube", "start", "--ply", ply, "--json"]);
+        assert_eq!(cube.as_object_mut().unwrap().remove("schema_version"), Some(2.into()));
         assert_eq!(v["cube"], cube, "{ply} ply");
         assert_eq!(v["cube"]["ply"].as_u64().unwrap().to_string(), ply);
     }
@@ -311,7 +313,7 @@ fn cubeful_json_has_the_context_and_each_move_in_its_units() {
     let v = json(&["analyse", CRAWFORD_31, "--ply", "1", "--json"]);
     assert_eq!(v["cubeful"], true);
     assert_eq!(
-        (v["position"].as_str().unwrap().len(), v["dice"].as_str(), v["plies"].as_u64()),
+        (v["position"].as_str().unwrap().len(), v["dice"].as_str(), v["ply"].as_u64()),
         (14, Some("31"), Some(1))
     );
     assert!(v["evaluator"].is_string());
@@ -331,7 +333,7 @@ fn cubeful_json_has_the_context_and_each_move_in_its_units() {
     for (i, m) in moves.iter().enumerate() {
         assert_eq!(m["rank"], i + 1);
         assert!(m["move"].is_string() && m["result"].as_str().unwrap().len() == 14, "{m}");
-        assert!(m["plies"] == 1 || m["plies"] == 0, "{m}");
+        assert!(m["ply"] == 1 || m["ply"] == 0, "{m}");
         let mwc = float(&m["mwc"]);
         assert!((0.0..=1.0).contains(&mwc), "{m}");
         assert!((best - float(&m["equity"]) - float(&m["loss"])).abs() < 1e-9, "{m}");
@@ -342,7 +344,7 @@ fn cubeful_json_has_the_context_and_each_move_in_its_units() {
     }
     // Ranked best first; a better MWC is a better EMG.
     for w in moves.windows(2) {
-        if w[0]["plies"] == w[1]["plies"] {
+        if w[0]["ply"] == w[1]["ply"] {
             assert!(float(&w[0]["equity"]) >= float(&w[1]["equity"]));
             assert!(float(&w[0]["mwc"]) >= float(&w[1]["mwc"]));
         }

@@ -52,7 +52,7 @@ fn the_nets_own_values_measure_zero_and_a_shift_its_size() {
     let out = gammon(&["benchmark", path(&own_file), path(&shifted_file), "--json"]);
     assert!(out.success(), "{}", out.stderr);
     let j: Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(j["plies"], 0);
+    assert_eq!(j["ply"], 0);
     assert_eq!(j["weights"], Value::Null);
     let files = j["files"].as_array().unwrap();
     assert_eq!(files.len(), 2);
@@ -131,7 +131,7 @@ fn a_dataset_is_measured_and_the_threads_do_not_change_the_figures() {
     assert_eq!(one["files"][0]["format"], "dataset");
     assert_eq!(one["files"][0]["labeller"], "a test labeller");
     assert_eq!(one["files"][0]["positions"], 3);
-    assert_eq!(one["plies"], 1);
+    assert_eq!(one["ply"], 1);
     let mut figures = one["files"][0].clone();
     for key in ["file", "format", "labeller"] {
         figures.as_object_mut().unwrap().remove(key);

@@ -54,7 +54,7 @@ fn json_agrees_with_the_engine() {
     assert!((json["no_double"].as_f64().unwrap() - a.no_double).abs() < 1e-12);
     assert!((json["double_take"].as_f64().unwrap() - a.double_take).abs() < 1e-12);
     assert_eq!(json["double_pass"], 1.0);
-    assert_eq!(json["evaluator"], "race net");
+    assert_eq!(json["class"], "race net");
     assert!(json["take_point"]["model"].as_f64().unwrap() > 0.15);
     assert!(json["explanation"].as_str().unwrap().contains("Take point"));
     assert!(a.action.doubles(), "a big race lead is a double: {}", a.action);

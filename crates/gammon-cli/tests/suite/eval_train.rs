@@ -22,7 +22,7 @@ fn eval_json_is_consistent() {
     assert!(f("lose_backgammon") <= f("lose_gammon") && f("lose_gammon") <= f("lose"));
     let equity = 2.0 * f("win") - 1.0 + f("win_gammon") - f("lose_gammon") + f("win_backgammon") - f("lose_backgammon");
     assert!((equity - f("equity")).abs() < 1e-5);
-    assert_eq!(j["evaluator"], "contact net");
+    assert_eq!(j["class"], "contact net");
 }
 
 #[test]

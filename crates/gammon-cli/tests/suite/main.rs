@@ -33,6 +33,7 @@ mod cli;
 mod cube;
 mod eval_train;
 mod files;
+mod json_documents;
 mod k8s;
 mod label_fit;
 mod long_work;

@@ -17,6 +17,30 @@ use gammon_eval::{evaluated_by, Probabilities};
 use gammon_rules::{CubeOwner, DiceState, GameContext, Position, Xgid};
 use serde::{Serialize, Serializer};
 
+/// The version of every JSON document gammon writes, its top-level
+/// `schema_version` key. Version 2 renamed two keys: `plies` became `ply`
+/// (as the `--ply` option and the cube report already said), and
+/// `evaluator`, where it named the part of the evaluator that answers
+/// (`eval`, the cube report), became `class` (as in the analyses, where
+/// `evaluator` is the net's name). Documents without the key are version 1.
+/// Any later change of a key's name or meaning raises it; a new key does not.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// A JSON document: `body`'s own keys after a leading `schema_version`. Not an
+/// envelope: a reader of the body's keys finds them where they were. The
+/// body must serialize as a map or a struct.
+#[derive(Debug, Serialize)]
+pub struct Document<T> {
+    schema_version: u32,
+    #[serde(flatten)]
+    body: T,
+}
+
+/// `body` (owned or borrowed) as a versioned document.
+pub fn document<T: Serialize>(body: T) -> Document<T> {
+    Document { schema_version: SCHEMA_VERSION, body }
+}
+
 /// The five cumulative probabilities of one side, with the losing chance
 /// written out.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -105,7 +129,7 @@ impl Serialize for LegalMoves {
 #[derive(Serialize)]
 struct EvaluationOfJson<'a> {
     position: String,
-    plies: u8,
+    ply: u8,
     evaluator: &'a str,
     /// Which part of the evaluator answers (exact ones are not searched).
     class: String,
@@ -116,7 +140,7 @@ impl Serialize for Evaluation {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         EvaluationOfJson {
             position: self.position.to_position_id(),
-            plies: self.plies,
+            ply: self.plies,
             evaluator: &self.evaluator,
             class: evaluated_by(self.class).to_string(),
             probabilities: self.probabilities.into(),
@@ -136,7 +160,7 @@ struct RankedMoveJson {
     /// Position ID after the move, seen by the opponent (now on roll).
     result: String,
     /// The depth this move was evaluated at.
-    plies: u8,
+    ply: u8,
     /// Cubeless equity for the mover.
     equity: f32,
     /// Equity lost against the best move (0 for the best, else positive).
@@ -148,7 +172,7 @@ struct RankedMoveJson {
 struct RollAnalysisJson<'a> {
     position: String,
     dice: String,
-    plies: u8,
+    ply: u8,
     evaluator: &'a str,
     moves: Vec<RankedMoveJson>,
 }
@@ -159,7 +183,7 @@ impl Serialize for RollAnalysis {
         RollAnalysisJson {
             position: pos.to_position_id(),
             dice: self.dice.to_string(),
-            plies: self.plies,
+            ply: self.plies,
             evaluator: &self.evaluator,
             moves: self
                 .moves
@@ -169,7 +193,7 @@ impl Serialize for RollAnalysis {
                     rank: i + 1,
                     notation: pos.format_move(&m.mv),
                     result: m.result.to_position_id(),
-                    plies: m.plies,
+                    ply: m.plies,
                     equity: m.equity,
                     loss: m.loss,
                     probabilities: m.probabilities.into(),
@@ -191,7 +215,7 @@ struct CubefulMoveJson {
     /// Position ID after the move, seen by the opponent (now on roll).
     result: String,
     /// The depth this move was evaluated at.
-    plies: u8,
+    ply: u8,
     /// Cubeful equity for the mover, normalised (money: per unit of the
     /// cube; match: EMG).
     equity: f64,
@@ -209,7 +233,7 @@ struct CubefulMoveJson {
 struct CubefulRollAnalysisJson<'a> {
     position: String,
     dice: String,
-    plies: u8,
+    ply: u8,
     evaluator: &'a str,
     /// Always `true`: the moves are ranked by cubeful equity.
     cubeful: bool,
@@ -224,7 +248,7 @@ impl Serialize for CubefulRollAnalysis {
         CubefulRollAnalysisJson {
             position: pos.to_position_id(),
             dice: self.dice.to_string(),
-            plies: self.plies,
+            ply: self.plies,
             evaluator: &self.evaluator,
             cubeful: true,
             context: (&self.context).into(),
@@ -236,7 +260,7 @@ impl Serialize for CubefulRollAnalysis {
                     rank: i + 1,
                     notation: pos.format_move(&m.mv),
                     result: m.result.to_position_id(),
-                    plies: m.plies,
+                    ply: m.plies,
                     equity: m.equity,
                     mwc: m.mwc,
                     loss: m.loss,
@@ -314,7 +338,7 @@ impl From<TakePoint> for TakePointJson {
 struct CubeReportJson<'a> {
     position: String,
     /// Which part of the evaluator answers for the position.
-    evaluator: String,
+    class: String,
     ply: u32,
     settings: CubeSettingsJson,
     probabilities: ProbabilitiesJson,
@@ -368,7 +392,7 @@ impl Serialize for CubeReport {
         let (ctx, a) = (&self.context, &self.analysis);
         CubeReportJson {
             position: self.position.to_position_id(),
-            evaluator: evaluated_by(self.class).to_string(),
+            class: evaluated_by(self.class).to_string(),
             ply: u32::from(self.plies),
             settings: ctx.into(),
             probabilities: a.probabilities.into(),
@@ -542,7 +566,8 @@ impl Serialize for RolloutReport {
 #[derive(Debug, Serialize)]
 pub struct EvalJson {
     position: String,
-    evaluator: String,
+    /// Which part of the evaluator answers for the position.
+    class: String,
     #[serde(flatten)]
     evaluation: EvaluationJson,
 }
@@ -551,7 +576,7 @@ impl From<&Evaluation> for EvalJson {
     fn from(e: &Evaluation) -> Self {
         EvalJson {
             position: e.position.to_position_id(),
-            evaluator: evaluated_by(e.class).to_string(),
+            class: evaluated_by(e.class).to_string(),
             evaluation: e.probabilities.into(),
         }
     }

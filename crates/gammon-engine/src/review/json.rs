@@ -84,7 +84,7 @@ struct CandidateJson {
     #[serde(rename = "move")]
     mv: String,
     after: String,
-    plies: u8,
+    ply: u8,
     equity: f64,
     mwc: Option<f64>,
     loss: f64,
@@ -163,7 +163,7 @@ fn candidate(pos: &Position, m: &CubefulMove) -> CandidateJson {
     CandidateJson {
         mv: pos.format_move(&m.mv),
         after: m.result.to_position_id(),
-        plies: m.plies,
+        ply: m.plies,
         equity: m.equity,
         mwc: m.mwc,
         loss: m.loss,

@@ -61,10 +61,13 @@ use thiserror::Error;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ReviewSettings {
     /// Depth of the move analysis (gnubg's counting: 0 = static).
+    #[serde(rename = "ply")]
     pub plies: u8,
     /// Depth of the cube decisions.
+    #[serde(rename = "cube_ply")]
     pub cube_plies: u8,
     /// Depth of the luck of each roll.
+    #[serde(rename = "luck_ply")]
     pub luck_plies: u8,
     /// The root screens of the move analysis.
     #[serde(skip)]

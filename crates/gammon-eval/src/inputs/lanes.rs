@@ -4,8 +4,8 @@
 //!
 //! Every loop here has the lanes innermost and no branch that depends on a
 //! lane, so that the compiler turns it into vector code
-//! (`simd::contact_features_lanes` compiles it for the CPU's instruction
-//! set): a loop over a side's checkers becomes a loop over every point, a
+//! ([`contact_features_lanes`] has `simd::run_lanes` compile it for the
+//! CPU's instruction set): a loop over a side's checkers becomes a loop over every point, a
 //! point without checkers adding nothing (integer sums are exact; a float sum
 //! of non-negative terms is unchanged by adding 0.0), and the branches of the
 //! one-position code become selects. The table lookups are the same tables
@@ -17,6 +17,7 @@
 
 use super::shots::{hit_stats_of_lanes, HitStats, ShotLanes, SHOT_LANES};
 use super::{CONTACT_FEATURES, ENTER_LOSS, ESCAPES, ESCAPES_NEAR, POINTS, ROLLS_WITH_DIE, ROLLS_WITH_SUM};
+use crate::simd::{run_lanes, Kernel, LaneCode};
 use gammon_rules::Position;
 
 const L: usize = SHOT_LANES;
@@ -101,9 +102,33 @@ fn all_ones(b: bool) -> u32 {
     0u32.wrapping_sub(u32::from(b))
 }
 
+/// The contact features of every lane of `sides`, compiled for the best
+/// kernel's instruction set, where they run in vector lanes.
+pub(crate) fn contact_features_lanes(sides: &SideLanes, out: &mut FeatureLanes) {
+    contact_features_lanes_with(Kernel::best(), sides, out);
+}
+
+/// [`contact_features_lanes`] with the kernel `k`.
+pub(crate) fn contact_features_lanes_with(k: Kernel, sides: &SideLanes, out: &mut FeatureLanes) {
+    run_lanes(k, ContactLanes { sides, out });
+}
+
+/// The contact features of every lane as code for [`run_lanes`].
+struct ContactLanes<'a> {
+    sides: &'a SideLanes,
+    out: &'a mut FeatureLanes,
+}
+
+impl LaneCode for ContactLanes<'_> {
+    #[inline(always)]
+    fn run(self) {
+        contact_features_of_lanes(self.sides, self.out);
+    }
+}
+
 /// [`features_and_count`](super::features_and_count) of every lane of `s`.
 #[inline(always)]
-pub(crate) fn contact_features_of_lanes(s: &SideLanes, out: &mut FeatureLanes) {
+fn contact_features_of_lanes(s: &SideLanes, out: &mut FeatureLanes) {
     let mut hits = [HitStats::default(); L];
     hit_stats_of_lanes(&s.shots, &mut hits);
     // Our rearmost checker (bar = 25; 0 with none left).

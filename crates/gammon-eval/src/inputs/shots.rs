@@ -63,7 +63,8 @@ impl ShotLanes {
 
 /// [`hit_stats`] of every lane of `lanes`, the same values: the counts of
 /// [`ShotWords::stats`] lane by lane, a loop the compiler turns into vector
-/// code where the kernel's instruction set allows (`simd::hit_stats_lanes`).
+/// code where the kernel's instruction set allows (it is inlined into
+/// the contact features' lane code, which `simd::run_lanes` compiles).
 #[inline(always)]
 pub(crate) fn hit_stats_of_lanes(lanes: &ShotLanes, out: &mut [HitStats; SHOT_LANES]) {
     let mut any = [0.0f32; SHOT_LANES];

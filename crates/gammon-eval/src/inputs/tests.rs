@@ -477,7 +477,7 @@ fn features_computed_in_lanes_equal_one_position_at_a_time() {
             for (i, p) in group.iter().enumerate() {
                 sides.set(i, p);
             }
-            crate::simd::contact_features_lanes_with(kernel, &sides, &mut lanes);
+            super::lanes::contact_features_lanes_with(kernel, &sides, &mut lanes);
             for (l, p) in group.iter().enumerate() {
                 let got: Vec<f32> = lanes.features.iter().map(|f| f[l]).collect();
                 let want = contact_features(p);
