@@ -486,6 +486,7 @@ fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
             log.contains("You offered to resign a backgammon.") && log.contains("gammon accepted the resignation."),
             "{log}"
         );
+        screenshot(&client, "11-resignation-accepted").await;
         eprintln!("played {clicked_moves} moves by clicks, answered {doubles_answered} doubles, resigned");
         client.close().await.unwrap();
     });

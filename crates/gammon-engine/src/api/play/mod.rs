@@ -33,8 +33,11 @@
 //! gammon can be lost. Then a single game is exactly what playing on gives
 //! the human (he cannot lose, and can win no more than the cube, even by
 //! doubling: the engine would pass), and the engine offers it before its
-//! roll. It offers nothing where the loss is only likely: a resignation
-//! there is a judgement the engine does not make yet.
+//! roll. "Cannot win" is against correct play: the database has both sides
+//! bear off as fast as they can, so the offer gives up only what a human
+//! who misplays his bearoff would hand back. It offers nothing where the
+//! loss is only likely: a resignation there is a judgement the engine does
+//! not make yet.
 
 use super::{Engine, EngineError};
 use gammon_eval::Evaluator;
