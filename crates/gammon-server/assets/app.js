@@ -1439,9 +1439,10 @@ function cubeRecord(cube) {
 
 // ------------------------------------------------------------- playing against the engine
 
-// The game lives in this page's memory only: the XGID where the human acts,
-// the seed of the dice and the next step of their stream (docs/server.md,
-// "Playing against the engine"). The human is side 0, always at the bottom.
+// The game lives in this page's memory only: the game state where the human
+// acts (opaque, signed by the server), the seed of the dice and the next step
+// of their stream (docs/server.md, "Playing against the engine"). The human
+// is side 0, always at the bottom.
 
 const PLAY_SHOW_MS = 900; // how long each engine move stays on the board
 
@@ -1613,11 +1614,12 @@ function nextSteps(p) {
   return matchingCandidates(p).filter((c) => c.steps.length > k).map((c) => c.steps[k]);
 }
 
-// The game's state from an answer of /api/play. While the engine's double
-// is pending the position is seen by the engine: swapped, the human stays side 0.
+// The game's state from an answer of /api/play. While the engine's double,
+// raccoon or resignation waits for the human, the position is seen by the
+// engine (on_roll): swapped, the human stays side 0.
 function playStateFrom(answer) {
   const b = answer.board.board;
-  const swapped = answer.turn === 'answer_double';
+  const swapped = answer.on_roll === 'engine';
   const human = (swapped ? b.opponent : b.on_roll).slice();
   const engine = (swapped ? b.on_roll : b.opponent).slice();
   const ctx = answer.board.context;
@@ -1626,6 +1628,9 @@ function playStateFrom(answer) {
   const diceField = answer.xgid.split(':')[4] || '';
   return {
     xgid: answer.xgid,
+    state: answer.state, // echoed back as it came
+    actions: answer.actions || [], // what the rules allow now
+    resign: answer.resign || [], // the results he may resign now
     seed: answer.seed,
     nextStep: answer.next_step,
     signature: answer.signature, // the server continues only the states it signed
@@ -1655,6 +1660,12 @@ function eventText(e) {
     case 'doubled': return `${who} doubled to ${e.cube}.`;
     case 'took': return `${who} took.`;
     case 'passed': return `${who} passed.`;
+    case 'beavered': return `${who} beavered: the cube goes to ${e.cube}.`;
+    case 'raccooned': return `${who} raccooned: the cube goes to ${e.cube}.`;
+    case 'automatic_double': return `Opening dice ${e.dice}: the cube turns to ${e.cube}.`;
+    case 'resigned': return `${who} offered to resign a ${e.result === 'single' ? 'single game' : e.result}.`;
+    case 'resignation_accepted': return `${who} accepted the resignation.`;
+    case 'resignation_rejected': return `${who} rejected the resignation.`;
     case 'game_over': return `${WHO[e.winner] || e.winner} won the game: ${e.points} point${e.points === 1 ? '' : 's'}.`;
     case 'match_over': return `${WHO[e.winner] || e.winner} won the match.`;
     default: return `${e.event}`;
@@ -1689,7 +1700,12 @@ async function newPlayGame(ev) {
   $('play-log').replaceChildren();
   state.play = null;
   state.playTally = [0, 0];
-  await playRequest({ action: 'new', match_length: length, seed });
+  const body = { action: 'new', match_length: length, seed };
+  // Money play only: the server drops them in a match.
+  if (length === 0 && $('play-beavers').checked) body.beavers = true;
+  const murphy = Number($('play-murphy').value);
+  if (length === 0 && Number.isInteger(murphy) && murphy > 0) body.murphy = murphy;
+  await playRequest(body);
 }
 
 // Sends one action; the engine's moves are shown one by one, then the
@@ -1698,7 +1714,7 @@ async function playRequest(body) {
   const p = state.play;
   const seq = ++state.seq.play;
   if (p) {
-    Object.assign(body, { position: p.xgid, seed: p.seed, step: p.nextStep, signature: p.signature, ply: 0 });
+    Object.assign(body, { state: p.state, seed: p.seed, step: p.nextStep, signature: p.signature, ply: 0 });
     p.busy = true;
   }
   updatePlayControls();
@@ -1824,7 +1840,10 @@ function playStatusText(p) {
     roll_or_double: 'Your turn: roll or double',
     roll: 'Your turn: roll',
     move: `Your move: play ${p.dice}`,
-    answer_double: `gammon doubles to ${2 * p.cube.value}: take or pass`,
+    answer_double: `gammon doubles to ${2 * p.cube.value}: take or pass${p.actions.includes('beaver') ? ' (or beaver)' : ''}`,
+    answer_beaver: `gammon beavers: accept (take) at ${4 * p.cube.value} or pass${p.actions.includes('raccoon') ? ' (or raccoon)' : ''}`,
+    answer_raccoon: `gammon raccoons: accept (take) at ${8 * p.cube.value} or pass`,
+    answer_resignation: 'gammon offers to resign: accept or reject',
     match_over: p.winner === 'human' ? 'You won the match' : (p.winner === 'engine' ? 'gammon won the match' : 'The match is over'),
   }[p.turn] || p.turn;
   parts.push(p.busy ? 'gammon is playing…' : turn);
@@ -1844,10 +1863,20 @@ function playStatusText(p) {
 function updatePlayControls() {
   const p = state.play;
   const turn = p && !p.busy ? p.turn : null;
-  $('play-roll').disabled = !(turn === 'roll_or_double' || turn === 'roll');
-  $('play-double').disabled = turn !== 'roll_or_double';
-  $('play-take').disabled = turn !== 'answer_double';
-  $('play-pass').disabled = turn !== 'answer_double';
+  // The buttons of the actions the server says the rules allow now.
+  const allowed = (action) => turn !== null && p.actions.includes(action);
+  for (const [id, action] of [['play-roll', 'roll'], ['play-double', 'double'], ['play-take', 'take'], ['play-pass', 'pass'],
+    ['play-beaver', 'beaver'], ['play-raccoon', 'raccoon'], ['play-resign', 'resign'],
+    ['play-accept', 'accept_resignation'], ['play-reject', 'reject_resignation']]) {
+    $(id).disabled = !allowed(action);
+  }
+  const results = $('play-resign-result');
+  results.disabled = !allowed('resign');
+  for (const option of results.options) option.disabled = !(p && p.resign.includes(option.value));
+  if (p && results.selectedOptions[0] && results.selectedOptions[0].disabled) {
+    const first = [...results.options].find((o) => !o.disabled);
+    if (first) results.value = first.value;
+  }
   $('play-undo').disabled = !(turn === 'move' && (p.steps.length > 0 || p.from !== null));
   $('play-move-input').disabled = turn !== 'move';
   $('play-move-submit').disabled = turn !== 'move';
@@ -1870,6 +1899,11 @@ function wirePlay() {
   $('play-double').addEventListener('click', () => playRequest({ action: 'double' }));
   $('play-take').addEventListener('click', () => playRequest({ action: 'take' }));
   $('play-pass').addEventListener('click', () => playRequest({ action: 'pass' }));
+  $('play-beaver').addEventListener('click', () => playRequest({ action: 'beaver' }));
+  $('play-raccoon').addEventListener('click', () => playRequest({ action: 'raccoon' }));
+  $('play-resign').addEventListener('click', () => playRequest({ action: 'resign', result: $('play-resign-result').value }));
+  $('play-accept').addEventListener('click', () => playRequest({ action: 'accept_resignation' }));
+  $('play-reject').addEventListener('click', () => playRequest({ action: 'reject_resignation' }));
   $('play-undo').addEventListener('click', () => {
     const p = state.play;
     if (!p) return;

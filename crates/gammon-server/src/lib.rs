@@ -13,6 +13,7 @@ pub mod jobs;
 pub mod listen;
 mod page;
 pub mod params;
+pub mod play;
 mod refusals;
 pub mod seal;
 mod wildbg;
@@ -81,7 +82,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rollouts/{id}", get(api::rollout_job).delete(api::cancel_rollout))
         .route("/api/reviews", axum::routing::post(api::start_review))
         .route("/api/reviews/{id}", get(api::review_job).delete(api::cancel_review))
-        .route("/api/play", axum::routing::post(api::play))
+        .route("/api/play", axum::routing::post(play::play))
         .route("/move", get(wildbg::get_move))
         .fallback(not_found)
         // The bodies are read with their own limit and a JSON error

@@ -1,7 +1,8 @@
 //! The signature of the game states `POST /api/play` hands out.
 //!
 //! The server keeps no game state: the client sends back the state of the
-//! last answer (its `xgid`, `seed` and `next_step`). So that a client can
+//! last answer (its `state`, the rules' game state as text, its `seed` and
+//! its `next_step`). So that a client can
 //! only continue states this server issued (not one with the dice or the
 //! score edited), every answer carries an HMAC-SHA256 of its state under a
 //! key drawn at random when the process starts, and a request whose state
@@ -17,8 +18,9 @@ type HmacSha256 = Hmac<Sha256>;
 /// What the signature covers: the state as the client sends it back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PlayState<'a> {
-    /// The XGID where the human acts, exactly as issued.
-    pub xgid: &'a str,
+    /// The game state where the human acts ([`gammon_rules::Game`]'s
+    /// text), exactly as issued.
+    pub state: &'a str,
     /// The game's dice seed.
     pub seed: u64,
     /// The step number whose dice come next.
@@ -53,7 +55,7 @@ impl StateSeal {
         let mut mac = HmacSha256::new(&self.key.into());
         // NUL-separated: no field can run into the next.
         mac.update(b"gammon play state 1\0");
-        mac.update(state.xgid.as_bytes());
+        mac.update(state.state.as_bytes());
         mac.update(format!("\0{}\0{}", state.seed, state.step).as_bytes());
         mac
     }
@@ -87,19 +89,20 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
-    const XGID: &str = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:3:10";
+    /// A 5-point match at 0-0, seat Zero to move with 3-1.
+    const GAME: &str = "1:4HPwATDgc/ABMA:0:1:-:0:m31:0:0:5:100:0:1024:0:0:00";
 
     #[test]
     fn a_signed_state_verifies_and_any_edit_does_not() {
         let seal = StateSeal::random().unwrap();
-        let state = PlayState { xgid: XGID, seed: 42, step: 7 };
+        let state = PlayState { state: GAME, seed: 42, step: 7 };
         let signature = seal.sign(&state);
         assert_eq!(signature.len(), 64);
         assert!(seal.verify(&state, &signature));
         // The dice, the score, the seed, the step: each edit is refused.
         for edited in [
-            PlayState { xgid: &XGID.replace(":31:", ":66:"), ..state },
-            PlayState { xgid: &XGID.replace(":0:0:0:3:", ":0:2:0:3:"), ..state },
+            PlayState { state: &GAME.replace(":m31:", ":m66:"), ..state },
+            PlayState { state: &GAME.replace(":0:0:00", ":2:0:00"), ..state },
             PlayState { seed: 43, ..state },
             PlayState { step: 8, ..state },
         ] {
@@ -114,7 +117,7 @@ mod tests {
 
     #[test]
     fn another_process_key_refuses_the_state() {
-        let state = PlayState { xgid: XGID, seed: 1, step: 0 };
+        let state = PlayState { state: GAME, seed: 1, step: 0 };
         let signature = StateSeal::random().unwrap().sign(&state);
         assert!(!StateSeal::random().unwrap().verify(&state, &signature));
     }

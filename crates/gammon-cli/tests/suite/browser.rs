@@ -452,6 +452,7 @@ fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
                     wait_for(&client, "#play-log li", log_before + 1).await;
                     clicked_moves += 1;
                 }
+                "answer_resignation" => click(&client, "#play-accept").await,
                 "match_over" => break,
                 other => panic!("unknown turn {other}"),
             }
@@ -466,7 +467,27 @@ fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
         assert!(log.contains("gammon doubled to 2.") && log.contains("You took."), "{log}");
         assert!(log.contains("gammon") || log.to_lowercase().contains("engine"), "{log}");
         screenshot(&client, "10-game-in-progress").await;
-        eprintln!("played {clicked_moves} moves by clicks, answered {doubles_answered} doubles");
+        // Resign a backgammon with the new button: worth more to gammon
+        // than any game, so it accepts, and the log says so.
+        loop {
+            match play_turn(&client).await.as_str() {
+                "answer_double" => click(&client, "#play-take").await,
+                "roll" | "roll_or_double" | "move" => break,
+                other => panic!("no resignation offered at turn {other}"),
+            }
+        }
+        let results = client.find(Locator::Css("#play-resign-result")).await.unwrap();
+        results.select_by_value("backgammon").await.unwrap();
+        let log_before = client.find_all(Locator::Css("#play-log li")).await.unwrap().len();
+        click(&client, "#play-resign").await;
+        wait_for(&client, "#play-log li", log_before + 3).await;
+        let log = client.find(Locator::Css("#play-log")).await.unwrap().text().await.unwrap();
+        assert!(
+            log.contains("You offered to resign a backgammon.") && log.contains("gammon accepted the resignation."),
+            "{log}"
+        );
+        screenshot(&client, "11-resignation-accepted").await;
+        eprintln!("played {clicked_moves} moves by clicks, answered {doubles_answered} doubles, resigned");
         client.close().await.unwrap();
     });
 }

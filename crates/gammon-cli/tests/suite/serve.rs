@@ -455,11 +455,12 @@ fn a_game_against_the_engine_is_played_through_the_api_with_no_server_state() {
     for _ in 0..400 {
         let xgid = state["xgid"].as_str().unwrap().to_string();
         // The state as issued, echoed back with its signature.
-        let act = |action: &str| json!({"action": action, "position": xgid, "seed": 42, "step": state["next_step"], "signature": state["signature"]});
+        let act = |action: &str| json!({"action": action, "state": state["state"], "seed": 42, "step": state["next_step"], "signature": state["signature"]});
         let body = match state["turn"].as_str().unwrap() {
             "match_over" => break,
             "roll" | "roll_or_double" => act("roll"),
             "answer_double" => act("take"),
+            "answer_resignation" => act("accept_resignation"),
             "move" => {
                 let mut body = act("move");
                 if !refused_illegal {
@@ -487,12 +488,12 @@ fn a_game_against_the_engine_is_played_through_the_api_with_no_server_state() {
     assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("action")), "{answer}");
     // An action that does not fit the issued state.
     let (_, new) = server.post("/api/play", r#"{"action": "new", "seed": 1}"#);
-    let take = json!({"action": "take", "position": new["xgid"], "seed": 1, "step": 1, "signature": new["signature"]});
+    let take = json!({"action": "take", "state": new["state"], "seed": 1, "step": 1, "signature": new["signature"]});
     let (status, answer) = server.post("/api/play", &take.to_string());
     assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("action")), "{answer}");
     // A state the server did not issue.
-    let (status, answer) = server
-        .post("/api/play", r#"{"action": "roll", "position": "start", "seed": 1, "step": 1, "signature": "0000"}"#);
+    let (status, answer) =
+        server.post("/api/play", r#"{"action": "roll", "state": "1:x", "seed": 1, "step": 1, "signature": "0000"}"#);
     assert_eq!((status, answer["error"]["field"].as_str()), (400, Some("signature")), "{answer}");
 }
 

@@ -676,14 +676,24 @@ impl PositionJson {
 }
 
 /// A step of a game against the engine (`POST /api/play`): what happened,
-/// the state where the human acts next (as XGID, for the next request), what
-/// he may do, and the board.
+/// the state where the human acts next (the game state's text, for the
+/// next request, and its XGID), what he is asked for and what he may do,
+/// and the board.
 #[derive(Debug, Serialize)]
 pub struct PlayOutcomeJson<'a> {
     events: &'a [super::play::PlayEvent],
-    /// The next request's `position`.
+    /// The next request's `state`: the rules' game state ([`gammon_rules::Game`]).
+    state: String,
+    /// The position and its context as XGID, seen by `on_roll`.
     xgid: String,
+    /// Who is on roll in `xgid` and `board`: the engine while its double,
+    /// its raccoon or its offer to resign waits for the human.
+    on_roll: super::play::Side,
     turn: super::play::HumanTurn,
+    /// The actions the rules allow the human now.
+    actions: &'a [super::play::ActionName],
+    /// The resignations he may offer now.
+    resign: &'a [super::play::ResultName],
     /// Human first.
     score: [u32; 2],
     /// The board of the state, seen by the side on roll in it.
@@ -693,12 +703,17 @@ pub struct PlayOutcomeJson<'a> {
 impl<'a> PlayOutcomeJson<'a> {
     /// The JSON of `outcome`.
     pub fn new(outcome: &'a super::play::PlayOutcome) -> Self {
+        let (position, context) = (*outcome.position(), outcome.game.context());
         PlayOutcomeJson {
             events: &outcome.events,
-            xgid: Xgid { position: outcome.position, context: outcome.context }.to_string(),
+            state: outcome.game.to_string(),
+            xgid: Xgid { position, context }.to_string(),
+            on_roll: outcome.on_roll(),
             turn: outcome.turn,
+            actions: &outcome.actions,
+            resign: &outcome.resign,
             score: outcome.score,
-            board: PositionJson::new(&outcome.position, &outcome.context),
+            board: PositionJson::new(&position, &context),
         }
     }
 }

@@ -1,43 +1,60 @@
 //! A game against the engine, one step at a time, with the whole state in
-//! the request: the position and its context (an XGID) whenever the human
-//! has to act. The server keeps nothing, so any number of games run at once
-//! (`POST /api/play`).
+//! the request: the rules' game state machine ([`gammon_rules::Game`]) in
+//! its text form. The server keeps nothing (it signs the state it hands
+//! out and checks it when it comes back; the engine never sees the
+//! signature), so any number of games run at once (`POST /api/play`).
 //!
-//! The state is always one where the human acts: he is on roll (to roll or
-//! double, or with his dice rolled, to move), or the engine has doubled
-//! (XGID dice `D`, the position seen by the engine) and he must take or
-//! pass. [`play_step`] runs the rules' one game loop
-//! ([`gammon_rules::play_game`]) from that state: rolled dice start it at
-//! the move ([`FirstRoll::Given`]), a pending double at the engine's turn,
-//! where the table offers that double again. The table (`StepTable`, in
-//! `table.rs`) gives the human's action from the request and the engine's
-//! decisions from the engine API; the loop owns the turns, the cube
-//! exchange and the points, [`MatchState`] scores each game, and the next
-//! one starts with the rules' [`opening_roll`](gammon_rules::opening_roll).
-//! Where the human must act again the table suspends the loop (an
-//! [`Abandoned`](gammon_rules::Abandoned) game, for this request) and that
-//! state is the answer. Dice come from a [`RandomDice`] stream of the
-//! request's seed and step number, so a game replays exactly.
+//! A step reads the state where the human acts, applies his action with
+//! [`Game::apply`] (an action the rules refuse is one error naming the
+//! rule, and the state stays as it was), then plays the engine's decisions
+//! (`turns.rs`) until [`Game::next`] needs the human again or the match
+//! is over: its checker play at the step's depth ([`Engine::choose_move`]),
+//! its cube through [`CubePlayer`](super::CubePlayer) (doubles, takes,
+//! beavers, raccoons), its answer to a resignation, and the next game's
+//! opening roll (with Murphy's automatic doubles where the rules have
+//! them). A roll with no legal move passes by itself, for either side.
+//! Dice come from a [`RandomDice`] stream of the request's seed and step
+//! number, so a game replays exactly from its seed.
 //!
-//! Not played, although the loop has them: beavers and raccoons (the engine
-//! takes instead), the Murphy rule and resignations; the request has no
-//! action or rule for them.
+//! **The human's resignation** is accepted as gnubg accepts one
+//! ([`Engine::answers_resignation`]): when what is offered (a single game,
+//! a gammon or a backgammon, times the cube; single under the Jacoby rule
+//! while the cube is centred; in a match, the match winning chances after
+//! those points) is worth at least the engine's value of playing on, less
+//! [`RESIGNATION_TOLERANCE`](super::RESIGNATION_TOLERANCE). Playing on is
+//! valued cubefully (Janowski's model at the cube, its owner and the score,
+//! searched at the step's depth; cubeless where the game has no cube), from
+//! the resigner's position before his roll, or after his best move for the
+//! roll when he resigns with his dice rolled.
+//!
+//! **The engine resigns** only when it cannot win at all: in a bearoff
+//! position valued exactly (the bearoff database, [`PositionClass::Bearoff`])
+//! its chance of winning is zero, and it has borne off a checker, so no
+//! gammon can be lost. Then a single game is exactly what playing on gives
+//! the human (he cannot lose, and can win no more than the cube, even by
+//! doubling: the engine would pass), and the engine offers it before its
+//! roll. "Cannot win" is against correct play: the database has both sides
+//! bear off as fast as they can, so the offer gives up only what a human
+//! who misplays his bearoff would hand back. It offers nothing where the
+//! loss is only likely: a resignation there is a judgement the engine does
+//! not make yet.
 
 use super::{Engine, EngineError};
 use gammon_eval::Evaluator;
 use gammon_rules::{
-    parse_move, Cube, CubeAnswer, CubeOwner, DiceState, FirstRoll, GameContext, GameStart, MatchRules, MatchState,
-    MoveError, Position, RandomDice, Seat,
+    Action, Dice, Game, GameResult, MatchRules, MatchState, MoveError, Need, Position, PositionClass, RandomDice,
+    RuleError, Seat, StateError,
 };
 use serde::Serialize;
-use table::{Pending, Spot, StepTable};
 use thiserror::Error;
+use turns::Step;
 
-mod table;
+mod turns;
 
 /// The human is seat Zero, the engine seat One.
-const HUMAN: Seat = Seat::Zero;
-const ENGINE: Seat = Seat::One;
+pub const HUMAN: Seat = Seat::Zero;
+/// The engine's seat.
+pub const ENGINE: Seat = Seat::One;
 
 /// What the human does.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,23 +65,35 @@ pub enum PlayAction {
     Double,
     /// Play this move (gnubg notation) with the rolled dice.
     Move(String),
-    /// Take the engine's double.
+    /// Take the engine's double, or accept its beaver or raccoon.
     Take,
-    /// Pass (drop) the engine's double.
+    /// Pass (drop) the engine's double, beaver or raccoon.
     Pass,
+    /// Beaver the engine's double (money play with beavers on).
+    Beaver,
+    /// Raccoon the engine's beaver of the human's double.
+    Raccoon,
+    /// Offer to resign this (before or after rolling).
+    Resign(GameResult),
+    /// Accept the engine's offer to resign.
+    AcceptResignation,
+    /// Reject the engine's offer to resign.
+    RejectResignation,
 }
 
-/// Why an action was refused.
+/// Why a step was refused.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum PlayError {
-    /// The action does not fit the state (rolling with dice already rolled,
-    /// taking when nobody doubled, ...).
-    #[error("{0}")]
-    NotNow(String),
+    /// The rules do not allow the action here (the rule is named).
+    #[error(transparent)]
+    Rule(#[from] RuleError),
     /// The move is not legal with these dice (the reason is the source).
     #[error("not a legal move")]
     Move(#[from] MoveError),
-    /// The state is not one the rules allow.
+    /// The state does not read as a game state.
+    #[error(transparent)]
+    State(#[from] StateError),
+    /// The state is not one where the human acts.
     #[error("{0}")]
     BadState(String),
     /// The engine could not decide.
@@ -98,10 +127,40 @@ const fn side(seat: Seat) -> Side {
     }
 }
 
+/// A result as the API names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResultName {
+    /// One point times the cube.
+    Single,
+    /// Two.
+    Gammon,
+    /// Three.
+    Backgammon,
+}
+
+impl From<GameResult> for ResultName {
+    fn from(r: GameResult) -> Self {
+        match r {
+            GameResult::Single => ResultName::Single,
+            GameResult::Gammon => ResultName::Gammon,
+            GameResult::Backgammon => ResultName::Backgammon,
+        }
+    }
+}
+
 /// One thing that happened in a step.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum PlayEvent {
+    /// Equal opening dice turned the cube (Murphy's rule); they are rolled
+    /// again.
+    AutomaticDouble {
+        /// The equal dice, as `33`.
+        dice: String,
+        /// The cube after it.
+        cube: u32,
+    },
     /// Who starts a new game, with which dice (one die each).
     OpeningRoll {
         /// The winner of the opening roll, who moves with both dice.
@@ -132,14 +191,45 @@ pub enum PlayEvent {
         /// The cube after a take.
         cube: u32,
     },
-    /// A double taken.
+    /// A double taken, or a beaver or a raccoon accepted.
     Took {
         /// Who took.
         by: Side,
     },
-    /// A double passed: the game ends.
+    /// A double, beaver or raccoon passed: the game ends.
     Passed {
         /// Who passed.
+        by: Side,
+    },
+    /// A double answered by a beaver: taken and redoubled at once.
+    Beavered {
+        /// Who beavered.
+        by: Side,
+        /// The cube if the beaver is accepted.
+        cube: u32,
+    },
+    /// A beaver answered by a raccoon: redoubled again.
+    Raccooned {
+        /// Who raccooned.
+        by: Side,
+        /// The cube if the raccoon is accepted.
+        cube: u32,
+    },
+    /// An offer to resign.
+    Resigned {
+        /// Who offers.
+        by: Side,
+        /// What he gives up (times the cube).
+        result: ResultName,
+    },
+    /// An offer to resign accepted: the game ends.
+    ResignationAccepted {
+        /// Who accepted.
+        by: Side,
+    },
+    /// An offer to resign rejected: play goes on.
+    ResignationRejected {
+        /// Who rejected.
         by: Side,
     },
     /// A game ended.
@@ -156,7 +246,7 @@ pub enum PlayEvent {
     },
 }
 
-/// What the human may do in the state returned.
+/// What the human is asked for in the state returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HumanTurn {
@@ -166,10 +256,42 @@ pub enum HumanTurn {
     Roll,
     /// Move with the rolled dice.
     Move,
-    /// Take or pass the engine's double.
+    /// Take or pass the engine's double (or beaver it).
     AnswerDouble,
+    /// Accept or pass the engine's beaver of his double (or raccoon it).
+    AnswerBeaver,
+    /// Accept or pass the engine's raccoon of his beaver.
+    AnswerRaccoon,
+    /// Accept or reject the engine's offer to resign.
+    AnswerResignation,
     /// Nothing: the match is over.
     MatchOver,
+}
+
+/// An action the human may send, as the API names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionName {
+    /// [`PlayAction::Roll`].
+    Roll,
+    /// [`PlayAction::Double`].
+    Double,
+    /// [`PlayAction::Move`].
+    Move,
+    /// [`PlayAction::Take`].
+    Take,
+    /// [`PlayAction::Pass`].
+    Pass,
+    /// [`PlayAction::Beaver`].
+    Beaver,
+    /// [`PlayAction::Raccoon`].
+    Raccoon,
+    /// [`PlayAction::Resign`].
+    Resign,
+    /// [`PlayAction::AcceptResignation`].
+    AcceptResignation,
+    /// [`PlayAction::RejectResignation`].
+    RejectResignation,
 }
 
 /// The answer to a step.
@@ -177,145 +299,144 @@ pub enum HumanTurn {
 pub struct PlayOutcome {
     /// What happened, in order.
     pub events: Vec<PlayEvent>,
-    /// The position where the human acts next, seen by the side on roll in
-    /// it (the engine while its double is pending).
-    pub position: Position,
-    /// Its context.
-    pub context: GameContext,
-    /// What the human may do now.
+    /// The game where the human acts next, or where the match ended: the
+    /// next request's state ([`Game`]'s text form).
+    pub game: Game,
+    /// What the human is asked for now.
     pub turn: HumanTurn,
+    /// The actions the rules allow him now ([`Game::apply`] takes each).
+    pub actions: Vec<ActionName>,
+    /// The resignations he may offer now (an offer after a rejected one
+    /// must be higher).
+    pub resign: Vec<ResultName>,
     /// The score, human first.
     pub score: [u32; 2],
 }
 
-fn seat_of(owner: CubeOwner, on_roll: Seat) -> Option<Seat> {
-    match owner {
-        CubeOwner::Centered => None,
-        CubeOwner::OnRoll => Some(on_roll),
-        CubeOwner::Opponent => Some(on_roll.other()),
+impl PlayOutcome {
+    /// The position of the state, seen by the side on roll in it (the
+    /// engine while its double, its raccoon or its offer to resign waits
+    /// for the human's answer).
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    /// Who is on roll in [`position`](Self::position).
+    pub fn on_roll(&self) -> Side {
+        side(self.game.on_roll())
     }
 }
 
-/// The match and the spot of a request's state.
-fn read(position: &Position, ctx: &GameContext) -> Result<(MatchState, Spot), PlayError> {
-    ctx.validate().map_err(|e| PlayError::BadState(e.to_string()))?;
-    let on_roll = match ctx.dice {
-        // The engine doubled: it is on roll in the XGID.
-        DiceState::Doubled => ENGINE,
-        DiceState::ToRoll | DiceState::Rolled(_) => HUMAN,
-        _ => return Err(PlayError::BadState("beavers and raccoons are not played yet".into())),
-    };
-    let mut score = [0; 2];
-    score[on_roll.index()] = ctx.score.0;
-    score[on_roll.other().index()] = ctx.score.1;
-    let state = MatchState::at_score(rules_of(ctx), score, ctx.is_post_crawford())
-        .map_err(|e| PlayError::BadState(e.to_string()))?;
-    let cube = Cube { value: ctx.cube_value, owner: seat_of(ctx.cube_owner, on_roll), automatic: 0 };
-    Ok((state, Spot { position: *position, on_roll, cube, dice: ctx.dice }))
-}
+const RESULTS: [GameResult; 3] = [GameResult::Single, GameResult::Gammon, GameResult::Backgammon];
 
-/// The answer: `spot` and what the human may do there.
-fn outcome(state: &MatchState, spot: &Spot, events: Vec<PlayEvent>) -> PlayOutcome {
-    let turn = if state.winner().is_some() {
-        HumanTurn::MatchOver
-    } else {
-        match spot.dice {
-            DiceState::Doubled => HumanTurn::AnswerDouble,
-            DiceState::Rolled(_) => HumanTurn::Move,
-            _ if state.may_double(&spot.cube, HUMAN) => HumanTurn::RollOrDouble,
-            _ => HumanTurn::Roll,
+/// The answer for `game`, where the human acts or the match is over
+/// (`None` where the engine or a new game is next).
+fn outcome(game: Game, events: Vec<PlayEvent>) -> Option<PlayOutcome> {
+    let turn = match game.next() {
+        Need::MatchOver { .. } => HumanTurn::MatchOver,
+        Need::RollOrDouble { seat: HUMAN, may_double } => {
+            if may_double {
+                HumanTurn::RollOrDouble
+            } else {
+                HumanTurn::Roll
+            }
         }
+        Need::Move { seat: HUMAN, .. } => HumanTurn::Move,
+        Need::AnswerDouble { seat: HUMAN, .. } => HumanTurn::AnswerDouble,
+        Need::AnswerBeaver { seat: HUMAN, .. } => HumanTurn::AnswerBeaver,
+        Need::AnswerRaccoon { seat: HUMAN } => HumanTurn::AnswerRaccoon,
+        Need::AnswerResignation { seat: HUMAN, .. } => HumanTurn::AnswerResignation,
+        _ => return None,
     };
-    let context = GameContext { dice: spot.dice, ..state.context(&spot.cube, spot.on_roll) };
-    PlayOutcome { events, position: spot.position, context, turn, score: state.score() }
+    // What the rules take now, tried on copies: the list is theirs.
+    let takes = |action: Action| {
+        let mut copy = game;
+        copy.apply(action).is_ok()
+    };
+    let any_dice = Dice::new(2, 1).unwrap_or_else(|_| unreachable!("2-1 is a roll"));
+    let candidates = [
+        (ActionName::Roll, Action::Roll(any_dice)),
+        (ActionName::Double, Action::Double),
+        (ActionName::Take, Action::Take),
+        (ActionName::Pass, Action::Pass),
+        (ActionName::Beaver, Action::Beaver),
+        (ActionName::Raccoon, Action::Raccoon),
+        (ActionName::AcceptResignation, Action::AcceptResignation),
+        (ActionName::RejectResignation, Action::RejectResignation),
+    ];
+    let resign: Vec<ResultName> =
+        RESULTS.into_iter().filter(|r| takes(Action::Resign(*r))).map(ResultName::from).collect();
+    let mut actions: Vec<ActionName> = candidates.into_iter().filter(|(_, a)| takes(*a)).map(|(n, _)| n).collect();
+    if turn == HumanTurn::Move {
+        actions.push(ActionName::Move);
+    }
+    if !resign.is_empty() {
+        actions.push(ActionName::Resign);
+    }
+    let [me, it] = [game.match_state().score()[HUMAN.index()], game.match_state().score()[ENGINE.index()]];
+    Some(PlayOutcome { events, game, turn, actions, resign, score: [me, it] })
 }
 
-/// Applies the human's `action` to the state (`position`, `context`) and
-/// plays the engine's turns at `plies` until the human acts again. `seed`
-/// and `step` choose the dice (any step number gives a fresh stream).
+/// Applies the human's `action` to `state` (a [`Game`]'s text form, as the
+/// last answer gave it) and plays the engine's turns at `plies` until the
+/// human acts again or the match ends. `seed` and `step` choose the dice
+/// (any step number gives a fresh stream).
 ///
 /// # Errors
-/// [`PlayError`] for an action that does not fit the state, an illegal move
-/// or a state the rules refuse.
+/// [`PlayError::Rule`] for an action the rules refuse here (naming the
+/// rule), [`PlayError::Move`] for an illegal move, [`PlayError::State`] or
+/// [`PlayError::BadState`] for a state that does not read or where the
+/// human does not act, [`PlayError::Engine`] where the engine cannot decide.
 pub fn play_step<E: Evaluator>(
     engine: &Engine<E>,
-    position: &Position,
-    context: &GameContext,
+    state: &str,
     action: &PlayAction,
     plies: u8,
     (seed, step): (u64, u64),
 ) -> Result<PlayOutcome, PlayError> {
-    let (state, spot) = read(position, context)?;
-    if state.winner().is_some() {
-        return Err(PlayError::NotNow("the match is over".into()));
+    let game: Game = state.parse()?;
+    if outcome(game, Vec::new()).is_none() {
+        return Err(PlayError::BadState("the state is not one where the human acts".into()));
     }
-    if position.game_result().is_some() {
-        return Err(PlayError::BadState("the game in this position is over".into()));
-    }
-    let not_now = |what: &str| Err(PlayError::NotNow(what.to_string()));
-    let pending = match (action, spot.dice) {
-        (PlayAction::Roll, DiceState::ToRoll) => Pending::Roll,
-        (PlayAction::Double, DiceState::ToRoll) => {
-            if !state.may_double(&spot.cube, HUMAN) {
-                return not_now("you may not double now (the cube or the Crawford rule)");
-            }
-            Pending::Double
-        }
-        (PlayAction::Move(text), DiceState::Rolled(d)) => Pending::Move(parse_move(position, d, text)?.1),
-        (PlayAction::Take, DiceState::Doubled) => Pending::Answer(CubeAnswer::Take),
-        (PlayAction::Pass, DiceState::Doubled) => Pending::Answer(CubeAnswer::Pass),
-        (_, DiceState::Doubled) => return not_now("the engine has doubled: take or pass"),
-        (_, DiceState::Rolled(_)) => return not_now("your dice are rolled: move"),
-        (_, _) => return not_now("you are on roll: roll or double"),
-    };
-    let doubled = spot.dice == DiceState::Doubled;
-    // The loop asks for the engine's double again only where the rules allow it.
-    if doubled && !state.may_double(&spot.cube, ENGINE) {
-        return Err(PlayError::BadState("the rules do not let the engine double in this state".into()));
-    }
-    // Dice rolled: the loop starts at the move; otherwise at the turn of the
-    // side on roll (the engine, to replay its double).
-    let first_roll = match spot.dice {
-        DiceState::Rolled(d) => FirstRoll::Given(d),
-        _ => FirstRoll::Turn,
-    };
-    let start = GameStart { position: spot.position, on_roll: spot.on_roll, first_roll, cube: spot.cube };
-    let mut table = StepTable::new(engine, plies, Some(pending));
-    table.engine_doubled = doubled;
-    table.play_on(state, start, &mut RandomDice::new(seed, step))
+    let mut step = Step::new(engine, plies, RandomDice::new(seed, step), game);
+    step.human(action)?;
+    step.play_on()
 }
 
-/// Starts a match (or a money session) of `context`'s rules at 0-0 (its
-/// score, cube and dice are ignored): the opening roll, and the engine's
-/// first move if it wins it.
+/// Starts a match (or a money session) with `rules` at 0-0: the opening
+/// roll (with Murphy's automatic doubles where `rules` has them), and the
+/// engine's first turn if it wins it. Rules of money play alone (Jacoby,
+/// beavers, Murphy) are dropped in a match ([`MatchRules::normalized`]).
 ///
 /// # Errors
 /// [`PlayError::MatchTooLong`] for a match longer than the engine's match
 /// equity table (refused here, not at the first cube decision).
 pub fn new_match<E: Evaluator>(
     engine: &Engine<E>,
-    context: &GameContext,
+    rules: MatchRules,
     plies: u8,
     (seed, step): (u64, u64),
 ) -> Result<PlayOutcome, PlayError> {
     let max = engine.met().max_away();
-    if context.match_length > max {
-        return Err(PlayError::MatchTooLong { length: context.match_length, max });
+    if rules.length > max {
+        return Err(PlayError::MatchTooLong { length: rules.length, max });
     }
+    let state = MatchState::new(rules.normalized());
     let mut rolls = RandomDice::new(seed, step);
-    let mut table = StepTable::new(engine, plies, None);
-    let start = table.opening(&mut rolls);
-    table.play_on(MatchState::new(rules_of(context)), start, &mut rolls)
+    let mut events = Vec::new();
+    let (first, dice, cube) = turns::opening(&state, &mut rolls, &mut events);
+    let game = Game::new(state, Position::STARTING, first, cube, Some(dice));
+    Step::with_events(engine, plies, rolls, game, events).play_on()
 }
 
-/// The rules of `context`: money play (with its Jacoby rule; beavers are
-/// not played yet) or a match of its length.
-fn rules_of(context: &GameContext) -> MatchRules {
-    if context.match_length == 0 {
-        MatchRules { jacoby: context.jacoby, beaver: false, ..MatchRules::money() }
-    } else {
-        MatchRules::new_match(context.match_length)
+/// True where the engine offers to resign a single game on roll in
+/// `position`: see the module's documentation.
+fn engine_cannot_win<E: Evaluator>(engine: &Engine<E>, position: &Position) -> bool {
+    if PositionClass::of(position) != PositionClass::Bearoff || position.borne_off().0 == 0 {
+        return false;
     }
+    let value = engine.evaluate(position, 0);
+    value.is_exact() && value.probabilities.win <= 0.0
 }
 
 #[cfg(test)]
