@@ -2,11 +2,11 @@
 //! engine on the rayon pool ([`crate::work`]) and answers the JSON the CLI's
 //! `--json` prints for the same input. No game logic lives here.
 
+use crate::app::AppState;
 use crate::error::{chain, quote, ApiError};
-use crate::jobs::{Estimate, JobKind, JobView, Jobs, Work};
-use crate::listen::ConnectionLimits;
+use crate::jobs::{Estimate, JobKind, JobView, Work};
 use crate::params::{json_body, Ask, Query};
-use crate::seal::{PlayState, StateSeal};
+use crate::seal::PlayState;
 use crate::work::{with_engine, with_engine_of};
 use axum::body::Body;
 use axum::extract::{Path, RawQuery, State};
@@ -22,28 +22,6 @@ use gammon_jobs::Progress;
 use gammon_rules::{parse_match_text, CubeOwner, DiceState};
 use serde::Deserialize;
 use std::sync::Arc;
-
-/// What every handler shares.
-#[derive(Clone, Debug)]
-pub struct AppState {
-    /// The engine (its search cache is shared by all requests).
-    pub engine: Arc<Engine<NetEvaluator>>,
-    /// The engine of move analysis (`/api/analyse` with dice): the same net
-    /// with the pubeval screen inside the lookahead
-    /// ([`MoveFilter::SCREENED`](gammon_engine::search::MoveFilter::SCREENED),
-    /// as `gammon analyse`), and a cache of its own.
-    pub moves: Arc<Engine<NetEvaluator>>,
-    /// Where the searches run.
-    pub pool: Arc<rayon::ThreadPool>,
-    /// Rollouts and reviews.
-    pub jobs: Jobs,
-    /// The time a client has to send its request, and the connections
-    /// served at once.
-    pub connections: ConnectionLimits,
-    /// Signs the game states `/api/play` hands out, and checks those sent
-    /// back.
-    pub seal: Arc<StateSeal>,
-}
 
 type Answer = Result<RawJson, ApiError>;
 
