@@ -11,6 +11,7 @@ pub mod api;
 mod app;
 pub mod error;
 pub mod jobs;
+pub mod library_errors;
 pub mod listen;
 mod page;
 pub mod params;

@@ -2,7 +2,7 @@
 //! naming its field. Each endpoint lists the parameters it takes; any other
 //! is refused, so a misspelt `dice` is not silently ignored.
 
-use crate::error::{chain, ApiError};
+use crate::error::ApiError;
 use axum::body::Body;
 use axum::http::StatusCode;
 use gammon_rules::{parse_position_text, Dice, GameContext, Position};
@@ -114,13 +114,7 @@ impl Ask {
             Some(m) => format!("{}:{}", position.trim(), m.trim()),
             None => position.to_string(),
         };
-        let read = parse_position_text(&text).map_err(|e| {
-            let field = match e {
-                gammon_rules::PositionTextError::MatchId { .. } => "match_id",
-                _ => "position",
-            };
-            ApiError::bad(field, chain(&e))
-        })?;
+        let read = parse_position_text(&text)?;
         let dice = match dice {
             Some(d) => Some(parse_dice(d)?),
             None => read.dice(),
