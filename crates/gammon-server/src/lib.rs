@@ -9,6 +9,7 @@
 
 pub mod api;
 mod app;
+mod body_field;
 pub mod error;
 pub mod jobs;
 pub mod library_errors;
