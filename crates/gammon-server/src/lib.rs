@@ -17,6 +17,7 @@ pub mod listen;
 mod page;
 pub mod params;
 mod refusals;
+pub mod request_log;
 pub mod seal;
 mod wildbg;
 mod work;
@@ -59,6 +60,8 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(state.clone(), refusals::refuse_declared_oversize))
         // Outermost: every refusal is JSON, the router's own too.
         .layer(axum::middleware::from_fn(refusals::json_refusals))
+        // Around that, so that a line has the status the client gets.
+        .layer(axum::middleware::from_fn(request_log::log_request))
         .with_state(state)
 }
 
