@@ -38,7 +38,7 @@ pub const OPENAPI: &str = include_str!("../../../docs/openapi.json");
 
 /// Every route: the page, its assets and the API.
 pub fn router(state: AppState) -> Router {
-    Router::new()
+    let routes = Router::new()
         .route("/", get(page::index))
         .route("/assets/{name}", get(page::file))
         .route("/api/openapi.json", get(openapi))
@@ -58,11 +58,15 @@ pub fn router(state: AppState) -> Router {
         // (`params::json_body`).
         .layer(DefaultBodyLimit::disable())
         .layer(axum::middleware::from_fn_with_state(state.clone(), refusals::refuse_declared_oversize))
-        // Outermost: every refusal is JSON, the router's own too.
+        .with_state(state);
+    // Around the whole router, not each route: a route's layers run before
+    // axum adds the `Allow` of a 405, which the JSON refusal names.
+    Router::new()
+        .fallback_service(routes)
+        // Every refusal is JSON, the router's own too.
         .layer(axum::middleware::from_fn(refusals::json_refusals))
-        // Around that, so that a line has the status the client gets.
+        // Outermost, so that a line has the status the client gets.
         .layer(axum::middleware::from_fn(request_log::log_request))
-        .with_state(state)
 }
 
 async fn openapi() -> impl IntoResponse {
