@@ -133,8 +133,8 @@ pub async fn cube(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Ans
     }
     let question = CubeQuestion::new(ask.position, ask.context, state.engine.met())
         .map_err(|e| ApiError::engine(e, Asked::Cube))?;
-    // The question is checked: `decide` refuses nothing it would word
-    // differently.
+    // `CubeQuestion::new` refused a finished game: what `decide` may still
+    // refuse is worded as any engine error.
     with_engine(&state, move |engine| to_value(&engine.decide(&question, plies)?)).await?
 }
 
