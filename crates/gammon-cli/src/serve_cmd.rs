@@ -24,6 +24,10 @@ pub struct ServeArgs {
     /// non-loopback address gets a warning).
     #[arg(long, default_value = "127.0.0.1")]
     bind: String,
+    /// Log one line per request on standard error: method, path, status
+    /// and duration (off by default).
+    #[arg(long)]
+    log: bool,
     #[command(flatten)]
     threads: ThreadsArg,
     #[command(flatten)]
@@ -32,6 +36,20 @@ pub struct ServeArgs {
 
 /// Runs `gammon serve`.
 pub fn run(args: &ServeArgs) -> Result<()> {
+    if args.log {
+        use tracing_subscriber::layer::SubscriberExt;
+        use tracing_subscriber::util::SubscriberInitExt;
+        // Only the server's request lines: no other crate's events.
+        let requests = tracing_subscriber::filter::Targets::new()
+            .with_target(gammon_server::request_log::TARGET, tracing_subscriber::filter::LevelFilter::INFO);
+        tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_target(false)
+            .finish()
+            .with(requests)
+            .try_init()
+            .map_err(|e| anyhow::anyhow!("cannot start the request log: {e}"))?;
+    }
     let evaluator = args.weights.net()?;
     let pool = Arc::new(args.threads.pool()?);
     let state = gammon_server::state(evaluator, pool, JobLimits::default());

@@ -2,11 +2,11 @@
 //! engine on the rayon pool ([`crate::work`]) and answers the JSON the CLI's
 //! `--json` prints for the same input. No game logic lives here.
 
+use crate::app::AppState;
 use crate::error::{chain, ApiError};
-use crate::jobs::{Estimate, JobKind, JobView, Jobs, Work};
-use crate::listen::ConnectionLimits;
+use crate::jobs::{Estimate, JobKind, JobView, Work};
+use crate::library_errors::Asked;
 use crate::params::{json_body, Ask, Query};
-use crate::seal::StateSeal;
 use crate::work::{with_engine, with_engine_of};
 use axum::body::Body;
 use axum::extract::{Path, RawQuery, State};
@@ -22,28 +22,6 @@ use gammon_jobs::Progress;
 use gammon_rules::{parse_match_text, CubeOwner, DiceState};
 use serde::Deserialize;
 use std::sync::Arc;
-
-/// What every handler shares.
-#[derive(Clone, Debug)]
-pub struct AppState {
-    /// The engine (its search cache is shared by all requests).
-    pub engine: Arc<Engine<NetEvaluator>>,
-    /// The engine of move analysis (`/api/analyse` with dice): the same net
-    /// with the pubeval screen inside the lookahead
-    /// ([`MoveFilter::SCREENED`](gammon_engine::search::MoveFilter::SCREENED),
-    /// as `gammon analyse`), and a cache of its own.
-    pub moves: Arc<Engine<NetEvaluator>>,
-    /// Where the searches run.
-    pub pool: Arc<rayon::ThreadPool>,
-    /// Rollouts and reviews.
-    pub jobs: Jobs,
-    /// The time a client has to send its request, and the connections
-    /// served at once.
-    pub connections: ConnectionLimits,
-    /// Signs the game states `/api/play` hands out, and checks those sent
-    /// back.
-    pub seal: Arc<StateSeal>,
-}
 
 type Answer = Result<RawJson, ApiError>;
 
@@ -65,14 +43,6 @@ pub(crate) fn to_value(value: &impl serde::Serialize) -> Result<RawJson, ApiErro
         .map_err(|e| ApiError::internal(format!("cannot write the answer as JSON: {e}")))
 }
 
-/// The answer to asking for moves of a finished game.
-fn game_over(e: EngineError) -> ApiError {
-    match e {
-        EngineError::GameOver => ApiError::bad("position", "the game in this position is over: there is no move"),
-        e => ApiError::bad("position", chain(&e)),
-    }
-}
-
 /// `GET /api/position`: the board, IDs, pips and context of a position.
 pub async fn position(RawQuery(raw): RawQuery) -> Answer {
     let ask = Query::parse(raw.as_deref(), &["position", "match_id", "dice"])?.ask()?;
@@ -86,7 +56,7 @@ pub async fn position(RawQuery(raw): RawQuery) -> Answer {
 /// `GET /api/moves`: the legal moves of a roll (`gammon moves --json`).
 pub async fn moves(RawQuery(raw): RawQuery) -> Answer {
     let ask = Query::parse(raw.as_deref(), &["position", "match_id", "dice"])?.ask()?;
-    let moves = legal_moves(&ask.position, ask.dice_required()?).map_err(game_over)?;
+    let moves = legal_moves(&ask.position, ask.dice_required()?)?;
     to_value(&moves)
 }
 
@@ -126,19 +96,11 @@ pub async fn analyse(State(state): State<AppState>, RawQuery(raw): RawQuery) -> 
 
 fn analyse_ask(engine: &Engine<&NetEvaluator>, ask: &Ask, plies: u8, cubeless: bool) -> Answer {
     match (ask.dice, cubeless) {
-        (Some(dice), true) => to_value(&engine.analyse_roll(&ask.position, dice, plies).map_err(game_over)?),
+        (Some(dice), true) => to_value(&engine.analyse_roll(&ask.position, dice, plies)?),
         (Some(dice), false) => {
-            let analysis =
-                engine.analyse_roll_in_context(&ask.position, dice, &ask.context, plies).map_err(|e| match e {
-                    EngineError::Cube(e) => ApiError::bad(
-                        "position",
-                        format!(
-                            "cannot rank the moves by cubeful equity in this context (cubeless=true ranks them in money play): {}",
-                            chain(&e)
-                        ),
-                    ),
-                    e => game_over(e),
-                })?;
+            let analysis = engine
+                .analyse_roll_in_context(&ask.position, dice, &ask.context, plies)
+                .map_err(|e| ApiError::engine(e, Asked::CubefulMoves))?;
             to_value(&CubefulAnalysisJson::new(&analysis, &[]))
         }
         (None, _) => {
@@ -168,17 +130,11 @@ pub async fn cube(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Ans
             ),
         ));
     }
-    let question = CubeQuestion::new(ask.position, ask.context, state.engine.met()).map_err(|e| match e {
-        EngineError::GameOver => {
-            ApiError::bad("position", "the game is over in this position: there is no cube decision")
-        }
-        e => ApiError::bad("position", format!("cannot analyse the cube at this score and cube: {}", chain(&e))),
-    })?;
-    with_engine(&state, move |engine| {
-        let report = engine.decide(&question, plies).map_err(|e| ApiError::bad("position", chain(&e)))?;
-        to_value(&report)
-    })
-    .await?
+    let question = CubeQuestion::new(ask.position, ask.context, state.engine.met())
+        .map_err(|e| ApiError::engine(e, Asked::Cube))?;
+    // `CubeQuestion::new` refused a finished game: what `decide` may still
+    // refuse is worded as any engine error.
+    with_engine(&state, move |engine| to_value(&engine.decide(&question, plies)?)).await?
 }
 
 // ------------------------------------------------------------------- jobs
@@ -316,8 +272,7 @@ pub struct ReviewRequest {
 /// `POST /api/reviews`: starts a match review job (201 with the job).
 pub async fn start_review(State(state): State<AppState>, body: Body) -> Result<(StatusCode, Json<JobView>), ApiError> {
     let request: ReviewRequest = json_body(body, state.connections.body_timeout).await?;
-    let record = parse_match_text(&request.match_text)
-        .map_err(|e| ApiError::bad("match", format!("cannot read the match: {}", chain(&e))))?;
+    let record = parse_match_text(&request.match_text)?;
     let mut settings = ReviewSettings::default();
     for (field, value, slot) in
         [("ply", request.ply, &mut settings.plies), ("cube_ply", request.cube_ply, &mut settings.cube_plies)]

@@ -8,18 +8,22 @@
 //! `docs/server.md`.
 
 pub mod api;
+mod app;
+mod body_field;
 pub mod error;
 pub mod jobs;
+pub mod library_errors;
 pub mod listen;
 mod page;
 pub mod params;
 pub mod play;
 mod refusals;
+pub mod request_log;
 pub mod seal;
 mod wildbg;
 mod work;
 
-pub use api::AppState;
+pub use app::{state, AppState};
 pub use error::ApiError;
 pub use jobs::{JobLimits, Jobs};
 pub use listen::{serve, ConnectionLimits};
@@ -29,47 +33,13 @@ use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
-use gammon_engine::api::Engine;
-use gammon_engine::search::{MoveFilter, Search};
-use gammon_eval::NetEvaluator;
-use seal::StateSeal;
-use std::sync::Arc;
 
 /// The OpenAPI description of every endpoint.
 pub const OPENAPI: &str = include_str!("../../../docs/openapi.json");
 
-/// The shared state of a server evaluating with `evaluator` on `pool`,
-/// with the default [`ConnectionLimits`] and a fresh random key for the game
-/// states' signatures.
-///
-/// Jobs (rollouts, reviews) run on a pool of their own with as many
-/// threads: on one shared pool a request waited behind the rollouts' chunks
-/// (measured by the load test: a 0.2 ms 0-ply request took up to 5.8 s while
-/// two rollouts ran). If that pool cannot be started, jobs share `pool`.
-///
-/// # Panics
-/// When the operating system gives no random numbers for the key (std's
-/// `HashMap` panics there too).
-pub fn state(evaluator: NetEvaluator, pool: Arc<rayon::ThreadPool>, limits: JobLimits) -> AppState {
-    let jobs_pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(pool.current_num_threads())
-        .thread_name(|i| format!("gammon-job-{i}"))
-        .build()
-        .map_or_else(|_| Arc::clone(&pool), Arc::new);
-    let moves = Engine::with_search(Search::new(evaluator.clone()).with_filter(MoveFilter::SCREENED));
-    AppState {
-        engine: Arc::new(Engine::new(evaluator)),
-        moves: Arc::new(moves),
-        jobs: Jobs::new(jobs_pool, limits),
-        pool,
-        connections: ConnectionLimits::default(),
-        seal: Arc::new(StateSeal::random().expect("the operating system gives no random numbers")),
-    }
-}
-
 /// Every route: the page, its assets and the API.
 pub fn router(state: AppState) -> Router {
-    Router::new()
+    let routes = Router::new()
         .route("/", get(page::index))
         .route("/assets/{name}", get(page::file))
         .route("/api/openapi.json", get(openapi))
@@ -89,9 +59,15 @@ pub fn router(state: AppState) -> Router {
         // (`params::json_body`).
         .layer(DefaultBodyLimit::disable())
         .layer(axum::middleware::from_fn_with_state(state.clone(), refusals::refuse_declared_oversize))
-        // Outermost: every refusal is JSON, the router's own too.
+        .with_state(state);
+    // Around the whole router, not each route: a route's layers run before
+    // axum adds the `Allow` of a 405, which the JSON refusal names.
+    Router::new()
+        .fallback_service(routes)
+        // Every refusal is JSON, the router's own too.
         .layer(axum::middleware::from_fn(refusals::json_refusals))
-        .with_state(state)
+        // Outermost, so that a line has the status the client gets.
+        .layer(axum::middleware::from_fn(request_log::log_request))
 }
 
 async fn openapi() -> impl IntoResponse {

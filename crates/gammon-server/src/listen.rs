@@ -2,7 +2,7 @@
 //! that hold sockets without finishing their requests (axum's own `serve`
 //! sets no header timeout and no connection limit).
 
-use crate::api::AppState;
+use crate::app::AppState;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;

@@ -2,7 +2,8 @@
 //! naming its field. Each endpoint lists the parameters it takes; any other
 //! is refused, so a misspelt `dice` is not silently ignored.
 
-use crate::error::{chain, ApiError};
+use crate::body_field::field_at_fault;
+use crate::error::ApiError;
 use axum::body::Body;
 use axum::http::StatusCode;
 use gammon_rules::{parse_position_text, Dice, GameContext, Position};
@@ -114,13 +115,7 @@ impl Ask {
             Some(m) => format!("{}:{}", position.trim(), m.trim()),
             None => position.to_string(),
         };
-        let read = parse_position_text(&text).map_err(|e| {
-            let field = match e {
-                gammon_rules::PositionTextError::MatchId { .. } => "match_id",
-                _ => "position",
-            };
-            ApiError::bad(field, chain(&e))
-        })?;
+        let read = parse_position_text(&text)?;
         let dice = match dice {
             Some(d) => Some(parse_dice(d)?),
             None => read.dice(),
@@ -140,7 +135,8 @@ pub fn parse_dice(text: &str) -> Result<Dice, ApiError> {
 }
 
 /// A JSON body of at most [`MAX_BODY_BYTES`], read into `T` (whose fields
-/// refuse unknown names); a refusal names the field where serde does. The
+/// refuse unknown names); a refusal names the field at fault
+/// ([`field_at_fault`]) with serde_json's reason. The
 /// body must arrive whole within `timeout` (408 otherwise: a client that
 /// sends slowly does not hold the connection).
 pub async fn json_body<T: DeserializeOwned>(body: Body, timeout: Duration) -> Result<T, ApiError> {
@@ -161,11 +157,10 @@ pub async fn json_body<T: DeserializeOwned>(body: Body, timeout: Duration) -> Re
     if bytes.trim_ascii_start().first().is_some_and(|&b| b != b'{') {
         return Err(ApiError::request(StatusCode::BAD_REQUEST, "bad JSON body: not an object ({\"field\": value, …})"));
     }
-    serde_json::from_slice(&bytes).map_err(|e| {
-        let text = e.to_string();
-        // serde names the field between backquotes: "unknown field `x`".
-        let field = text.split('`').nth(1).filter(|_| text.contains("field")).map(str::to_string);
-        ApiError { status: StatusCode::BAD_REQUEST, field, reason: format!("bad JSON body: {text}") }
+    serde_json::from_slice(&bytes).map_err(|e| ApiError {
+        status: StatusCode::BAD_REQUEST,
+        field: field_at_fault::<T>(&bytes),
+        reason: format!("bad JSON body: {e}"),
     })
 }
 

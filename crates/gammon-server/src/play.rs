@@ -1,7 +1,8 @@
 //! `POST /api/play`: one step of a game against the engine, the state
 //! carried by the client and signed by this server ([`crate::seal`]).
 
-use crate::api::{to_value, AppState, RawJson};
+use crate::api::{to_value, RawJson};
+use crate::app::AppState;
 use crate::error::{chain, quote, ApiError};
 use crate::params::json_body;
 use crate::seal::PlayState;

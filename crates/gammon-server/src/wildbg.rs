@@ -97,8 +97,7 @@ fn position(query: &Query) -> Result<Position, ApiError> {
 pub async fn get_move(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Result<Json<MoveResponse>, ApiError> {
     let query = Query::parse(raw.as_deref(), &PARAMS)?;
     let die = |key: &str| query.required(key).map(str::to_string);
-    let dice = parse_dice(&format!("{}{}", die("die1")?, die("die2")?))
-        .map_err(|e| ApiError { field: Some("die1".into()), ..e })?;
+    let dice = parse_dice(&format!("{}{}", die("die1")?, die("die2")?)).map_err(|e| e.on("die1"))?;
     let position = position(&query)?;
     if position.game_result().is_some() {
         return Err(ApiError::bad("p0", "the game in this position is over"));
@@ -122,6 +121,6 @@ pub async fn get_move(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
         Ok(vec![MoveInfo { play: Vec::new(), probabilities: after.into() }])
     })
     .await?
-    .map_err(|e: gammon_engine::EngineError| ApiError::bad("p0", crate::error::chain(&e)))?;
+    .map_err(|e: gammon_engine::EngineError| ApiError::from(e).on("p0"))?;
     Ok(Json(MoveResponse { schema_version: gammon_engine::api::json::SCHEMA_VERSION, moves }))
 }

@@ -6,7 +6,7 @@
 //! set when the request's future is dropped (hyper drops it when the
 //! connection closes), and its meaningless answer is thrown away.
 
-use crate::api::AppState;
+use crate::app::AppState;
 use crate::error::ApiError;
 use gammon_engine::Engine;
 use gammon_eval::NetEvaluator;

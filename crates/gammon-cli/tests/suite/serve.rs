@@ -29,8 +29,14 @@ impl Server {
     }
 
     fn start_with_threads(threads: usize) -> Server {
+        Self::start_with(&["--threads", &threads.to_string()])
+    }
+
+    /// `gammon serve --port 0` with `args`.
+    fn start_with(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gammon"))
-            .args(["serve", "--port", "0", "--threads", &threads.to_string()])
+            .args(["serve", "--port", "0"])
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -84,6 +90,17 @@ impl Server {
             assert!(began.elapsed() < Duration::from_secs(120), "{path} never finished: {job}");
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+}
+
+impl Server {
+    /// What the server wrote on standard error until it was killed.
+    fn killed_stderr(mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut self.child.stderr.take().unwrap(), &mut text).unwrap();
+        text
     }
 }
 
@@ -636,4 +653,25 @@ fn a_client_that_hangs_up_frees_its_search() {
     let served = server.ok("/api/analyse?position=4HPwATDgc/ABMA&dice=11&ply=3&cubeless=true&prune=0");
     let cli = cli_json(&["analyse", "start", "--dice", "11", "--ply", "3", "--cubeless", "--prune", "0"]);
     assert_eq!(timeless(served), timeless(cli));
+}
+
+#[test]
+fn log_writes_one_line_per_request_and_no_flag_writes_none() {
+    for log in [true, false] {
+        let server = Server::start_with(if log { &["--threads", "1", "--log"][..] } else { &["--threads", "1"] });
+        server.ok("/api/eval?position=start");
+        assert_eq!(server.get("/api/nothing").0, 404);
+        let stderr = server.killed_stderr();
+        let lines: Vec<&str> = stderr.lines().collect();
+        if log {
+            assert_eq!(lines.len(), 2, "{stderr}");
+            // `2026-…Z  INFO GET /api/eval 200 0.596 ms`: no query string.
+            for (line, request) in lines.iter().zip(["GET /api/eval 200 ", "GET /api/nothing 404 "]) {
+                assert!(line.contains(&format!(" INFO {request}")) && line.ends_with(" ms"), "{line}");
+                assert!(!line.contains("position"), "{line}");
+            }
+        } else {
+            assert_eq!(stderr, "", "nothing without --log");
+        }
+    }
 }
