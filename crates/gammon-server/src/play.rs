@@ -3,14 +3,14 @@
 
 use crate::api::{to_value, RawJson};
 use crate::app::AppState;
-use crate::error::{chain, quote, ApiError};
+use crate::error::{quote, ApiError};
 use crate::params::json_body;
 use crate::seal::PlayState;
 use crate::work::with_engine;
 use axum::body::Body;
 use axum::extract::State;
 use gammon_engine::api::json::PlayOutcomeJson;
-use gammon_engine::api::play::{new_match, play_step, PlayAction, PlayError};
+use gammon_engine::api::play::{new_match, play_step, PlayAction};
 use gammon_rules::{GameResult, MatchRules};
 use serde::Deserialize;
 
@@ -183,12 +183,7 @@ pub async fn play(State(state): State<AppState>, body: Body) -> Answer {
             (outcome, step)
         }
     };
-    let outcome = outcome.map_err(|e| match e {
-        PlayError::Move(_) => ApiError::bad("move", chain(&e)),
-        PlayError::Rule(_) => ApiError::bad("action", chain(&e)),
-        PlayError::MatchTooLong { .. } => ApiError::bad("match_length", chain(&e)),
-        PlayError::State(_) | PlayError::BadState(_) | PlayError::Engine(_) => ApiError::bad("state", chain(&e)),
-    })?;
+    let outcome = outcome?;
     let mut json = serde_json::to_value(PlayOutcomeJson::new(&outcome))
         .map_err(|e| ApiError::internal(format!("cannot write the answer as JSON: {e}")))?;
     let next_step = step.saturating_add(1);
