@@ -73,6 +73,20 @@ impl From<MatError> for ApiError {
     }
 }
 
+/// A refused play step names what the human sent that the rules or the
+/// state refuse: his move, his action, the match length, or the state.
+impl From<PlayError> for ApiError {
+    fn from(e: PlayError) -> Self {
+        let field = match e {
+            PlayError::Move(_) => "move",
+            PlayError::Rule(_) => "action",
+            PlayError::MatchTooLong { .. } => "match_length",
+            PlayError::State(_) | PlayError::BadState(_) | PlayError::Engine(_) => "state",
+        };
+        ApiError::bad(field, chain(&e))
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -96,19 +110,5 @@ mod tests {
         assert_eq!(ApiError::from(match_id).field.as_deref(), Some("match_id"));
         let position = gammon_rules::parse_position_text("nonsense").unwrap_err();
         assert_eq!(ApiError::from(position).field.as_deref(), Some("position"));
-    }
-}
-
-/// A refused play step names what the human sent that the rules or the
-/// state refuse: his move, his action, the match length, or the state.
-impl From<PlayError> for ApiError {
-    fn from(e: PlayError) -> Self {
-        let field = match e {
-            PlayError::Move(_) => "move",
-            PlayError::Rule(_) => "action",
-            PlayError::MatchTooLong { .. } => "match_length",
-            PlayError::State(_) | PlayError::BadState(_) | PlayError::Engine(_) => "state",
-        };
-        ApiError::bad(field, chain(&e))
     }
 }
