@@ -65,7 +65,7 @@ async fn no_reason_quotes_more_than_a_line_of_a_large_input() {
         ("/api/play", serde_json::json!({"action": "new", "seed": big}).to_string()),
         (
             "/api/play",
-            serde_json::json!({"action": "roll", "seed": 1, "step": 1, "position": big, "signature": "00"}).to_string(),
+            serde_json::json!({"action": "roll", "seed": 1, "step": 1, "state": big, "signature": "00"}).to_string(),
         ),
         ("/api/rollouts", serde_json::json!({"position": big}).to_string()),
         ("/api/rollouts", serde_json::json!({"position": "start", "dice": big}).to_string()),
