@@ -195,10 +195,10 @@ fn the_json_of_the_answers() {
 
     let eval = serde_json::to_value(e.evaluate(&pos(BEAROFF), 0)).unwrap();
     assert_eq!(eval["class"], "bearoff database");
-    assert_eq!(eval["plies"], 0);
+    assert_eq!(eval["ply"], 0);
 
     let cube = serde_json::to_value(e.decide_cube(&middle_game(), &GameContext::money(), 0).unwrap()).unwrap();
-    assert_eq!(cube["evaluator"], "contact net", "the cube JSON names the part of the evaluator");
+    assert_eq!(cube["class"], "contact net", "the cube JSON names the part of the evaluator that answers");
     assert_eq!(cube["settings"]["owner"], "centre");
     assert!(cube["explanation"].as_str().unwrap().contains("Cube efficiency"));
 
