@@ -119,26 +119,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
          (interrupt again to quit at once, writing nothing)",
     )?;
     let report = pool
-        .install(|| {
-            fit_supervised_until(
-                &mut weights,
-                &refs,
-                &settings,
-                |row| {
-                    eprintln!(
-                        "{} epoch {}: rate {:.4}, train mse {:.6}, validation mse {:.6}, |equity error| {:.4}{}",
-                        row.net,
-                        row.epoch,
-                        row.rate,
-                        row.train_mse,
-                        row.validation_mse,
-                        row.validation_equity_error,
-                        if row.best { " (best)" } else { "" }
-                    );
-                },
-                stop.as_atomic(),
-            )
-        })
+        .install(|| fit_supervised_until(&mut weights, &refs, &settings, |row| eprintln!("{row}"), stop.as_atomic()))
         .map_err(|e| anyhow::anyhow!("fit: {e}"))?;
     if report.duplicates > 0 {
         eprintln!(
@@ -147,17 +128,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
         );
     }
     for n in &report.nets {
-        println!(
-            "{} net: {} training and {} validation positions; validation mse {:.6} -> {:.6}, |equity error| {:.4} -> {:.4} (epoch {})",
-            n.net,
-            n.train,
-            n.validation,
-            n.validation_mse_before,
-            n.validation_mse_best,
-            n.equity_error_before,
-            n.equity_error_best,
-            n.best_epoch
-        );
+        println!("{n}");
     }
     let sources: Vec<String> = datasets.iter().map(|d| format!("{} positions: {}", d.len(), d.labeller)).collect();
     weights.meta.notes = match &args.name {

@@ -10,6 +10,7 @@ pub mod checkpoint;
 pub mod config;
 pub mod dataset;
 pub mod distill;
+pub mod distill_run;
 pub mod labels;
 pub mod pipeline;
 pub mod plot;
