@@ -16,6 +16,7 @@ pub mod pipeline;
 pub mod plot;
 pub mod selfplay;
 pub mod supervised;
+mod train_error;
 pub mod trainer;
 
 pub use checkpoint::{BenchmarkRow, Checkpoint};

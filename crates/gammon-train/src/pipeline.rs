@@ -40,7 +40,7 @@
 use crate::checkpoint::{expected_delayed, Checkpoint};
 use crate::config::TrainConfig;
 use crate::selfplay::{train_game, Workspace};
-use crate::trainer::TrainError;
+use crate::train_error::TrainError;
 use gammon_eval::mlp::Mlp;
 use gammon_eval::NetWeights;
 use gammon_rules::RandomDice;

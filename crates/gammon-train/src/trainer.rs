@@ -23,7 +23,6 @@ use crate::config::{Schedule, TrainConfig};
 use crate::plot;
 use crate::selfplay::{train_game, Workspace};
 use gammon_engine::duel::{duel, DuelResult};
-use gammon_eval::file_format::FileError;
 use gammon_eval::pubeval::PubEval;
 use gammon_eval::{NetEvaluator, NetWeights};
 use gammon_rules::RandomDice;
@@ -32,33 +31,11 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-use thiserror::Error;
 
 /// Seed of the benchmark duels: the same dice at every benchmark of every run.
 pub const BENCHMARK_SEED: u64 = 20_261_129;
 
-/// Why training stopped early.
-#[derive(Debug, Error)]
-pub enum TrainError {
-    /// Reading or writing a checkpoint or weights file.
-    #[error(transparent)]
-    File(#[from] FileError),
-    /// Other file-system trouble (logs, folders). The OS error is the
-    /// `source`, not repeated in the message.
-    #[error("cannot write {}", path.display())]
-    Io {
-        /// The path.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The thread pool could not start.
-    #[error("cannot start {0} worker threads")]
-    Threads(usize),
-    /// Training diverged.
-    #[error("the weights are no longer finite numbers after {0} games; lower the learning rate")]
-    Diverged(u64),
-}
+pub use crate::train_error::TrainError;
 
 /// How a call to [`train`] ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
