@@ -10,10 +10,11 @@ use crate::args::{threads_help, threads_parser};
 use anyhow::{Context, Result};
 use clap::Args;
 use gammon_eval::{NetKind, NetWeights};
-use gammon_jobs::{StopFlag, INTERRUPTED};
+use gammon_jobs::{Bar, Progress, StopFlag, INTERRUPTED};
 use gammon_train::dataset::Dataset;
 use gammon_train::supervised::{fit_supervised_until, FitError, FitSettings, Loss};
 use std::fmt::Write as _;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 /// Arguments of `gammon fit`.
@@ -118,28 +119,20 @@ pub fn run(args: &FitArgs) -> Result<()> {
         "interrupted: finishing this epoch, then writing the best net so far \
          (interrupt again to quit at once, writing nothing)",
     )?;
-    let report = pool
-        .install(|| {
-            fit_supervised_until(
-                &mut weights,
-                &refs,
-                &settings,
-                |row| {
-                    eprintln!(
-                        "{} epoch {}: rate {:.4}, train mse {:.6}, validation mse {:.6}, |equity error| {:.4}{}",
-                        row.net,
-                        row.epoch,
-                        row.rate,
-                        row.train_mse,
-                        row.validation_mse,
-                        row.validation_equity_error,
-                        if row.best { " (best)" } else { "" }
-                    );
-                },
-                stop.as_atomic(),
-            )
-        })
-        .map_err(|e| anyhow::anyhow!("fit: {e}"))?;
+    // The bar counts epochs against the most there can be (early stopping ends a net sooner).
+    let bar = Bar::new("fit [{bar:30}] {pos}/{len} epochs at most", std::io::stderr().is_terminal());
+    let most = u64::from(settings.max_epochs) * NetKind::ALL.len() as u64;
+    let mut epochs = 0;
+    let report = pool.install(|| {
+        let each = |row: &gammon_train::supervised::EpochRow| {
+            epochs += 1;
+            bar.note(&row.to_string());
+            bar.report(epochs, most);
+        };
+        fit_supervised_until(&mut weights, &refs, &settings, each, stop.as_atomic())
+    });
+    bar.clear();
+    let report = report.map_err(|e| anyhow::anyhow!("fit: {e}"))?;
     if report.duplicates > 0 {
         eprintln!(
             "{} positions were met more than once across the datasets: each was fitted once, to the mean of its labels",
@@ -147,17 +140,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
         );
     }
     for n in &report.nets {
-        println!(
-            "{} net: {} training and {} validation positions; validation mse {:.6} -> {:.6}, |equity error| {:.4} -> {:.4} (epoch {})",
-            n.net,
-            n.train,
-            n.validation,
-            n.validation_mse_before,
-            n.validation_mse_best,
-            n.equity_error_before,
-            n.equity_error_best,
-            n.best_epoch
-        );
+        println!("{n}");
     }
     let sources: Vec<String> = datasets.iter().map(|d| format!("{} positions: {}", d.len(), d.labeller)).collect();
     weights.meta.notes = match &args.name {

@@ -3,10 +3,10 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_eval::NetWeights;
-use gammon_jobs::{Press, StopFlag};
+use gammon_jobs::{Bar, Press, StopFlag};
 use gammon_train::{checkpoint, trainer, Checkpoint, RunFiles, TrainConfig, TrainOutcome};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 
 /// Arguments of `gammon train`.
 #[derive(Debug, Args)]
@@ -94,7 +94,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             );
         }
         eprintln!("resuming {} at game {} of {}", dir.display(), state.games_done, state.config.games);
-        return finish(&mut state, &files, stop.as_atomic(), args.quiet);
+        return finish(&mut state, &files, &stop, args.quiet);
     } else {
         let mut config = match &args.config {
             Some(path) => TrainConfig::load(path)?,
@@ -143,7 +143,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     if files.checkpoint().exists() {
         bail!("{} already holds a run: continue it with --resume, or choose another --out", dir.display());
     }
-    finish(&mut state, &files, stop.as_atomic(), args.quiet)
+    finish(&mut state, &files, &stop, args.quiet)
 }
 
 /// Removes what a killed run left of a checkpoint or weights write.
@@ -168,8 +168,14 @@ fn apply_edited_settings(config: &mut TrainConfig, path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn finish(state: &mut Checkpoint, files: &RunFiles, stop: &AtomicBool, quiet: bool) -> Result<()> {
-    match trainer::train(state, files, stop, !quiet)? {
+fn finish(state: &mut Checkpoint, files: &RunFiles, stop: &StopFlag, quiet: bool) -> Result<()> {
+    let bar = Bar::new(
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta}",
+        !quiet && std::io::stderr().is_terminal(),
+    );
+    let outcome = trainer::train(state, files, stop, &bar);
+    bar.clear();
+    match outcome? {
         TrainOutcome::Finished => {
             eprintln!("finished {} games; weights in {}", state.games_done, files.weights().display());
             Ok(())

@@ -14,10 +14,39 @@ pub struct Fingerprint {
     settings: BTreeMap<String, String>,
 }
 
-/// A resume refused: the saved work was made with other settings.
+/// A resume refused: the saved work was made with other settings. Its text
+/// names each with both values: `was made with --trials 72, this run asks
+/// for --trials 144` (a setting only one side has reads `no --name`).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("it was made with other settings: {}", .0.join(", "))]
-pub struct SettingsDiffer(pub Vec<String>);
+#[error("was made with {}, this run asks for {}", side(.0, |d| &d.saved), side(.0, |d| &d.now))]
+pub struct SettingsDiffer(pub Vec<Differ>);
+
+/// One setting that differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Differ {
+    /// Its name.
+    pub name: String,
+    /// Its value in the saved work (`None`: the saved work has no such setting).
+    pub saved: Option<String>,
+    /// Its value in this run (`None`: this run has no such setting).
+    pub now: Option<String>,
+}
+
+impl SettingsDiffer {
+    /// The names of the settings that differ, in name order.
+    pub fn names(&self) -> Vec<&str> {
+        self.0.iter().map(|d| d.name.as_str()).collect()
+    }
+}
+
+/// `name value, name value` of one side of the differences.
+fn side(differ: &[Differ], value: impl Fn(&Differ) -> &Option<String>) -> String {
+    let each = differ.iter().map(|d| match value(d) {
+        Some(v) => format!("{} {v}", d.name),
+        None => format!("no {}", d.name),
+    });
+    each.collect::<Vec<_>>().join(", ")
+}
 
 impl Fingerprint {
     /// No settings yet.
@@ -50,22 +79,28 @@ impl Fingerprint {
     ///
     /// # Errors
     /// [`SettingsDiffer`] naming every setting that differs (or that only
-    /// one of the two has), in name order.
+    /// one of the two has), in name order, with both values.
     pub fn resume(&self, saved: &Fingerprint) -> Result<(), SettingsDiffer> {
-        let mut names: Vec<String> = self
+        let mut names: Vec<&String> = self
             .settings
             .keys()
             .chain(saved.settings.keys())
             .filter(|n| self.settings.get(*n) != saved.settings.get(*n))
-            .cloned()
             .collect();
         names.sort();
         names.dedup();
         if names.is_empty() {
-            Ok(())
-        } else {
-            Err(SettingsDiffer(names))
+            return Ok(());
         }
+        let differ = names
+            .into_iter()
+            .map(|n| Differ {
+                name: n.clone(),
+                saved: saved.settings.get(n).cloned(),
+                now: self.settings.get(n).cloned(),
+            })
+            .collect();
+        Err(SettingsDiffer(differ))
     }
 }
 
@@ -81,8 +116,9 @@ mod tests {
         assert_eq!(same.hash(), saved.hash());
         let other = Fingerprint::new().with("seed", 2).with("trials", 36).with("chunk", 5);
         let err = other.resume(&saved).unwrap_err();
-        assert_eq!(err, SettingsDiffer(vec!["chunk".into(), "net".into(), "seed".into()]));
-        assert_eq!(err.to_string(), "it was made with other settings: chunk, net, seed");
+        assert_eq!(err.names(), ["chunk", "net", "seed"]);
+        assert_eq!(err.0[2], Differ { name: "seed".into(), saved: Some("1".into()), now: Some("2".into()) });
+        assert_eq!(err.to_string(), "was made with no chunk, net a, seed 1, this run asks for chunk 5, no net, seed 2");
         assert_ne!(other.hash(), saved.hash());
     }
 

@@ -31,7 +31,7 @@ mod runner;
 mod stop;
 
 pub use checkpoint::{CheckpointPolicy, Checkpoints};
-pub use fingerprint::{Fingerprint, SettingsDiffer};
+pub use fingerprint::{Differ, Fingerprint, SettingsDiffer};
 pub use progress::{Bar, Progress, Shared, Snapshot};
 pub use runner::{run, Ended, Job};
 pub use stop::{Press, StopError, StopFlag, INTERRUPTED};

@@ -3,8 +3,8 @@
 //! saved every [`CHECKPOINT_EVERY`] and when stopped, so that a killed task
 //! loses at most that much and a stopped one nothing.
 
-use crate::{CheckpointPolicy, Checkpoints, StopFlag};
-use gammon_engine::api::{Engine, EngineError, RolloutShard};
+use crate::{CheckpointPolicy, Checkpoints, Fingerprint, SettingsDiffer, StopFlag};
+use gammon_engine::api::{Engine, EngineError, RolloutJob, RolloutShard};
 use gammon_engine::rollout::{RolloutError, RolloutProgress, RolloutSettings};
 use gammon_engine::shard::Shard;
 use gammon_eval::file_format::FileError;
@@ -57,14 +57,19 @@ pub enum ShardRunError {
         /// The shard asked for.
         this: Shard,
     },
-    /// The file holds a shard of another rollout.
+    /// The file holds a shard of another rollout: `differ` names the
+    /// settings that differ, with both values (empty when only the moves
+    /// rolled out differ, which follow from the rest).
     #[error(
-        "{} holds a shard of another rollout (another position, roll, net or setting): remove it or give another --out",
-        .path.display()
+        "{} holds a shard of another rollout{}: remove it or give another --out",
+        .path.display(),
+        .differ.as_ref().map_or(String::new(), |d| format!(" (it {d})"))
     )]
     OtherRollout {
         /// The file.
         path: PathBuf,
+        /// The settings that differ.
+        differ: Option<SettingsDiffer>,
     },
     /// Stopped before any game finished: nothing to save.
     #[error("interrupted before any game finished")]
@@ -103,6 +108,7 @@ pub fn run<E: Evaluator>(
     } else {
         None
     };
+    let saved_job = resume.as_ref().map(|r| r.job.clone());
     let resumed = resume.as_ref().map_or(0, |r| r.tally.trials().len());
     if resumed > 0 {
         resuming(resumed, range.end - range.start);
@@ -137,10 +143,44 @@ pub fn run<E: Evaluator>(
     let played = match played {
         Err(EngineError::Rollout(RolloutError::Interrupted)) => return Err(ShardRunError::Interrupted),
         Err(EngineError::Rollout(RolloutError::Resume)) => {
-            return Err(ShardRunError::OtherRollout { path: out.to_path_buf() })
+            let differ = saved_job.and_then(|saved| fingerprint_now(job).resume(&fingerprint(&saved)).err());
+            return Err(ShardRunError::OtherRollout { path: out.to_path_buf(), differ });
         }
         r => r.map_err(ShardRunError::Rollout)?,
     };
     played.save(out).map_err(ShardRunError::Save)?;
     Ok(played)
+}
+
+/// A rollout's settings by the options of `gammon rollout` that set them.
+fn settings_fingerprint(position: &str, dice: Option<&str>, s: &RolloutSettings, net: String) -> Fingerprint {
+    let on_off = |b: bool| if b { "on" } else { "off" };
+    let or_none = |x: Option<String>| x.unwrap_or_else(|| "none".to_string());
+    Fingerprint::new()
+        .with("position", position)
+        .with("--dice", dice.unwrap_or("none"))
+        .with("--games", s.trials)
+        .with("--seed", s.seed)
+        .with("--truncate", or_none(s.truncate.map(|t| t.to_string())))
+        .with("variance reduction (--no-vr)", on_off(s.variance_reduction))
+        .with("quasi-random dice (--no-quasi-random)", on_off(s.quasi_random))
+        .with("--cubeful", on_off(s.cubeful))
+        .with("--target-se", or_none(s.target_se.map(|x| x.to_string())))
+        .with("--ply", s.ply)
+        .with("exact bearoffs (--no-bearoff)", on_off(s.bearoff_exact))
+        .with("--moves", or_none(s.candidates.map(|x| x.to_string())))
+        .with("--weights", net)
+}
+
+/// The settings of a saved shard's rollout.
+fn fingerprint(saved: &RolloutJob) -> Fingerprint {
+    let net = format!("{} ({:016x})", saved.evaluator, saved.fingerprint);
+    settings_fingerprint(&saved.position, saved.dice.as_deref(), &saved.settings, net)
+}
+
+/// The settings of the rollout `job` plays.
+fn fingerprint_now<E: Evaluator>(job: &ShardJob<'_, E>) -> Fingerprint {
+    let net = format!("{} ({:016x})", job.engine.name(), job.fingerprint);
+    let dice = job.dice.map(|d| d.to_string());
+    settings_fingerprint(&job.position.to_position_id(), dice.as_deref(), &job.settings, net)
 }

@@ -246,17 +246,24 @@ impl TrainConfig {
     /// Every setting whose value differs in `edited`, in key order.
     pub fn changes_to(&self, edited: &TrainConfig) -> Vec<SettingChange> {
         // Comparing the TOML forms key by key covers every setting, present
-        // and future, without a hand-kept list of fields.
-        let table = |c: &TrainConfig| toml::Table::try_from(c).unwrap_or_default();
-        let (old, new) = (table(self), table(edited));
-        let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
-        keys.sort();
-        keys.dedup();
-        let shown = |v: Option<&toml::Value>| v.map_or_else(|| "(none)".to_string(), ToString::to_string);
-        keys.into_iter()
-            .filter(|k| old.get(*k) != new.get(*k))
-            .map(|k| SettingChange { key: k.clone(), old: shown(old.get(k)), new: shown(new.get(k)) })
-            .collect()
+        // and future, without a hand-kept list of fields; the comparison is
+        // the jobs crate's, as for every resume.
+        let settings = |c: &TrainConfig| {
+            let table = toml::Table::try_from(c).unwrap_or_default();
+            table.iter().fold(gammon_jobs::Fingerprint::new(), |f, (k, v)| f.with(k, v))
+        };
+        let none = || "(none)".to_string();
+        settings(edited).resume(&settings(self)).err().map_or_else(Vec::new, |differ| {
+            differ
+                .0
+                .into_iter()
+                .map(|d| SettingChange {
+                    key: d.name,
+                    old: d.saved.unwrap_or_else(none),
+                    new: d.now.unwrap_or_else(none),
+                })
+                .collect()
+        })
     }
 
     /// Takes the [`RESUMABLE_KEYS`] settings of `edited` (an edited settings

@@ -1,6 +1,7 @@
 //! Learning from search: positions from self-play, labelled with the
-//! current nets' 1-ply or 2-ply lookahead value, and supervised training of
-//! the nets toward those labels.
+//! current nets' 1-ply or 2-ply lookahead value; the nets are then fitted
+//! to those labels by the one supervised fitter
+//! ([`crate::supervised`], driven round by round by [`crate::distill_run`]).
 //!
 //! Pure TD learns from one sampled roll; a lookahead label averages all 21
 //! rolls and sees one or two moves deeper, so it is a better target than the
@@ -18,7 +19,6 @@
 //! are played by the one game loop ([`play_game`]).
 
 use gammon_engine::search::{Candidates, MoveFilter, Search};
-use gammon_eval::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
 use gammon_eval::net::{evaluate_position, Scratch};
 use gammon_eval::{NetEvaluator, NetKind, NetWeights, Probabilities};
 use gammon_rules::{
@@ -61,9 +61,11 @@ pub struct DistillSettings {
     pub afterstates: usize,
     /// Rounds, each from the previous round's net: 1 to [`MAX_ROUNDS`].
     pub rounds: u32,
-    /// Training passes per round: 1 to [`MAX_EPOCHS`].
+    /// The most training passes per round (the supervised fitter stops
+    /// earlier when the validation error stops falling): 1 to [`MAX_EPOCHS`].
     pub epochs: u32,
-    /// Initial learning rate: finite, in (0, [`MAX_RATE`]).
+    /// The fitter's initial learning rate, on the mean gradient of a
+    /// mini-batch: finite, in (0, [`MAX_RATE`]).
     pub rate: f32,
     /// Probability of a random move in the sampling games: 0 to 1.
     pub explore: f32,
@@ -308,46 +310,6 @@ pub fn label(weights: &NetWeights, positions: &[Position], ply: u8, candidates: 
         .collect()
 }
 
-/// Supervised training toward the labels: `epochs` passes in an order
-/// shuffled by `seed`, learning rate falling linearly from `rate` to
-/// `rate / 10`. Returns the mean squared error of the last epoch.
-pub fn fit(
-    weights: &mut NetWeights,
-    positions: &[Position],
-    labels: &[[f32; 5]],
-    epochs: u32,
-    rate: f32,
-    seed: u64,
-) -> f32 {
-    let mut order: Vec<usize> = (0..positions.len()).collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut inputs = SparseInputs::with_capacity(ContactEncoding::LEN.max(RaceEncoding::LEN));
-    let total = (epochs as usize * positions.len()).max(1) as f32;
-    let mut step = 0usize;
-    let mut last_error = 0.0;
-    for _ in 0..epochs {
-        // Fisher-Yates with the seeded generator.
-        for i in (1..order.len()).rev() {
-            let j = rng.random_range(0..=i);
-            order.swap(i, j);
-        }
-        let mut error = 0.0f64;
-        for &i in &order {
-            let pos = &positions[i];
-            let Some(kind) = NetKind::of_position(pos) else { continue };
-            kind.encode(pos, &mut inputs);
-            let net = weights.net_mut(kind);
-            let act = net.activations(&inputs);
-            error += act.output.iter().zip(&labels[i]).map(|(a, b)| f64::from((a - b) * (a - b))).sum::<f64>();
-            let r = rate * (1.0 - 0.9 * step as f32 / total);
-            net.train_toward(&inputs, &act, &labels[i], r);
-            step += 1;
-        }
-        last_error = (error / positions.len().max(1) as f64) as f32;
-    }
-    last_error
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -483,24 +445,5 @@ mod tests {
         assert!(e0 <= e1 && e1 <= e2, "ranked: {e0} {e1} {e2}");
         let worse = list.positions().iter().filter(|p| e(p) < e2).count();
         assert_eq!(worse, 2, "nothing outside the three is better");
-    }
-
-    #[test]
-    fn fitting_lowers_the_error() {
-        let mut w = NetWeights::random(16, 8, 4);
-        let positions = sample_positions(&w, 200, 5, 0.2);
-        let labels: Vec<[f32; 5]> = positions
-            .iter()
-            .map(|p| {
-                if p.pip_count().0 < p.pip_count().1 {
-                    [0.9, 0.2, 0.0, 0.05, 0.0]
-                } else {
-                    [0.2, 0.02, 0.0, 0.3, 0.01]
-                }
-            })
-            .collect();
-        let first = fit(&mut w, &positions, &labels, 1, 0.1, 1);
-        let later = fit(&mut w, &positions, &labels, 20, 0.1, 2);
-        assert!(later < first, "{first} -> {later}");
     }
 }

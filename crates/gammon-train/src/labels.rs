@@ -28,7 +28,7 @@ use gammon_engine::rollout::{rollout_position_until, RolloutError, RolloutSettin
 pub use gammon_engine::shard::Shard;
 use gammon_eval::file_format::{self, FileError};
 use gammon_eval::NetEvaluator;
-use gammon_jobs::{CheckpointPolicy, Checkpoints, Fingerprint, Job, Progress, StopFlag};
+use gammon_jobs::{CheckpointPolicy, Checkpoints, Fingerprint, Job, Progress, SettingsDiffer, StopFlag};
 use gammon_rules::Position;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -320,23 +320,45 @@ pub fn resume_labels(out: &Path, labeller: String, source: LabelSource) -> Resul
         return Ok(Resumed::New(Dataset { labeller, source: Some(source), ..Dataset::default() }));
     }
     let d = Dataset::load(out)?;
-    let made = |labeller: &str, source: Option<&LabelSource>| {
-        let f = Fingerprint::new().with("labeller", labeller);
-        match source {
-            Some(s) => f.with("positions", s.positions).with("digest", s.digest).with("shard", s.shard),
-            None => f,
-        }
-    };
-    if made(&labeller, Some(&source)).resume(&made(&d.labeller, d.source.as_ref())).is_err() {
-        return Err(ResumeLabelsError::Other {
-            path: out.to_path_buf(),
-            labeller: d.labeller,
-            positions: d.source.map_or("no positions file named".to_string(), |s| {
-                format!("shard {} of {} positions", s.shard, s.positions)
-            }),
-        });
-    }
+    let now = labels_fingerprint(&labeller, Some(&source));
+    now.resume(&labels_fingerprint(&d.labeller, d.source.as_ref()))
+        .map_err(|differ| ResumeLabelsError::Other { path: out.to_path_buf(), differ })?;
     Ok(Resumed::Saved(d))
+}
+
+/// The settings of rollout labels by the options of `gammon label rollout`
+/// that set them: `labeller` is [`LabelSettings::describe`] and `; net
+/// "notes" (fingerprint)`, read back piece by piece (a piece it does not
+/// know is kept under `labeller`), and `source` the positions and shard.
+fn labels_fingerprint(labeller: &str, source: Option<&LabelSource>) -> Fingerprint {
+    let (how, net) = labeller.split_once("; net ").unwrap_or((labeller, ""));
+    let mut f = Fingerprint::new().with("--weights", net);
+    let mut unknown = Vec::new();
+    for part in how.trim_start_matches("0-ply rollout: ").split(", ") {
+        f = if let Some(n) = part.strip_suffix(" trials") {
+            f.with("--trials", n)
+        } else if let Some(d) = part.strip_prefix("truncated after ").and_then(|p| p.strip_suffix(" half-moves")) {
+            f.with("--truncate", d)
+        } else if part == "played to the end" {
+            f.with("--truncate", "none (--full)")
+        } else if let Some(v) = part.strip_prefix("variance reduction ") {
+            f.with("variance reduction (--no-variance-reduction)", v)
+        } else if let Some(seed) = part.strip_prefix("seed ") {
+            f.with("--seed", seed)
+        } else {
+            unknown.push(part);
+            f
+        };
+    }
+    if !unknown.is_empty() {
+        f = f.with("labeller", unknown.join(", "));
+    }
+    match source {
+        Some(s) => f
+            .with("--positions", format!("a file of {} positions (digest {:016x})", s.positions, s.digest))
+            .with("--shard", s.shard),
+        None => f,
+    }
 }
 
 /// What [`resume_labels`] found.
@@ -356,16 +378,14 @@ pub enum ResumeLabelsError {
     Read(#[from] FileError),
     /// It holds labels of other settings, another net or other positions.
     #[error(
-        "{} holds other labels ({labeller}; {positions}); give the same positions, shard and settings to resume, or another --out",
+        "{} {differ}; give the same positions, shard and settings to resume, or another --out",
         .path.display()
     )]
     Other {
         /// The file.
         path: std::path::PathBuf,
-        /// Its labeller.
-        labeller: String,
-        /// The positions it labels, in words.
-        positions: String,
+        /// The settings that differ, with both values.
+        differ: SettingsDiffer,
     },
 }
 
@@ -644,17 +664,40 @@ mod tests {
         d.save(&out).unwrap();
         assert!(matches!(resume_labels(&out, "rollouts A".into(), source).unwrap(), Resumed::Saved(_)));
         let half = LabelSource { shard: Shard { index: 1, count: 2 }, ..source };
-        for (labeller, source) in [("rollouts B", source), ("rollouts A", half)] {
-            let err = resume_labels(&out, labeller.into(), source).unwrap_err();
-            assert_eq!(
-                err.to_string(),
-                format!(
-                    "{} holds other labels (rollouts A; shard 0/1 of 10 positions); give the same positions, \
-                     shard and settings to resume, or another --out",
-                    out.display()
-                )
-            );
-        }
+        let refused = |labeller: &str, source| resume_labels(&out, labeller.into(), source).unwrap_err().to_string();
+        let rest = "give the same positions, shard and settings to resume, or another --out";
+        let dir_out = out.display();
+        assert_eq!(
+            refused("rollouts A", half),
+            format!("{dir_out} was made with --shard 0/1, this run asks for --shard 1/2; {rest}")
+        );
+        let other = LabelSource { positions: 11, ..source };
+        assert!(refused("rollouts A", other).contains(
+            "was made with --positions a file of 10 positions (digest 000000000000002a), \
+             this run asks for --positions a file of 11 positions"
+        ));
+        // A labeller in words gammon does not write is compared whole.
+        assert!(refused("rollouts B", source)
+            .contains("was made with labeller rollouts A, this run asks for labeller rollouts B;"));
+        // gammon's own labellers are read back setting by setting.
+        let settings = LabelSettings { trials: 72, truncate: Some(10), variance_reduction: true, seed: 1 };
+        let made = |s: LabelSettings| format!("{}; net \"x\" (00000000000000ff)", s.describe());
+        let out72 = dir.join("72.gds");
+        let Resumed::New(d) = resume_labels(&out72, made(settings), source).unwrap() else { panic!("no file yet") };
+        d.save(&out72).unwrap();
+        let err = resume_labels(&out72, made(LabelSettings { trials: 144, ..settings }), source).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("{} was made with --trials 72, this run asks for --trials 144; {rest}", out72.display())
+        );
+        let err =
+            resume_labels(&out72, made(LabelSettings { truncate: None, seed: 2, ..settings }), source).unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "was made with --seed 1, --truncate 10, this run asks for --seed 2, --truncate none (--full);"
+            ),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

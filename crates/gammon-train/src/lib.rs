@@ -10,11 +10,13 @@ pub mod checkpoint;
 pub mod config;
 pub mod dataset;
 pub mod distill;
+pub mod distill_run;
 pub mod labels;
 pub mod pipeline;
 pub mod plot;
 pub mod selfplay;
 pub mod supervised;
+mod train_error;
 pub mod trainer;
 
 pub use checkpoint::{BenchmarkRow, Checkpoint};

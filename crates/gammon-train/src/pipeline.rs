@@ -40,11 +40,11 @@
 use crate::checkpoint::{expected_delayed, Checkpoint};
 use crate::config::TrainConfig;
 use crate::selfplay::{train_game, Workspace};
-use crate::trainer::TrainError;
+use crate::train_error::TrainError;
 use gammon_eval::mlp::Mlp;
 use gammon_eval::NetWeights;
+use gammon_jobs::Progress;
 use gammon_rules::RandomDice;
-use indicatif::ProgressBar;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -131,7 +131,6 @@ impl Queue {
     }
 }
 
-#[derive(Debug)]
 struct Shared<'a> {
     queue: Mutex<Queue>,
     /// Signalled on every merge and when a worker gives up.
@@ -139,7 +138,7 @@ struct Shared<'a> {
     config: &'a TrainConfig,
     delay: u64,
     stop: &'a AtomicBool,
-    progress: &'a ProgressBar,
+    progress: &'a dyn Progress,
 }
 
 impl Shared<'_> {
@@ -175,15 +174,24 @@ impl Drop for PanicGuard<'_, '_> {
 /// If `state` is not a pipeline state of its settings (`state.delayed` of
 /// the wrong length), or a worker panicked.
 pub fn train_pipeline(state: &mut Checkpoint, end: u64, stop: &AtomicBool) -> Result<(), TrainError> {
-    run(state, end, stop, &ProgressBar::hidden())
+    run(state, end, stop, &Silent)
 }
 
-/// [`train_pipeline`], advancing `progress` by one per merged game.
+/// Progress nobody watches.
+struct Silent;
+
+impl Progress for Silent {
+    fn report(&self, _: u64, _: u64) {}
+    fn note(&self, _: &str) {}
+}
+
+/// [`train_pipeline`], reporting to `progress` each merged game (of the
+/// run's `games`).
 pub(crate) fn run(
     state: &mut Checkpoint,
     end: u64,
     stop: &AtomicBool,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<(), TrainError> {
     let config = &state.config;
     let delay = config.round_games.max(1);
@@ -323,7 +331,7 @@ fn merge_from<'a>(
         }
         queue.evict(shared.delay);
         shared.merged.notify_all();
-        shared.progress.inc(1);
+        shared.progress.report(queue.merged, shared.config.games);
         let next = queue.merged;
         match queue.parked.remove(&next) {
             Some(p) => job = (Some(p.trained), p.base),

@@ -164,6 +164,23 @@ pub struct EpochRow {
     pub best: bool,
 }
 
+impl std::fmt::Display for EpochRow {
+    /// `contact epoch 3: rate 1.0000, train mse …, validation mse …, |equity error| … (best)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} epoch {}: rate {:.4}, train mse {:.6}, validation mse {:.6}, |equity error| {:.4}{}",
+            self.net,
+            self.epoch,
+            self.rate,
+            self.train_mse,
+            self.validation_mse,
+            self.validation_equity_error,
+            if self.best { " (best)" } else { "" }
+        )
+    }
+}
+
 /// What a fit did, per net.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct FitReport {
@@ -199,6 +216,25 @@ pub struct NetSummary {
     pub equity_error_best: f64,
     /// The epoch of the kept net (0: the net before training).
     pub best_epoch: u32,
+}
+
+impl std::fmt::Display for NetSummary {
+    /// `contact net: N training and M validation positions; validation mse
+    /// a -> b, |equity error| c -> d (epoch e)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} net: {} training and {} validation positions; validation mse {:.6} -> {:.6}, |equity error| {:.4} -> {:.4} (epoch {})",
+            self.net,
+            self.train,
+            self.validation,
+            self.validation_mse_before,
+            self.validation_mse_best,
+            self.equity_error_before,
+            self.equity_error_best,
+            self.best_epoch
+        )
+    }
 }
 
 /// Encoded examples of one net: inputs flattened, with their labels.

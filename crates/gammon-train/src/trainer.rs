@@ -23,42 +23,18 @@ use crate::config::{Schedule, TrainConfig};
 use crate::plot;
 use crate::selfplay::{train_game, Workspace};
 use gammon_engine::duel::{duel, DuelResult};
-use gammon_eval::file_format::FileError;
 use gammon_eval::pubeval::PubEval;
 use gammon_eval::{NetEvaluator, NetWeights};
+use gammon_jobs::{CheckpointPolicy, Checkpoints, Ended, Job, Progress, StopFlag};
 use gammon_rules::RandomDice;
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-use thiserror::Error;
 
 /// Seed of the benchmark duels: the same dice at every benchmark of every run.
 pub const BENCHMARK_SEED: u64 = 20_261_129;
 
-/// Why training stopped early.
-#[derive(Debug, Error)]
-pub enum TrainError {
-    /// Reading or writing a checkpoint or weights file.
-    #[error(transparent)]
-    File(#[from] FileError),
-    /// Other file-system trouble (logs, folders). The OS error is the
-    /// `source`, not repeated in the message.
-    #[error("cannot write {}", path.display())]
-    Io {
-        /// The path.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The thread pool could not start.
-    #[error("cannot start {0} worker threads")]
-    Threads(usize),
-    /// Training diverged.
-    #[error("the weights are no longer finite numbers after {0} games; lower the learning rate")]
-    Diverged(u64),
-}
+pub use crate::train_error::TrainError;
 
 /// How a call to [`train`] ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,16 +149,19 @@ pub fn benchmark(weights: &NetWeights, pairs: u64) -> DuelResult {
 }
 
 /// Runs (or continues) training until `state.config.games` games are done
-/// or `stop` is set. Writes checkpoints, the learning curve and, at the end,
-/// the weights to `files`.
+/// or `stop` is set, as a [`gammon_jobs::Job`]: checkpoints every
+/// `checkpoint_every` games ([`CheckpointPolicy`]) and when stopped, the
+/// learning curve after each benchmark and, at the end, the weights, in
+/// `files`. `progress` counts the games and hears each benchmark.
 ///
 /// # Errors
-/// File trouble, a thread pool that cannot start, or diverging weights.
+/// File trouble, a thread pool that cannot start, or diverging weights
+/// (the last checkpoint is kept, not overwritten).
 pub fn train(
     state: &mut Checkpoint,
     files: &RunFiles,
-    stop: &AtomicBool,
-    show_progress: bool,
+    stop: &StopFlag,
+    progress: &dyn Progress,
 ) -> Result<TrainOutcome, TrainError> {
     std::fs::create_dir_all(&files.dir).map_err(io(&files.dir))?;
     gammon_eval::file_format::write_output(&files.config(), state.config.to_toml().as_bytes())?;
@@ -191,33 +170,91 @@ pub fn train(
         .build()
         .map_err(|_| TrainError::Threads(state.config.threads))?;
     let config = state.config.clone();
-    let bar = if show_progress { ProgressBar::new(config.games) } else { ProgressBar::hidden() };
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_position(state.games_done);
-    if let Some(last) = state.log.last() {
-        bar.set_message(format!("| vs pubeval {:+.3} ± {:.3} at {}", last.ppg, last.standard_error, last.games));
-    }
-    let started = Instant::now();
-    let elapsed_before = state.elapsed_s;
-    let mut last_checkpoint = state.games_done;
-    while state.games_done < config.games {
-        if stop.load(Ordering::SeqCst) {
-            state.elapsed_s = elapsed_before + started.elapsed().as_secs_f64();
-            state.save(&files.checkpoint())?;
-            bar.abandon_with_message(format!("stopped: checkpoint at {} games", state.games_done));
-            return Ok(TrainOutcome::Stopped);
+    progress.report(state.games_done, config.games);
+    let mut checkpoints = Checkpoints::new(CheckpointPolicy::items(config.checkpoint_every), state.games_done);
+    let mut job = Training {
+        elapsed_before: state.elapsed_s,
+        last_saved: state.games_done,
+        state,
+        files,
+        pool,
+        config,
+        started: Instant::now(),
+        progress,
+        diverged: false,
+    };
+    match gammon_jobs::run(&mut job, stop, progress, &mut checkpoints)? {
+        Ended::Stopped { .. } => {
+            // A run stopped before its first checkpoint still leaves one to resume.
+            if !job.files.checkpoint().exists() {
+                job.save()?;
+            }
+            Ok(TrainOutcome::Stopped)
         }
-        let first = state.games_done;
-        match config.schedule {
+        Ended::Finished => {
+            let (state, config) = (&mut *job.state, &job.config);
+            let mut final_weights = state.weights.clone();
+            final_weights.meta = gammon_eval::TrainingMeta {
+                games: state.games_done,
+                seed: config.seed,
+                lambda: config.lambda_at(state.games_done),
+                learning_rate: config.rate_at(state.games_done.saturating_sub(1)),
+                date: utc_now(),
+                notes: format!("gammon {}", config.name),
+            };
+            final_weights.save(&files.weights())?;
+            Ok(TrainOutcome::Finished)
+        }
+    }
+}
+
+/// Training for the runner: a step plays one round (rounds schedule) or
+/// the games up to the next checkpoint or benchmark (pipeline), then
+/// benchmarks if one is due; a save writes the checkpoint.
+struct Training<'a> {
+    state: &'a mut Checkpoint,
+    files: &'a RunFiles,
+    pool: rayon::ThreadPool,
+    config: crate::TrainConfig,
+    started: Instant,
+    elapsed_before: f64,
+    /// Games at the last checkpoint (the pipeline runs up to the next).
+    last_saved: u64,
+    progress: &'a dyn Progress,
+    /// The weights are no longer finite: nothing more is saved.
+    diverged: bool,
+}
+
+impl Training<'_> {
+    fn elapsed(&self) -> f64 {
+        self.elapsed_before + self.started.elapsed().as_secs_f64()
+    }
+}
+
+impl Job for Training<'_> {
+    type Error = TrainError;
+
+    fn done(&self) -> u64 {
+        self.state.games_done
+    }
+
+    fn total(&self) -> u64 {
+        self.config.games
+    }
+
+    fn step(&mut self, stop: &StopFlag) -> Result<(), TrainError> {
+        let config = &self.config;
+        let first = self.state.games_done;
+        let played = match config.schedule {
             Schedule::Rounds => {
                 let round = config.round_games.min(config.games - first);
-                pool.install(|| train_round(&mut state.weights, &config, first, round));
-                state.games_done += round;
-                if !(state.weights.is_finite()) {
-                    return Err(TrainError::Diverged(state.games_done));
+                let weights = &mut self.state.weights;
+                self.pool.install(|| train_round(weights, config, first, round));
+                self.state.games_done += round;
+                if self.state.weights.is_finite() {
+                    Ok(())
+                } else {
+                    Err(TrainError::Diverged(self.state.games_done))
                 }
             }
             Schedule::Pipeline => {
@@ -227,44 +264,41 @@ pub fn train(
                     every => (first / every + 1).saturating_mul(every),
                 };
                 let target =
-                    config.games.min(last_checkpoint.saturating_add(config.checkpoint_every)).min(next_benchmark);
-                crate::pipeline::run(state, target, stop, &bar)?;
+                    config.games.min(self.last_saved.saturating_add(config.checkpoint_every)).min(next_benchmark);
+                crate::pipeline::run(self.state, target, stop.as_atomic(), self.progress)
             }
+        };
+        if played.is_err() {
+            self.diverged = true;
+            return played;
         }
-        bar.set_position(state.games_done);
-        let crossed = |every: u64| every > 0 && first / every != state.games_done / every;
+        let done = self.state.games_done;
+        let crossed = |every: u64| every > 0 && first / every != done / every;
         if crossed(config.benchmark_every) {
-            let r = pool.install(|| benchmark(&state.weights, config.benchmark_pairs));
-            state.log.push(BenchmarkRow {
-                games: state.games_done,
+            let r = self.pool.install(|| benchmark(&self.state.weights, config.benchmark_pairs));
+            let elapsed_s = self.elapsed();
+            self.state.log.push(BenchmarkRow {
+                games: done,
                 ppg: r.ppg,
                 standard_error: r.standard_error,
                 win_rate: r.win_rate,
-                elapsed_s: elapsed_before + started.elapsed().as_secs_f64(),
+                elapsed_s,
             });
-            bar.set_message(format!("| vs pubeval {:+.3} ± {:.3} at {}", r.ppg, r.standard_error, state.games_done));
-            write_curve(state, files)?;
+            self.progress.note(&format!("vs pubeval {:+.3} ± {:.3} at {done} games", r.ppg, r.standard_error));
+            write_curve(self.state, self.files)?;
         }
-        if state.games_done - last_checkpoint >= config.checkpoint_every || state.games_done == config.games {
-            state.elapsed_s = elapsed_before + started.elapsed().as_secs_f64();
-            state.save(&files.checkpoint())?;
-            last_checkpoint = state.games_done;
-        }
+        Ok(())
     }
-    state.elapsed_s = elapsed_before + started.elapsed().as_secs_f64();
-    let mut final_weights = state.weights.clone();
-    final_weights.meta = gammon_eval::TrainingMeta {
-        games: state.games_done,
-        seed: config.seed,
-        lambda: config.lambda_at(state.games_done),
-        learning_rate: config.rate_at(state.games_done.saturating_sub(1)),
-        date: utc_now(),
-        notes: format!("gammon {}", config.name),
-    };
-    final_weights.save(&files.weights())?;
-    state.save(&files.checkpoint())?;
-    bar.finish();
-    Ok(TrainOutcome::Finished)
+
+    fn save(&mut self) -> Result<(), TrainError> {
+        if self.diverged {
+            return Ok(());
+        }
+        self.state.elapsed_s = self.elapsed();
+        self.state.save(&self.files.checkpoint())?;
+        self.last_saved = self.state.games_done;
+        Ok(())
+    }
 }
 
 fn write_curve(state: &Checkpoint, files: &RunFiles) -> Result<(), TrainError> {

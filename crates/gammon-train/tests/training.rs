@@ -3,8 +3,16 @@
 
 use gammon_engine::duel::duel;
 use gammon_eval::NetEvaluator;
+use gammon_jobs::{Shared, StopFlag};
 use gammon_train::{pipeline, trainer, Checkpoint, RateStep, RunFiles, Schedule, TrainConfig, TrainOutcome};
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A flag already set.
+fn stopped() -> StopFlag {
+    let stop = StopFlag::new();
+    stop.stop();
+    stop
+}
 
 /// A small net with the rounds schedule (two games per round).
 fn small(games: u64, threads: usize) -> TrainConfig {
@@ -152,7 +160,10 @@ fn train_with_the_pipeline_checkpoints_stops_and_resumes_to_the_weights_of_one_r
     // cuts do not change the weights.
     let config = TrainConfig { checkpoint_every: 4, benchmark_every: 3, benchmark_pairs: 1, ..piped(9, 2, 3) };
     let mut state = trainer::start(config.clone(), None);
-    assert_eq!(trainer::train(&mut state, &files, &AtomicBool::new(false), false).unwrap(), TrainOutcome::Finished);
+    assert_eq!(
+        trainer::train(&mut state, &files, &StopFlag::new(), &Shared::<()>::new()).unwrap(),
+        TrainOutcome::Finished
+    );
     assert_eq!(state.weights.contact, straight.weights.contact);
     assert_eq!(state.weights.race, straight.weights.race);
     assert_eq!(state.log.iter().map(|r| r.games).collect::<Vec<_>>(), [3, 6, 9]);
@@ -161,9 +172,12 @@ fn train_with_the_pipeline_checkpoints_stops_and_resumes_to_the_weights_of_one_r
     let dir = temp_dir("pipeline-stop");
     let files = RunFiles::new(&dir);
     let mut state = trainer::start(config, None);
-    assert_eq!(trainer::train(&mut state, &files, &AtomicBool::new(true), false).unwrap(), TrainOutcome::Stopped);
+    assert_eq!(trainer::train(&mut state, &files, &stopped(), &Shared::<()>::new()).unwrap(), TrainOutcome::Stopped);
     let mut back = Checkpoint::load(&files.checkpoint()).unwrap();
-    assert_eq!(trainer::train(&mut back, &files, &AtomicBool::new(false), false).unwrap(), TrainOutcome::Finished);
+    assert_eq!(
+        trainer::train(&mut back, &files, &StopFlag::new(), &Shared::<()>::new()).unwrap(),
+        TrainOutcome::Finished
+    );
     assert_eq!(back.weights.contact, straight.weights.contact);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -204,12 +218,13 @@ fn a_stop_request_writes_a_checkpoint_and_train_resumes_from_it() {
     let dir = temp_dir("stop");
     let files = RunFiles::new(&dir);
     let mut state = trainer::start(small(8, 2), None);
-    let stop = AtomicBool::new(true);
-    assert_eq!(trainer::train(&mut state, &files, &stop, false).unwrap(), TrainOutcome::Stopped);
+    assert_eq!(trainer::train(&mut state, &files, &stopped(), &Shared::<()>::new()).unwrap(), TrainOutcome::Stopped);
     let mut back = Checkpoint::load(&files.checkpoint()).unwrap();
     assert_eq!(back.games_done, 0);
-    let go = AtomicBool::new(false);
-    assert_eq!(trainer::train(&mut back, &files, &go, false).unwrap(), TrainOutcome::Finished);
+    assert_eq!(
+        trainer::train(&mut back, &files, &StopFlag::new(), &Shared::<()>::new()).unwrap(),
+        TrainOutcome::Finished
+    );
     assert_eq!(back.games_done, 8);
     assert!(files.weights().exists());
     std::fs::remove_dir_all(&dir).unwrap();

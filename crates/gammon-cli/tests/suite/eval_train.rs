@@ -191,7 +191,7 @@ fn distill_refuses_to_resume_a_run_with_other_settings() {
     let other = run(args("10"));
     assert!(!other.success());
     assert!(other.stderr.starts_with("error: "), "{}", other.stderr);
-    assert!(other.stderr.contains("--seed 9 (now 10)"), "{}", other.stderr);
+    assert!(other.stderr.contains("was made with --seed 9, this run asks for --seed 10;"), "{}", other.stderr);
     // The same settings, with more benchmark games, resume it.
     let mut same = args("9");
     same[12] = "2".into();

@@ -108,6 +108,11 @@ fn the_index_comes_from_slurm_or_kubernetes_and_bad_merges_are_refused() {
     assert!(!wrong.success() && wrong.stderr.contains("holds shard 1/3"), "{}", wrong.stderr);
     let other = rollout(&["--shard", "1/3", "--seed", "2", "--out", path(&file(1))]);
     assert!(!other.success() && other.stderr.contains("another rollout"), "{}", other.stderr);
+    // The refusal names the setting that differs, with both values.
+    assert!(other.stderr.contains("(it was made with --seed 1, this run asks for --seed 2)"), "{}", other.stderr);
+    let cubeful = rollout(&["--shard", "1/3", "--cubeful", "--out", path(&file(1))]);
+    let says = "(it was made with --cubeful off, this run asks for --cubeful on)";
+    assert!(!cubeful.success() && cubeful.stderr.contains(says), "{}", cubeful.stderr);
 
     // Missing, duplicate and foreign shards.
     let missing = gammon(&["merge", path(&file(0)), path(&file(2))]);
