@@ -182,7 +182,7 @@ impl RunSettings {
                 .resume(&was.fingerprint())
                 .map_err(|differ| DistillRunError::OtherSettings { path: path.to_path_buf(), differ });
         }
-        let text = serde_json::to_string_pretty(self)
+        let text = serde_json::to_string_pretty(&gammon_engine::api::json::document(self))
             .map_err(|e| DistillRunError::NotSettings { path: path.to_path_buf(), reason: e.to_string() })?;
         Ok(file_format::write_output(path, text.as_bytes())?)
     }
