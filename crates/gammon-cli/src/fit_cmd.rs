@@ -145,7 +145,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
     let sources: Vec<String> = datasets.iter().map(|d| format!("{} positions: {}", d.len(), d.labeller)).collect();
     weights.meta.notes = match &args.name {
         Some(name) => name.clone(),
-        None => format!("{} + supervised fit ({})", weights.meta.notes, sources.join("; ")),
+        None => format!("{} + supervised fit ({})", weights.meta.notes, grouped_sources(&datasets)),
     };
     weights.meta.date = gammon_train::trainer::utc_now();
     weights.meta.learning_rate = settings.rate;
@@ -183,4 +183,56 @@ pub fn run(args: &FitArgs) -> Result<()> {
 
 fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
     Ok(gammon_eval::file_format::write_output(path, bytes)?)
+}
+
+/// The datasets for a net's description: datasets whose labeller differs only
+/// in its seed (a campaign's chunks) once, with their total, so that fitting
+/// to many chunks does not make a description kilobytes long
+/// (`fit-report.json` keeps every dataset's own labeller).
+fn grouped_sources(datasets: &[Dataset]) -> String {
+    let mut groups: Vec<(String, usize, usize)> = Vec::new();
+    for d in datasets {
+        let labeller = without_seed(&d.labeller);
+        match groups.iter_mut().find(|(l, _, _)| *l == labeller) {
+            Some((_, positions, count)) => {
+                *positions += d.len();
+                *count += 1;
+            }
+            None => groups.push((labeller, d.len(), 1)),
+        }
+    }
+    let groups: Vec<String> = groups
+        .into_iter()
+        .map(|(labeller, positions, count)| match count {
+            1 => format!("{positions} positions: {labeller}"),
+            n => format!("{positions} positions in {n} datasets: {labeller}"),
+        })
+        .collect();
+    groups.join("; ")
+}
+
+/// `labeller` without its `, seed N` (rollout labels) or `seed N` part.
+fn without_seed(labeller: &str) -> String {
+    let Some(at) = labeller.find("seed ") else { return labeller.to_string() };
+    let digits = labeller[at + 5..].chars().take_while(char::is_ascii_digit).count();
+    if digits == 0 {
+        return labeller.to_string();
+    }
+    let start = if labeller[..at].ends_with(", ") { at - 2 } else { at };
+    format!("{}{}", &labeller[..start], &labeller[at + 5 + digits..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_seed;
+
+    #[test]
+    fn a_labellers_seed_is_left_out() {
+        assert_eq!(
+            without_seed("0-ply rollout: 72 trials, quasi-random dice, seed 25014; net \"n\" (ab)"),
+            "0-ply rollout: 72 trials, quasi-random dice; net \"n\" (ab)"
+        );
+        assert_eq!(without_seed("2-ply labels, seed 3"), "2-ply labels");
+        assert_eq!(without_seed("no seed here"), "no seed here");
+    }
 }

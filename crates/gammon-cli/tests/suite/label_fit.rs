@@ -112,6 +112,20 @@ fn sample_label_in_shards_resume_and_fit() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("fit/fit-report.json")).unwrap()).unwrap();
     assert_eq!(report["settings"]["max_epochs"], 2);
     assert!(gammon_eval::NetWeights::load(&dir.join("fit/weights.gnn")).is_ok());
+    // Chunks labelled alike but for their seed are named once in the net's
+    // description, with their total.
+    assert!(label(&["--seed", "9"], "seed9.gds").success());
+    let two = gammon(
+        &["fit", "--from", shipped.to_str().unwrap(), "--data", &s("all.gds"), "--data", &s("seed9.gds")]
+            .into_iter()
+            .chain(["--out", &s("fit2"), "--max-epochs", "1"])
+            .collect::<Vec<_>>(),
+    );
+    assert!(two.success(), "{}", two.stderr);
+    let notes = gammon_eval::NetWeights::load(&dir.join("fit2/weights.gnn")).unwrap().meta.notes;
+    assert!(notes.contains("supervised fit (48 positions in 2 datasets: "), "{notes}");
+    assert_eq!(notes.matches("0-ply rollout").count(), 1, "{notes}");
+    assert!(!notes.contains("seed 9") && !notes.contains("seed 1;"), "{notes}");
     let bad = gammon(&[
         "fit",
         "--from",
