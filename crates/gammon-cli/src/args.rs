@@ -30,7 +30,7 @@ pub struct DiceOption {
 pub struct PlyArg {
     /// Search depth in plies, 0 to 3, counted as gnubg does (0 = static
     /// evaluation, no lookahead).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=3))]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=i64::from(gammon_engine::api::MAX_PLY)))]
     pub ply: u8,
 }
 

@@ -34,7 +34,7 @@ pub struct BenchmarkArgs {
     weights: WeightsArg,
     /// Evaluation depth in plies, 0 to 3, counted as gnubg does (0 = the
     /// net's static evaluation; each ply costs about 21 times more).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=i64::from(gammon_engine::api::MAX_PLY)))]
     ply: u8,
     #[command(flatten)]
     json: JsonArg,

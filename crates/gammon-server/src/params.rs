@@ -10,8 +10,8 @@ use gammon_rules::{parse_position_text, Dice, GameContext, Position};
 use serde::de::DeserializeOwned;
 use std::time::Duration;
 
-/// The deepest search a request may ask for, as the CLI's `--ply`.
-pub const MAX_PLY: u8 = 3;
+/// The deepest search a request may ask for: the engine's limit.
+pub use gammon_engine::api::MAX_PLY;
 
 /// The largest request body: a match file of a long session is well under
 /// this (a 25-point match is about 20 KB).

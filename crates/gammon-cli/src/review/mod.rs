@@ -33,10 +33,10 @@ pub struct ReviewArgs {
     /// The match file (.mat, .txt or .sgf).
     file: PathBuf,
     /// Depth of the move analysis, 0 to 3 plies (gnubg's default 2).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=3))]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=i64::from(gammon_engine::review::MAX_REVIEW_PLIES)))]
     ply: u8,
     /// Depth of the cube decisions, 0 to 3 plies (gnubg's default 2).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=3))]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=i64::from(gammon_engine::review::MAX_REVIEW_PLIES)))]
     cube_ply: u8,
     /// The move filter: `normal` (gnubg's hint: up to 8 moves within 0.16
     /// after 0 ply go to full depth) or `large` (gnubg's analysis: 16 within

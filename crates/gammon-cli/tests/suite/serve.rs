@@ -1,5 +1,10 @@
 //! `gammon serve` end to end: a real server on a free local port, asked over
 //! HTTP, its answers compared with the CLI's `--json` for the same input.
+//!
+//! Over the CLI's 600 lines on purpose: every test here needs the spawned
+//! server and the CLI side by side (the helpers at the top); the routes'
+//! own answers and refusals are tested without a socket in
+//! crates/gammon-server/tests/routes.rs.
 #![allow(clippy::unwrap_used)]
 
 use crate::gammon;

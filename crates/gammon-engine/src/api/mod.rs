@@ -33,6 +33,12 @@ mod rollout_shard;
 #[cfg(test)]
 mod tests;
 
+/// The deepest search the engine's analyses answer at (moves, evaluations,
+/// cube decisions), counted as gnubg counts plies: every front end's `ply`
+/// limit (the CLI's `--ply`, the server's `ply`). Deeper searches cost about
+/// twenty times more per ply and are the rollouts' job.
+pub const MAX_PLY: u8 = 3;
+
 pub use analysis::{Evaluation, RollAnalysis};
 pub use cube_decision::{pending_answer, CubeQuestion, CubeReport, PendingAnswer};
 pub use cube_player::CubePlayer;
