@@ -90,8 +90,15 @@ impl Mlp {
     /// The five outputs for `x`; `hidden` is scratch space of `self.hidden()` values.
     #[inline]
     pub fn forward(&self, x: &SparseInputs, hidden: &mut [f32]) -> [f32; OUTPUTS] {
+        self.forward_reading(self.w1.as_slice().unwrap_or_default(), x, hidden)
+    }
+
+    /// [`Mlp::forward`] reading the first layer from `w1`, a copy of
+    /// `self.w1` (an aligned one: [`simd::AlignedFloats`]); the same bits.
+    #[inline]
+    pub fn forward_reading(&self, w1: &[f32], x: &SparseInputs, hidden: &mut [f32]) -> [f32; OUTPUTS] {
         let slices = NetSlices {
-            w1: self.w1.as_slice().unwrap_or_default(),
+            w1,
             b1: self.b1.as_slice().unwrap_or_default(),
             w2: self.w2.as_slice().unwrap_or_default(),
             b2: self.b2.as_slice().unwrap_or_default(),

@@ -9,6 +9,7 @@ use crate::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
 use crate::mlp::Mlp;
 use crate::probabilities::Probabilities;
 use crate::quant::{QuantNet, QuantScratch};
+use crate::simd::AlignedFloats;
 use crate::weights::{NetKind, NetWeights};
 use gammon_rules::{Position, PositionClass};
 use std::sync::Arc;
@@ -117,6 +118,9 @@ struct FastNets {
     /// scratch holding this keeps it alive, so no other net can be at an
     /// address it looks up.
     quantised: Vec<(usize, QuantNet)>,
+    /// The same for every net's first layer copied to a 64-byte boundary,
+    /// which the float forward pass reads (`simd::AlignedFloats`).
+    aligned: Vec<(usize, AlignedFloats)>,
 }
 
 impl FastNets {
@@ -133,7 +137,19 @@ impl FastNets {
             .filter(|net| wanted(net))
             .filter_map(|net| Some((net.w1.as_ptr().addr(), QuantNet::new(net)?)))
             .collect();
-        FastNets { weights, quantised }
+        let aligned = nets
+            .iter()
+            .filter_map(|net| Some((net.w1.as_ptr().addr(), AlignedFloats::from_slice(net.w1.as_slice()?))))
+            .collect();
+        FastNets { weights, quantised, aligned }
+    }
+
+    /// `net`'s first layer on a 64-byte boundary, if `net` is one of these
+    /// weights' nets.
+    #[inline]
+    fn aligned_first_layer(&self, net: &Mlp) -> Option<&[f32]> {
+        let at = net.w1.as_ptr().addr();
+        self.aligned.iter().find(|(a, _)| *a == at).map(|(_, w1)| w1.as_slice())
     }
 
     /// The quantised copy of `net`, if `net` is one of these weights' nets
@@ -342,7 +358,10 @@ fn net_value(
     quant: &mut QuantScratch,
 ) -> Probabilities {
     let quick = fast.and_then(|f| f.quantised(net)).and_then(|q| q.forward(x, quant, hidden));
-    let out = quick.unwrap_or_else(|| net.forward(x, hidden));
+    let out = quick.unwrap_or_else(|| match fast.and_then(|f| f.aligned_first_layer(net)) {
+        Some(w1) => net.forward_reading(w1, x, hidden),
+        None => net.forward(x, hidden),
+    });
     apply_certainties(pos, Probabilities::from_array(out))
 }
 

@@ -124,6 +124,46 @@ pub struct NetSlices<'a> {
     pub b2: &'a [f32],
 }
 
+/// Floats stored from a 64-byte boundary, so that a row of a net's first
+/// layer whose length is a multiple of 16 never splits a cache line under
+/// AVX-512's 64-byte loads. A `Vec<f32>` starts wherever the allocator puts
+/// it (16 bytes past a page for large ones): measured, 1-ply analysis ran
+/// 15-18% slower when the first layer landed there than when it happened
+/// to start on a 64-byte boundary.
+#[derive(Clone, Debug, Default)]
+pub struct AlignedFloats {
+    blocks: Vec<Block64>,
+    len: usize,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct Block64([f32; 16]);
+
+impl AlignedFloats {
+    /// A copy of `values`.
+    pub fn from_slice(values: &[f32]) -> Self {
+        let blocks = values
+            .chunks(16)
+            .map(|c| {
+                let mut b = Block64::default();
+                b.0[..c.len()].copy_from_slice(c);
+                b
+            })
+            .collect();
+        AlignedFloats { blocks, len: values.len() }
+    }
+
+    /// The values, starting on a 64-byte boundary.
+    pub fn as_slice(&self) -> &[f32] {
+        // SAFETY: `Block64` is `repr(C)` over `[f32; 16]` with no padding
+        // (64 bytes, align 64), so the blocks are `16 * blocks.len()`
+        // contiguous, initialised floats, of which the first `len` are the
+        // values (`len <= 16 * blocks.len()` by construction).
+        unsafe { std::slice::from_raw_parts(self.blocks.as_ptr().cast::<f32>(), self.len) }
+    }
+}
+
 /// Hidden activations into `hidden` and the five output pre-activations
 /// (before the output sigmoid) for the sparse input (`index`, `value`).
 #[inline]
@@ -594,6 +634,17 @@ mod tests {
     use super::*;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn aligned_floats_start_on_a_cache_line_and_keep_every_value() {
+        for len in [0, 1, 15, 16, 17, 250 * 128] {
+            let values: Vec<f32> = (0..len).map(|i| i as f32 * 0.5 - 3.0).collect();
+            let aligned = AlignedFloats::from_slice(&values);
+            assert_eq!(aligned.as_slice(), &values[..], "{len}");
+            assert_eq!(aligned.as_slice().as_ptr().addr() % 64, 0, "{len}");
+            assert_eq!(aligned.clone().as_slice().as_ptr().addr() % 64, 0, "a clone too");
+        }
+    }
 
     #[test]
     fn the_kernels_listed_start_portable_and_end_with_the_best() {
