@@ -2,7 +2,8 @@
 //! quantised first layer and other modules' lane code ([`LaneCode`], such as
 //! the contact features of eight positions at once), each in versions for
 //! AVX-512 (with and without VNNI), AVX2 and any CPU, the best one the CPU
-//! has chosen at run time ([`Kernel::best`]). It imports nothing of the
+//! has chosen at run time ([`Kernel::best`]), and the 64-byte-aligned
+//! storage their loads read ([`AlignedFloats`]). It imports nothing of the
 //! modules whose code it compiles.
 //!
 //! One file on purpose: all `unsafe` and every `target_feature` of the
