@@ -8,13 +8,13 @@
 //!   with its own roll). The goal: a median under 1 ms. Beside them the
 //!   round trip of `GET /api/position`, which runs no search.
 //! - `serve 2-ply/case N`: the same request at 2 plies, beside the engine
-//!   call the server makes for it (`Engine::analyse_roll_in_context` on the
-//!   same pool, no HTTP, no JSON), as the CLI makes it in process, and that
-//!   call with the JSON text written (what `gammon analyse --json` adds). The
-//!   goal: the server within 10% of the call.
+//!   call the server makes for it (`Engine::analyse` on the same pool, no
+//!   HTTP, no JSON), as the CLI makes it in process, and that call with the
+//!   JSON text written (what `gammon analyse --json` adds). The goal: the
+//!   server within 10% of the call.
 //!
-//! The search cache is emptied before every iteration (not timed), so each
-//! request is the first one for its position, as a new position from a
+//! The search caches are emptied before every iteration (not timed), so
+//! each request is the first one for its position, as a new position from a
 //! client is.
 //!
 //! `cargo bench -p gammon-benches --bench serve`
@@ -22,10 +22,9 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode};
 use gammon_benches::{positions_from_lines, read_shared};
-use gammon_engine::api::json::CubefulAnalysisJson;
-use gammon_engine::api::Engine;
+use gammon_engine::api::{AnalyseOptions, Engine, Request};
 use gammon_eval::NetEvaluator;
-use gammon_rules::{Dice, GameContext, Position, ALL_ROLLS};
+use gammon_rules::{Dice, Position, ALL_ROLLS};
 use gammon_server::JobLimits;
 use serde_json::Value;
 use std::hint::black_box;
@@ -107,19 +106,19 @@ fn serve(c: &mut Criterion) {
     let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
     let cases = cases();
     assert_eq!(cases.len(), CASES);
-    let money = GameContext::money();
     // The server and the call compared do the same work: the same moves
     // ranked the same. (This also builds the bearoff database, which is done
     // on first use, before any timing.)
     for (position, dice) in &cases {
         let served: Value = serde_json::from_str(&ask(&agent, &analyse_url(&server, position, *dice, 2))).unwrap();
-        let analysis = server.engine.analyse_roll_in_context(position, *dice, &money, 2).unwrap();
+        let request = Request { dice: Some(*dice), ..Request::money(*position) };
+        let analysis = server.pool.install(|| server.engine.analyse(&request, &AnalyseOptions::default()).unwrap());
         // Through text, as the server writes it (a Value would widen the f32s).
-        let called = serde_json::to_string(&CubefulAnalysisJson::new(&analysis, &[])).unwrap();
+        let called = serde_json::to_string(&analysis).unwrap();
         let called: Value = serde_json::from_str(&called).unwrap();
         assert_eq!(served["moves"], called["moves"], "{}", position.to_position_id());
     }
-    let cold = || server.engine.search().clear_cache();
+    let cold = || server.engine.clear_caches();
 
     let mut group = c.benchmark_group("serve 0-ply");
     group.sample_size(30);
@@ -145,7 +144,8 @@ fn serve(c: &mut Criterion) {
         group.warm_up_time(Duration::from_secs(1));
         group.measurement_time(Duration::from_secs(3));
         let url = analyse_url(&server, position, *dice, 2);
-        let in_process = || server.engine.analyse_roll_in_context(position, *dice, &money, 2).unwrap();
+        let request = Request { dice: Some(*dice), ..Request::money(*position) };
+        let in_process = || server.engine.analyse(&request, &AnalyseOptions::default()).unwrap();
         // Which runs first rotates, so that a change in the machine's load
         // during the run does not favour one side.
         for side in (0..3).map(|k| (k + i) % 3) {
@@ -153,7 +153,7 @@ fn serve(c: &mut Criterion) {
                 0 => group.bench_function("GET /api/analyse (loopback)", |b| {
                     b.iter_batched(cold, |()| black_box(ask(&agent, &url)), BatchSize::PerIteration);
                 }),
-                1 => group.bench_function("Engine::analyse_roll_in_context (in process)", |b| {
+                1 => group.bench_function("Engine::analyse (in process)", |b| {
                     b.iter_batched(cold, |()| server.pool.install(|| black_box(in_process())), BatchSize::PerIteration);
                 }),
                 _ => group.bench_function("the same call and its JSON text (as the CLI prints it)", |b| {
@@ -162,7 +162,7 @@ fn serve(c: &mut Criterion) {
                         |()| {
                             server.pool.install(|| {
                                 let analysis = in_process();
-                                black_box(serde_json::to_string(&CubefulAnalysisJson::new(&analysis, &[])).unwrap())
+                                black_box(serde_json::to_string(&analysis).unwrap())
                             })
                         },
                         BatchSize::PerIteration,

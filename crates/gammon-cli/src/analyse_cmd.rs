@@ -8,15 +8,11 @@
 //! cubeless money equity instead.
 
 use crate::args::{ContextArgs, DiceOption, JsonArg, PlyArg, PositionText, WeightsArg};
-use crate::json::{self, CubefulAnalysisJson, PositionAnalysisJson};
-use crate::request::Request;
-use crate::text;
+use crate::{json, text};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
-use gammon_engine::api::{CubeReport, Engine, EngineError};
-use gammon_engine::search::{MoveFilter, Search};
-use gammon_eval::NetEvaluator;
-use gammon_rules::{Dice, GameContext};
+use gammon_engine::api::{AnalyseOptions, Analysis, Engine, EngineError, Request};
+use gammon_engine::search::MoveFilter;
 use std::io::{BufWriter, Write};
 
 /// Arguments of `gammon analyse`.
@@ -70,106 +66,44 @@ pub struct AnalyseArgs {
 
 /// Runs `gammon analyse`.
 pub fn run(args: &AnalyseArgs) -> Result<()> {
-    let request = Request::read(&args.position.position, args.dice.dice.as_deref(), " (write them like 31)")?;
+    let mut request = Request::read(&args.position.position, None, args.dice.dice.as_deref())?;
     if args.cubeless {
         if let Some(option) = args.context.first_given() {
             bail!("{option} does not apply with --cubeless: cubeless analysis is money play without a cube");
         }
     }
-    let (context, notes) = args.context.apply(request.context)?;
-    let net = args.weights.net()?;
-    // Move analysis screens the lookahead's moves; the cube decision does not.
-    let filter = match request.dice {
-        Some(_) => MoveFilter { prune: args.prune, ..MoveFilter::NORMAL },
-        None => MoveFilter::NORMAL,
-    };
-    let engine = Engine::with_search(Search::new(net).with_filter(filter));
+    let notes;
+    (request.context, notes) = args.context.apply(request.context)?;
+    let options = AnalyseOptions { ply: args.ply.ply, cubeless: args.cubeless, prune: args.prune };
+    let engine = Engine::new(args.weights.net()?);
+    let mut analysis = engine.analyse(&request, &options).map_err(|e| match e {
+        EngineError::GameOver => anyhow!("the game in this position is over: there is no move to analyse"),
+        EngineError::Cube(e) => anyhow::Error::new(e)
+            .context("cannot rank the moves by cubeful equity in this context (--cubeless ranks them in money play)"),
+        e => e.into(),
+    })?;
+    let has_cube_decision = matches!(&analysis, Analysis::Position { cube: Ok(_), .. });
+    analysis.add_notes(notes.iter().cloned());
     let out = std::io::stdout();
     let mut out = BufWriter::new(out.lock());
-    match (request.dice, args.cubeless) {
-        (Some(dice), true) => analyse_roll_cubeless(&mut out, &engine, &request, dice, args)?,
-        (Some(dice), false) => analyse_roll(&mut out, &engine, &request, dice, (&context, &notes), args)?,
-        (None, _) => analyse_position(&mut out, &engine, &request, (&context, notes), args)?,
+    if args.json.json {
+        json::write(&mut out, &analysis)?;
+    } else {
+        match &analysis {
+            Analysis::Cubeless(moves) => text::roll_analysis(&mut out, moves, args.verbose)?,
+            Analysis::Cubeful { analysis, notes } => {
+                text::cubeful_roll_analysis(&mut out, analysis, notes, args.verbose)?;
+            }
+            Analysis::Position { evaluation, cube } => {
+                if !args.cubeless {
+                    // The cube decision repeats the notes; without one they go here.
+                    let shown: &[String] = if has_cube_decision { &[] } else { &notes };
+                    text::context_header(&mut out, &request.context, shown)?;
+                }
+                text::position_analysis(&mut out, evaluation, cube, args.verbose)?;
+            }
+        }
     }
     out.flush()?;
     Ok(())
-}
-
-/// The message of a finished game.
-fn game_over(e: EngineError) -> anyhow::Error {
-    match e {
-        EngineError::GameOver => anyhow!("the game in this position is over: there is no move to analyse"),
-        e => e.into(),
-    }
-}
-
-/// The moves ranked by cubeful equity in `context`.
-fn analyse_roll(
-    out: &mut impl Write,
-    engine: &Engine<NetEvaluator>,
-    request: &Request,
-    dice: Dice,
-    (context, notes): (&GameContext, &[String]),
-    args: &AnalyseArgs,
-) -> Result<()> {
-    let analysis =
-        engine.analyse_roll_in_context(&request.position, dice, context, args.ply.ply).map_err(|e| match e {
-            EngineError::Cube(e) => anyhow::Error::new(e).context(
-                "cannot rank the moves by cubeful equity in this context (--cubeless ranks them in money play)",
-            ),
-            e => game_over(e),
-        })?;
-    if args.json.json {
-        json::write(out, &CubefulAnalysisJson::new(&analysis, notes))
-    } else {
-        Ok(text::cubeful_roll_analysis(out, &analysis, notes, args.verbose)?)
-    }
-}
-
-/// The moves ranked by cubeless money equity (`--cubeless`).
-fn analyse_roll_cubeless(
-    out: &mut impl Write,
-    engine: &Engine<NetEvaluator>,
-    request: &Request,
-    dice: Dice,
-    args: &AnalyseArgs,
-) -> Result<()> {
-    let analysis = engine.analyse_roll(&request.position, dice, args.ply.ply).map_err(game_over)?;
-    if args.json.json {
-        json::write(out, &analysis)
-    } else {
-        Ok(text::roll_analysis(out, &analysis, args.verbose)?)
-    }
-}
-
-/// The evaluation before the roll and the cube decision in `context`; the
-/// context line first unless `--cubeless` asks for the output without it.
-fn analyse_position(
-    out: &mut impl Write,
-    engine: &Engine<NetEvaluator>,
-    request: &Request,
-    (context, notes): (&GameContext, Vec<String>),
-    args: &AnalyseArgs,
-) -> Result<()> {
-    let plies = args.ply.ply;
-    let evaluation = engine.evaluate(&request.position, plies);
-    let cube: Result<CubeReport, String> = engine
-        .decide_cube(&request.position, context, plies)
-        .map(|mut d| {
-            d.notes.extend(notes.iter().cloned());
-            d
-        })
-        .map_err(|e| match e {
-            EngineError::GameOver => "the game is over: there is no cube decision".to_string(),
-            e => format!("{:#}", anyhow::Error::from(e)),
-        });
-    if args.json.json {
-        return json::write(out, &PositionAnalysisJson::new(&evaluation, &cube));
-    }
-    if !args.cubeless {
-        // The cube decision repeats the notes; without one they go here.
-        let shown: &[String] = if cube.is_ok() { &[] } else { &notes };
-        text::context_header(out, context, shown)?;
-    }
-    Ok(text::position_analysis(out, &evaluation, &cube, args.verbose)?)
 }

@@ -6,11 +6,11 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_engine::shard::{Shard, ShardSpec};
 use gammon_eval::NetEvaluator;
-use gammon_rules::{ContextError, CubeOwner, Dice, GameContext};
+use gammon_rules::{ContextError, CubeOwner, GameContext};
 use gammon_train::MAX_THREADS;
 use std::path::PathBuf;
 
-/// The position as typed (read into a [`Request`](crate::request::Request)).
+/// The position as typed (read into a [`Request`](gammon_engine::api::Request)).
 #[derive(Debug, Args)]
 pub struct PositionText {
     /// The position, player on roll: Position ID, XGID or `start`.
@@ -265,11 +265,6 @@ fn parse_score(text: &str) -> Result<(u32, u32), String> {
     let bad = || format!("{text:?}: a score is two numbers of points already won, player on roll first, e.g. 2-4");
     let (a, b) = text.split_once('-').ok_or_else(bad)?;
     Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
-}
-
-/// Reads a roll like `31`; `hint` follows the text in the error message.
-pub fn parse_dice(text: &str, hint: &str) -> Result<Dice> {
-    text.parse::<Dice>().with_context(|| format!("cannot read dice {text:?}{hint}"))
 }
 
 #[cfg(test)]

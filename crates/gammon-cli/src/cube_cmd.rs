@@ -15,13 +15,10 @@
 //! [`analyse_state_nply`]: gammon_engine::cube::analyse_state_nply
 
 use crate::args::{ContextArgs, JsonArg, PlyArg, PositionText, WeightsArg};
-use crate::request::Request;
 use crate::{json, text};
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
 use clap::Args;
-use gammon_engine::api::{CubeQuestion, Engine, EngineError};
-use gammon_engine::met::Met;
-use gammon_rules::CubeOwner;
+use gammon_engine::api::{CubeOptions, Engine, EngineError, Request};
 use std::io::Write;
 
 /// Arguments of `gammon cube`.
@@ -49,29 +46,23 @@ pub struct CubeArgs {
 
 /// Runs `gammon cube`.
 pub fn run(args: &CubeArgs) -> Result<()> {
-    let request = Request::read(&args.position.position, None, "")?;
-    let (context, notes) = args.context.apply(request.context)?;
-    // Checked before the net loads: a question the engine cannot answer is
-    // reported first.
-    let question = CubeQuestion::new(request.position, context, Met::kazaross_xg2()).map_err(|e| match e {
-        EngineError::GameOver => anyhow!("the game is over in this position: there is no cube decision"),
-        e => anyhow::Error::new(e).context("cannot analyse the cube at this score and cube"),
-    })?;
+    let mut request = Request::read(&args.position.position, None, None)?;
+    let notes;
+    (request.context, notes) = args.context.apply(request.context)?;
     let engine = Engine::new(args.weights.net()?);
-    let mut decision = engine.decide(&question, args.ply.ply)?;
+    let mut decision = engine.cube(&request, &CubeOptions { ply: args.ply.ply }).map_err(|e| match e {
+        EngineError::GameOver => anyhow!("the game is over in this position: there is no cube decision"),
+        EngineError::Cube(e) => anyhow::Error::new(e).context("cannot analyse the cube at this score and cube"),
+        EngineError::OpponentOwnsCube { cube_value, playing_on, mwc } => {
+            let mwc = mwc.map_or(String::new(), |m| format!(", {:.2}% match winning chances", 100.0 * m));
+            anyhow!(
+                "X (the player on roll) cannot double: O owns the {cube_value}-cube. Playing on is worth {playing_on:+.3} for X (normalised to the cube{mwc}). \
+                 To see O's redouble and X's take or pass, give the position with O on roll and --owner me."
+            )
+        }
+        e => e.into(),
+    })?;
     decision.notes.extend(notes);
-    if context.cube_owner == CubeOwner::Opponent {
-        let mwc = decision
-            .analysis
-            .match_chances
-            .map_or(String::new(), |m| format!(", {:.2}% match winning chances", 100.0 * m.no_double));
-        bail!(
-            "X (the player on roll) cannot double: O owns the {}-cube. Playing on is worth {:+.3} for X (normalised to the cube{mwc}). \
-             To see O's redouble and X's take or pass, give the position with O on roll and --owner me.",
-            context.cube_value,
-            decision.analysis.no_double
-        );
-    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.json.json {

@@ -2,11 +2,11 @@
 
 use crate::args::{JsonArg, PositionText, WeightsArg};
 use crate::json::{self, EvalJson};
-use crate::request::Request;
 use crate::text;
 use anyhow::Result;
 use clap::Args;
-use gammon_engine::api::Engine;
+use gammon_engine::api::Request;
+use gammon_engine::api::{Engine, EvalOptions};
 use std::io::{BufWriter, Write};
 
 /// Arguments of `gammon eval`.
@@ -25,9 +25,9 @@ pub struct EvalArgs {
 
 /// Runs `gammon eval`.
 pub fn run(args: &EvalArgs) -> Result<()> {
-    let request = Request::read(&args.position.position, None, "")?;
+    let request = Request::read(&args.position.position, None, None)?;
     let engine = Engine::new(args.weights.net()?);
-    let evaluation = engine.evaluate(&request.position, 0);
+    let evaluation = engine.eval(&request, &EvalOptions::default())?;
     let out = std::io::stdout();
     let mut out = BufWriter::new(out.lock());
     if args.json.json {

@@ -4,7 +4,7 @@
 //! dice, so that the HTTP API sends the same).
 
 use gammon_engine::api::json::document;
-pub use gammon_engine::api::json::{CubefulAnalysisJson, EvalJson, PositionAnalysisJson};
+pub use gammon_engine::api::json::EvalJson;
 use serde::Serialize;
 use std::io::Write;
 

@@ -15,8 +15,6 @@ mod line_input;
 mod merge_cmd;
 mod moves;
 mod play;
-mod position_arg;
-mod request;
 mod review;
 mod rollout_cmd;
 mod serve_cmd;

@@ -2,10 +2,10 @@
 
 use crate::args::JsonArg;
 use crate::line_input::{read_line, Line};
-use crate::request::Request;
 use crate::{json, text};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
+use gammon_engine::api::Request;
 use gammon_engine::api::{legal_moves, EngineError, LegalMoves};
 use gammon_rules::{Dice, Position};
 use std::io::{BufWriter, Write};
@@ -37,7 +37,7 @@ pub fn run(args: &MovesArgs) -> Result<ExitCode> {
         return run_stdin();
     }
     let Some(position) = &args.position else { bail!("give a position (or --stdin)") };
-    let request = Request::read(position, args.dice.as_deref(), "")?;
+    let request = Request::read(position, None, args.dice.as_deref())?;
     let Some(dice) = request.dice else { bail!("give the dice, like `gammon moves {position} 31`") };
     let moves = moves_of(&request.position, dice)?;
     let out = std::io::stdout();
@@ -82,7 +82,7 @@ fn parse_request(line: &str) -> Result<(Position, Dice)> {
     let (Some(position), dice, None) = (fields.next(), fields.next(), fields.next()) else {
         bail!("expected `<position> <d1><d2>`");
     };
-    let request = Request::read(position, dice, "")?;
+    let request = Request::read(position, None, dice)?;
     let Some(dice) = request.dice else { bail!("give the dice after the position, like `{position} 31`") };
     Ok((request.position, dice))
 }

@@ -3,11 +3,11 @@
 
 use crate::args::{DiceOption, JsonArg, PositionText, ShardArg, ThreadsArg, WeightsArg};
 use crate::json;
-use crate::request::Request;
 use crate::text::{self, RolloutProgressLine};
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use gammon_engine::api::{Engine, EngineError};
+use gammon_engine::api::Request;
+use gammon_engine::api::{check_rollout, Engine, EngineError};
 use gammon_engine::rollout::{RolloutError, RolloutSettings, BATCH};
 use gammon_engine::shard::Shard;
 use gammon_eval::NetEvaluator;
@@ -98,18 +98,27 @@ pub struct RolloutArgs {
 
 /// Runs `gammon rollout`.
 pub fn run(args: &RolloutArgs) -> Result<()> {
-    let request = Request::read(&args.position.position, args.dice.dice.as_deref(), "")?;
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
-    if let Some(t) = args.target_se {
-        if !(t.is_finite() && t > 0.0) {
-            bail!("--target-se must be a positive number, not {t}");
-        }
-    }
-    if request.dice.is_some() && request.game_over() {
-        bail!("the game in this position is over: there are no moves to roll out");
-    }
+    let request = Request::read(&args.position.position, None, args.dice.dice.as_deref())?;
+    let settings = RolloutSettings {
+        trials: args.games,
+        seed: args.seed,
+        truncate: args.truncate,
+        variance_reduction: !args.no_vr,
+        quasi_random: !args.no_quasi_random,
+        cubeful: args.cubeful,
+        target_se: args.target_se,
+        ply: args.ply,
+        bearoff_exact: !args.no_bearoff,
+        candidates: if args.moves == 0 { None } else { Some(args.moves) },
+    };
+    check_rollout(&request, &settings).map_err(|e| match e {
+        EngineError::GameOver => anyhow!("the game in this position is over: there are no moves to roll out"),
+        EngineError::Rollout(e) => match e.setting() {
+            Some(setting) => anyhow!("--{}: {e}", setting.replace('_', "-")),
+            None => e.into(),
+        },
+        e => e.into(),
+    })?;
     let shard = args.shard.resolve()?;
     if args.out.is_none() && args.shard.shard.is_some() {
         bail!("--shard needs --out FILE: a shard's sums are written there, for gammon merge");
@@ -123,18 +132,6 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
     let net = args.weights.net()?;
     let fingerprint = net.weights().fingerprint();
     let engine = Engine::new(net);
-    let settings = RolloutSettings {
-        trials: args.games,
-        seed: args.seed,
-        truncate: args.truncate,
-        variance_reduction: !args.no_vr,
-        quasi_random: !args.no_quasi_random,
-        cubeful: args.cubeful,
-        target_se: args.target_se,
-        ply: args.ply,
-        bearoff_exact: !args.no_bearoff,
-        candidates: if args.moves == 0 { None } else { Some(args.moves) },
-    };
     let pool = args.threads.pool()?;
     let progress = Arc::new(RolloutProgressLine::new(std::io::stderr().is_terminal(), args.cubeful));
     let stop = stop_on_interrupt(Arc::clone(&progress))?;
@@ -143,9 +140,7 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
             ShardJob { engine: &engine, position: &request.position, dice: request.dice, settings, shard, fingerprint };
         return pool.install(|| run_shard(&job, out, &progress, &stop, args.json.json));
     }
-    let report = pool.install(|| {
-        engine.rollout_until(&request.position, request.dice, &settings, |p| progress.show(p), stop.as_atomic())
-    });
+    let report = pool.install(|| engine.rollout(&request, &settings, |p| progress.show(p), stop.as_atomic()));
     progress.clear();
     let report = match report {
         Err(EngineError::Rollout(RolloutError::Interrupted)) => {

@@ -6,20 +6,18 @@ use crate::app::AppState;
 use crate::error::{chain, ApiError};
 use crate::jobs::{Estimate, JobKind, JobView, Work};
 use crate::library_errors::Asked;
-use crate::params::{json_body, Ask, Query};
-use crate::work::{with_engine, with_engine_of};
+use crate::params::{dice_required, json_body, Query};
+use crate::work::with_engine;
 use axum::body::Body;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::Json;
-use gammon_engine::api::json::{CubefulAnalysisJson, EvalJson, PositionAnalysisJson, PositionJson};
-use gammon_engine::api::{legal_moves, CubeQuestion, CubeReport, Engine, EngineError};
-use gammon_engine::review::{review_match_until, ReviewError, ReviewSettings, MAX_REVIEW_PLIES};
-use gammon_engine::rollout::{RolloutError, RolloutSettings, BATCH, MAX_ROLLOUT_PLY};
-use gammon_engine::search::{MoveFilter, Search};
-use gammon_eval::NetEvaluator;
+use gammon_engine::api::json::{EvalJson, PositionJson};
+use gammon_engine::api::{check_rollout, legal_moves, AnalyseOptions, CubeOptions, EngineError, EvalOptions, Request};
+use gammon_engine::review::{ReviewError, ReviewSettings, MAX_REVIEW_PLIES};
+use gammon_engine::rollout::{RolloutError, RolloutSettings, BATCH};
 use gammon_jobs::Progress;
-use gammon_rules::{parse_match_text, CubeOwner, DiceState};
+use gammon_rules::{parse_match_text, DiceState};
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -45,18 +43,18 @@ pub(crate) fn to_value(value: &impl serde::Serialize) -> Result<RawJson, ApiErro
 
 /// `GET /api/position`: the board, IDs, pips and context of a position.
 pub async fn position(RawQuery(raw): RawQuery) -> Answer {
-    let ask = Query::parse(raw.as_deref(), &["position", "match_id", "dice"])?.ask()?;
-    let mut context = ask.context;
-    if let Some(d) = ask.dice {
+    let request = Query::parse(raw.as_deref(), &["position", "match_id", "dice"])?.request()?;
+    let mut context = request.context;
+    if let Some(d) = request.dice {
         context.dice = DiceState::Rolled(d);
     }
-    to_value(&PositionJson::new(&ask.position, &context))
+    to_value(&PositionJson::new(&request.position, &context))
 }
 
 /// `GET /api/moves`: the legal moves of a roll (`gammon moves --json`).
 pub async fn moves(RawQuery(raw): RawQuery) -> Answer {
-    let ask = Query::parse(raw.as_deref(), &["position", "match_id", "dice"])?.ask()?;
-    let moves = legal_moves(&ask.position, ask.dice_required()?)?;
+    let request = Query::parse(raw.as_deref(), &["position", "match_id", "dice"])?.request()?;
+    let moves = legal_moves(&request.position, dice_required(&request)?)?;
     to_value(&moves)
 }
 
@@ -64,8 +62,8 @@ pub async fn moves(RawQuery(raw): RawQuery) -> Answer {
 /// --json`; `ply` defaults to 0 as there).
 pub async fn eval(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Answer {
     let query = Query::parse(raw.as_deref(), &["position", "match_id", "ply"])?;
-    let (ask, plies) = (query.ask()?, query.ply(0)?);
-    with_engine(&state, move |engine| to_value(&EvalJson::from(&engine.evaluate(&ask.position, plies)))).await?
+    let (request, options) = (query.request()?, EvalOptions { ply: query.ply(0)? });
+    with_engine(&state, move |engine| to_value(&EvalJson::from(&engine.eval(&request, &options)?))).await?
 }
 
 /// `GET /api/analyse`: with dice the ranked moves (cubeful in the position's
@@ -73,68 +71,29 @@ pub async fn eval(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Ans
 /// and the cube decision (`gammon analyse --json`; `ply` defaults to 2).
 pub async fn analyse(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Answer {
     let query = Query::parse(raw.as_deref(), &["position", "match_id", "dice", "ply", "cubeless", "prune"])?;
-    let (ask, plies, cubeless) = (query.ask()?, query.ply(2)?, query.flag("cubeless")?);
-    let prune = match query.get("prune") {
-        None => MoveFilter::ANALYSIS_PRUNE,
-        Some(text) => text.parse::<u16>().map(usize::from).map_err(|_| {
+    let request = query.request()?;
+    let mut options = AnalyseOptions { ply: query.ply(2)?, cubeless: query.flag("cubeless")?, ..Default::default() };
+    if let Some(text) = query.get("prune") {
+        options.prune = text.parse::<u16>().map(usize::from).map_err(|_| {
             ApiError::bad("prune", format!("{text:?} is not a number of moves (0 to 65535; 0: no screen)"))
-        })?,
-    };
-    // Move analysis screens the lookahead's moves (its own engine and cache;
-    // another screen than the default gets a fresh one); the cube decision
-    // does not.
-    let engine = match (ask.dice, prune) {
-        (None, _) | (Some(_), 0) => Arc::clone(&state.engine),
-        (Some(_), MoveFilter::ANALYSIS_PRUNE) => Arc::clone(&state.moves),
-        (Some(_), prune) => {
-            let filter = MoveFilter { prune, ..*state.moves.search().filter() };
-            Arc::new(Engine::with_search(Search::new(state.engine.evaluator().clone()).with_filter(filter)))
-        }
-    };
-    with_engine_of(&state, &engine, move |engine| analyse_ask(engine, &ask, plies, cubeless)).await?
-}
-
-fn analyse_ask(engine: &Engine<&NetEvaluator>, ask: &Ask, plies: u8, cubeless: bool) -> Answer {
-    match (ask.dice, cubeless) {
-        (Some(dice), true) => to_value(&engine.analyse_roll(&ask.position, dice, plies)?),
-        (Some(dice), false) => {
-            let analysis = engine
-                .analyse_roll_in_context(&ask.position, dice, &ask.context, plies)
-                .map_err(|e| ApiError::engine(e, Asked::CubefulMoves))?;
-            to_value(&CubefulAnalysisJson::new(&analysis, &[]))
-        }
-        (None, _) => {
-            let evaluation = engine.evaluate(&ask.position, plies);
-            let cube: Result<CubeReport, String> =
-                engine.decide_cube(&ask.position, &ask.context, plies).map_err(|e| match e {
-                    EngineError::GameOver => "the game is over: there is no cube decision".to_string(),
-                    e => chain(&e),
-                });
-            to_value(&PositionAnalysisJson::new(&evaluation, &cube))
-        }
+        })?;
     }
+    with_engine(&state, move |engine| {
+        let analysis = engine.analyse(&request, &options).map_err(|e| ApiError::engine(e, Asked::CubefulMoves))?;
+        to_value(&analysis)
+    })
+    .await?
 }
 
 /// `GET /api/cube`: the cube decision of the player on roll (`gammon cube
 /// --json`; `ply` defaults to 2).
 pub async fn cube(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Answer {
     let query = Query::parse(raw.as_deref(), &["position", "match_id", "ply"])?;
-    let (ask, plies) = (query.ask()?, query.ply(2)?);
-    if ask.context.cube_owner == CubeOwner::Opponent {
-        return Err(ApiError::bad(
-            "position",
-            format!(
-                "the player on roll cannot double: the opponent owns the {}-cube (give the position with the \
-                 opponent on roll to see his redouble)",
-                ask.context.cube_value
-            ),
-        ));
-    }
-    let question = CubeQuestion::new(ask.position, ask.context, state.engine.met())
-        .map_err(|e| ApiError::engine(e, Asked::Cube))?;
-    // `CubeQuestion::new` refused a finished game: what `decide` may still
-    // refuse is worded as any engine error.
-    with_engine(&state, move |engine| to_value(&engine.decide(&question, plies)?)).await?
+    let (request, options) = (query.request()?, CubeOptions { ply: query.ply(2)? });
+    with_engine(&state, move |engine| {
+        to_value(&engine.cube(&request, &options).map_err(|e| ApiError::engine(e, Asked::Cube))?)
+    })
+    .await?
 }
 
 // ------------------------------------------------------------------- jobs
@@ -186,20 +145,11 @@ const fn eight() -> usize {
 }
 
 impl RolloutRequest {
+    /// The settings; the engine checks them ([`check_rollout`]) but for
+    /// the server's own limit on games.
     fn settings(&self) -> Result<RolloutSettings, ApiError> {
         if !(1..=MAX_ROLLOUT_GAMES).contains(&self.games) {
             return Err(ApiError::bad("games", format!("{} is not from 1 to {MAX_ROLLOUT_GAMES}", self.games)));
-        }
-        if self.ply > MAX_ROLLOUT_PLY {
-            return Err(ApiError::bad(
-                "ply",
-                format!("{} is not from 0 to {MAX_ROLLOUT_PLY} (the rollout players' depth)", self.ply),
-            ));
-        }
-        if let Some(t) = self.target_se {
-            if !(t.is_finite() && t > 0.0) {
-                return Err(ApiError::bad("target_se", format!("{t} is not a positive number")));
-            }
         }
         Ok(RolloutSettings {
             trials: self.games,
@@ -219,16 +169,18 @@ impl RolloutRequest {
 /// `POST /api/rollouts`: starts a rollout job (201 with the job).
 pub async fn start_rollout(State(state): State<AppState>, body: Body) -> Result<(StatusCode, Json<JobView>), ApiError> {
     let request: RolloutRequest = json_body(body, state.connections.body_timeout).await?;
-    let ask = Ask::read(&request.position, request.match_id.as_deref(), request.dice.as_deref())?;
+    let ask = Request::read(&request.position, request.match_id.as_deref(), request.dice.as_deref())?;
     let settings = request.settings()?;
-    if ask.dice.is_some() && ask.position.game_result().is_some() {
-        return Err(ApiError::bad("position", "the game in this position is over: there are no moves to roll out"));
-    }
+    check_rollout(&ask, &settings).map_err(|e| match e {
+        EngineError::GameOver => {
+            ApiError::bad("position", "the game in this position is over: there are no moves to roll out")
+        }
+        e => e.into(),
+    })?;
     let engine = Arc::clone(&state.engine);
     let work: Work = Box::new(move |job| {
-        let report = engine.rollout_until(
-            &ask.position,
-            ask.dice,
+        let report = engine.rollout(
+            &ask,
             &settings,
             |p| {
                 job.progress().report_with(
@@ -274,20 +226,20 @@ pub async fn start_review(State(state): State<AppState>, body: Body) -> Result<(
     let request: ReviewRequest = json_body(body, state.connections.body_timeout).await?;
     let record = parse_match_text(&request.match_text)?;
     let mut settings = ReviewSettings::default();
-    for (field, value, slot) in
-        [("ply", request.ply, &mut settings.plies), ("cube_ply", request.cube_ply, &mut settings.cube_plies)]
-    {
-        if let Some(p) = value {
-            if p > MAX_REVIEW_PLIES {
-                return Err(ApiError::bad(field, format!("{p} is not a depth from 0 to {MAX_REVIEW_PLIES}")));
-            }
-            *slot = p;
+    settings.plies = request.ply.unwrap_or(settings.plies);
+    settings.cube_plies = request.cube_ply.unwrap_or(settings.cube_plies);
+    settings.check().map_err(|e| match e {
+        ReviewError::TooDeep { what: "--cube-ply", plies } => {
+            ApiError::bad("cube_ply", format!("{plies} is not a depth from 0 to {MAX_REVIEW_PLIES}"))
         }
-    }
+        ReviewError::TooDeep { plies, .. } => {
+            ApiError::bad("ply", format!("{plies} is not a depth from 0 to {MAX_REVIEW_PLIES}"))
+        }
+        e => ApiError::bad("match", chain(&e)),
+    })?;
     let engine = Arc::clone(&state.engine);
     let work: Work = Box::new(move |job| {
-        let review = review_match_until(
-            &engine,
+        let review = engine.review(
             &record,
             &settings,
             |done, total| job.progress().report(done as u64, total as u64),

@@ -7,20 +7,15 @@ use crate::jobs::{JobLimits, Jobs};
 use crate::listen::ConnectionLimits;
 use crate::seal::StateSeal;
 use gammon_engine::api::Engine;
-use gammon_engine::search::{MoveFilter, Search};
 use gammon_eval::NetEvaluator;
 use std::sync::Arc;
 
 /// What every handler shares.
 #[derive(Clone, Debug)]
 pub struct AppState {
-    /// The engine (its search cache is shared by all requests).
+    /// The engine (its search caches, that of move analysis's screened
+    /// lookahead among them, are shared by all requests).
     pub engine: Arc<Engine<NetEvaluator>>,
-    /// The engine of move analysis (`/api/analyse` with dice): the same net
-    /// with the pubeval screen inside the lookahead
-    /// ([`MoveFilter::SCREENED`](gammon_engine::search::MoveFilter::SCREENED),
-    /// as `gammon analyse`), and a cache of its own.
-    pub moves: Arc<Engine<NetEvaluator>>,
     /// Where the searches run.
     pub pool: Arc<rayon::ThreadPool>,
     /// Rollouts and reviews.
@@ -51,10 +46,8 @@ pub fn state(evaluator: NetEvaluator, pool: Arc<rayon::ThreadPool>, limits: JobL
         .thread_name(|i| format!("gammon-job-{i}"))
         .build()
         .map_or_else(|_| Arc::clone(&pool), Arc::new);
-    let moves = Engine::with_search(Search::new(evaluator.clone()).with_filter(MoveFilter::SCREENED));
     AppState {
         engine: Arc::new(Engine::new(evaluator)),
-        moves: Arc::new(moves),
         jobs: Jobs::new(jobs_pool, limits),
         pool,
         connections: ConnectionLimits::default(),

@@ -4,7 +4,7 @@
 
 use crate::error::{chain, ApiError};
 use gammon_engine::api::play::PlayError;
-use gammon_engine::api::EngineError;
+use gammon_engine::api::{EngineError, RequestError};
 use gammon_rules::{MatError, PositionTextError};
 
 /// What a request asked the engine: a finished game or a context the cube
@@ -34,6 +34,11 @@ impl ApiError {
             (EngineError::Cube(_), Asked::Cube) => {
                 format!("cannot analyse the cube at this score and cube: {}", chain(&e))
             }
+            (EngineError::OpponentOwnsCube { .. }, _) => {
+                format!("{} (give the position with the opponent on roll to see his redouble)", chain(&e))
+            }
+            (EngineError::TooDeep { .. }, _) => return ApiError::bad("ply", chain(&e)),
+            (EngineError::Rollout(r), _) => return ApiError::bad(r.setting().unwrap_or("position"), chain(&e)),
             _ => chain(&e),
         };
         ApiError::bad("position", reason)
@@ -63,6 +68,14 @@ impl From<PositionTextError> for ApiError {
             _ => "position",
         };
         ApiError::bad(field, chain(&e))
+    }
+}
+
+/// The part of a request that does not read: `position`, `match_id` or
+/// `dice`.
+impl From<RequestError> for ApiError {
+    fn from(e: RequestError) -> Self {
+        ApiError::bad(e.field(), chain(&e))
     }
 }
 

@@ -6,7 +6,8 @@ use crate::body_field::field_at_fault;
 use crate::error::ApiError;
 use axum::body::Body;
 use axum::http::StatusCode;
-use gammon_rules::{parse_position_text, Dice, GameContext, Position};
+use gammon_engine::api::Request;
+use gammon_rules::Dice;
 use serde::de::DeserializeOwned;
 use std::time::Duration;
 
@@ -75,8 +76,8 @@ impl Query {
     }
 
     /// The position of `position` (and `match_id`) with the dice of `dice`.
-    pub fn ask(&self) -> Result<Ask, ApiError> {
-        Ask::read(self.required("position")?, self.get("match_id"), self.get("dice"))
+    pub fn request(&self) -> Result<Request, ApiError> {
+        Ok(Request::read(self.required("position")?, self.get("match_id"), self.get("dice"))?)
     }
 }
 
@@ -88,45 +89,9 @@ pub fn parse_ply(text: &str) -> Result<u8, ApiError> {
     }
 }
 
-/// What a request asks about, read once: the position, its game context and
-/// the dice.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Ask {
-    /// The position, player on roll.
-    pub position: Position,
-    /// The context an XGID or Match ID carries; money play with a centred
-    /// cube for the other forms.
-    pub context: GameContext,
-    /// The `dice` parameter, else the dice an XGID or Match ID carries.
-    pub dice: Option<Dice>,
-}
-
-impl Ask {
-    /// Reads `position` (`start`, Position ID, `PositionID:MatchID` or XGID),
-    /// the optional `match_id` beside a Position ID, and the optional dice.
-    pub fn read(position: &str, match_id: Option<&str>, dice: Option<&str>) -> Result<Self, ApiError> {
-        let text = match match_id {
-            Some(_) if position.contains(':') || position.trim().eq_ignore_ascii_case("start") => {
-                return Err(ApiError::bad(
-                    "match_id",
-                    "given with a position that is not a bare Position ID (an XGID carries its own context)",
-                ));
-            }
-            Some(m) => format!("{}:{}", position.trim(), m.trim()),
-            None => position.to_string(),
-        };
-        let read = parse_position_text(&text)?;
-        let dice = match dice {
-            Some(d) => Some(parse_dice(d)?),
-            None => read.dice(),
-        };
-        Ok(Ask { position: read.position, context: read.context_or_money(), dice })
-    }
-
-    /// The dice, which the endpoint needs.
-    pub fn dice_required(&self) -> Result<Dice, ApiError> {
-        self.dice.ok_or_else(|| ApiError::bad("dice", "missing (write them like 31)"))
-    }
+/// The dice of `request`, which the endpoint needs.
+pub fn dice_required(request: &Request) -> Result<Dice, ApiError> {
+    request.dice.ok_or_else(|| ApiError::bad("dice", "missing (write them like 31)"))
 }
 
 /// `dice` text like `31`.

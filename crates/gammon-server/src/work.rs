@@ -56,16 +56,6 @@ pub async fn with_engine<T: Send + 'static>(
     state: &AppState,
     work: impl FnOnce(&Engine<&NetEvaluator>) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    with_engine_of(state, &state.engine, work).await
-}
-
-/// [`with_engine`] with another engine of the server's (`state.moves`, or
-/// one made for the request).
-pub async fn with_engine_of<T: Send + 'static>(
-    state: &AppState,
-    engine: &Arc<Engine<NetEvaluator>>,
-    work: impl FnOnce(&Engine<&NetEvaluator>) -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    let engine = Arc::clone(engine);
+    let engine = Arc::clone(&state.engine);
     on_pool(&state.pool, move |stop| work(&engine.stoppable(Arc::clone(stop)))).await
 }

@@ -112,11 +112,11 @@ mod resign;
 mod session;
 mod table;
 
-use crate::position_arg::parse_position;
 use crate::{evaluators, text};
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use gammon_engine::api::Engine;
+use gammon_engine::api::Request;
 use gammon_engine::met::Met;
 use gammon_eval::Evaluator;
 use gammon_rules::{Cube, Dice, GameContext, GameResult, MatchError, MatchRules, MatchState, RandomDice, Seat};
@@ -236,7 +236,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     })?;
     let start = match &args.position {
         Some(text) => {
-            let p = parse_position(text)?.position;
+            let p = Request::read(text, None, None)?.position;
             if p.game_result().is_some() {
                 bail!("the game in position {text:?} is already over");
             }

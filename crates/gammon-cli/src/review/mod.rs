@@ -13,7 +13,7 @@ use crate::args::{ThreadsArg, WeightsArg};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_engine::api::Engine;
-use gammon_engine::review::{review_match_until, MatchReview, ReviewError, ReviewSettings};
+use gammon_engine::review::{MatchReview, ReviewError, ReviewSettings};
 use gammon_engine::search::MoveFilter;
 use gammon_jobs::{Bar, Press, Progress, StopFlag, INTERRUPTED};
 use gammon_rules::{read_match_file, read_match_file_until_error, MatchRecord};
@@ -108,13 +108,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         }
     })?;
     let review = pool.install(|| {
-        review_match_until(
-            &engine,
-            &record,
-            &settings,
-            |done, total| bar.report(done as u64, total as u64),
-            stop.as_atomic(),
-        )
+        engine.review(&record, &settings, |done, total| bar.report(done as u64, total as u64), stop.as_atomic())
     });
     bar.clear();
     let review = match review {

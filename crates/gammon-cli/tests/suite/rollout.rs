@@ -110,9 +110,12 @@ fn finished_games_are_exact() {
 fn bad_input_is_a_clear_error() {
     rollout_fails(&["nonsense"], "cannot read Position ID");
     rollout_fails(&["start", "--dice", "71"], "cannot read dice");
-    rollout_fails(&["start", "--games", "0"], "--games must be at least 1");
+    rollout_fails(&["start", "--games", "0"], "error: --games: a rollout needs at least one trial");
     rollout_fails(&["start", "--threads", "0", "--games", "1"], "invalid value '0' for '--threads <N>'");
-    rollout_fails(&["start", "--target-se=-1"], "--target-se must be a positive number");
+    rollout_fails(
+        &["start", "--target-se=-1"],
+        "error: --target-se: the target standard error -1 is not a positive number",
+    );
     rollout_fails(&["start", "--ply", "3"], "--ply");
     rollout_fails(&["AAAAAAAA/38AAA", "--dice", "31"], "the game in this position is over");
     rollout_fails(&["start", "--weights", "/nonexistent/weights.net"], "cannot load weights");

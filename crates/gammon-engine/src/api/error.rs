@@ -19,6 +19,27 @@ pub enum EngineError {
     /// The rollout cannot be run (its settings, an illegal position).
     #[error(transparent)]
     Rollout(RolloutError),
+    /// A search deeper than the engine answers at ([`MAX_PLY`](super::MAX_PLY)).
+    #[error("{ply} plies is deeper than the engine searches (0 to {max}; rollouts go further)")]
+    TooDeep {
+        /// The depth asked for.
+        ply: u8,
+        /// The deepest the engine answers at.
+        max: u8,
+    },
+    /// A cube decision asked of a player who cannot double: the opponent
+    /// owns the cube. Playing on is all he has; its value comes with the
+    /// refusal.
+    #[error("the player on roll cannot double: the opponent owns the {cube_value}-cube")]
+    OpponentOwnsCube {
+        /// The cube's value.
+        cube_value: u32,
+        /// The cubeful equity of playing on for the player on roll,
+        /// normalised to the cube.
+        playing_on: f64,
+        /// His match winning chances in a match.
+        mwc: Option<f64>,
+    },
 }
 
 impl From<SearchError> for EngineError {
@@ -45,4 +66,17 @@ impl From<RolloutError> for EngineError {
             e => EngineError::Rollout(e),
         }
     }
+}
+
+/// `error` and its sources, each after a colon: the one-line message every
+/// front end prints (anyhow's `{:#}` writes the same).
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        source = e.source();
+    }
+    text
 }

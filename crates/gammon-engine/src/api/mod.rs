@@ -27,11 +27,13 @@ mod error;
 pub mod json;
 mod moves;
 pub mod play;
+mod request;
 mod resign;
 mod rollout_report;
 mod rollout_shard;
 #[cfg(test)]
 mod tests;
+mod use_cases;
 
 /// The deepest search the engine's analyses answer at (moves, evaluations,
 /// cube decisions), counted as gnubg counts plies: every front end's `ply`
@@ -43,32 +45,35 @@ pub use analysis::{Evaluation, RollAnalysis};
 pub use cube_decision::{pending_answer, CubeQuestion, CubeReport, PendingAnswer};
 pub use cube_player::CubePlayer;
 pub use cubeful_analysis::{CubefulMove, CubefulRollAnalysis};
-pub use error::EngineError;
+pub use error::{error_chain, EngineError};
 pub use moves::{legal_moves, ChosenMove, LegalMove, LegalMoves};
+pub use request::{Request, RequestError};
 pub use resign::{CubeUse, ResignationAnswer, ResignationUnit, RESIGNATION_TOLERANCE};
 pub use rollout_report::{RolloutOutcome, RolloutReport};
 pub use rollout_shard::{
     merge_rollout_shards, MergeError, MergeSummary, RolloutJob, RolloutShard, MAX_SHARD_BYTES, SHARD_VERSION,
 };
+pub use use_cases::{check_rollout, AnalyseOptions, Analysis, CubeOptions, EvalOptions};
 
 use crate::cube::{analyse_state_nply, rank_results_cubeful, CubeState};
 use crate::met::Met;
-// The plain calls are for the tests; the engine's rollouts watch a stop flag.
-#[cfg(test)]
-use crate::rollout::{rollout_moves, rollout_position};
-use crate::rollout::{rollout_moves_until, rollout_position_until, RolloutProgress, RolloutSettings};
-use crate::search::{MoveFilter, Search, SearchStats};
+use crate::search::{Cache, MoveFilter, Search, SearchStats};
 use gammon_eval::{Evaluator, PositionClass};
 use gammon_rules::{Dice, GameContext, Move, MoveList, Position};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// An evaluator inside a [`Search`], with the match equity table the cube
 /// decisions use (Kazaross-XG2 unless set). `Sync`: share it between threads.
 pub struct Engine<E: Evaluator> {
     search: Search<E>,
+    /// The cache of move analysis's screened lookahead
+    /// ([`MoveFilter::ANALYSIS_PRUNE`]), made at its first use and shared
+    /// with this engine's [`stoppable`](Engine::stoppable) copies, so that
+    /// a server's analyses reuse it.
+    screened_cache: Arc<OnceLock<Option<Arc<Cache>>>>,
     met: Arc<Met>,
 }
 
@@ -87,7 +92,7 @@ impl<E: Evaluator> Engine<E> {
 
     /// An engine around a search set up by the caller.
     pub fn with_search(search: Search<E>) -> Self {
-        Engine { search, met: Arc::new(Met::kazaross_xg2().clone()) }
+        Engine { search, screened_cache: Arc::default(), met: Arc::new(Met::kazaross_xg2().clone()) }
     }
 
     /// This engine (the same evaluator, search cache and table) for work
@@ -96,18 +101,39 @@ impl<E: Evaluator> Engine<E> {
     /// ([`Search::stoppable`]). The server gives each request one, set when
     /// the client goes away.
     pub fn stoppable(&self, stop: Arc<AtomicBool>) -> Engine<&E> {
-        Engine { search: self.search.stoppable(stop), met: Arc::clone(&self.met) }
+        Engine {
+            search: self.search.stoppable(stop),
+            screened_cache: Arc::clone(&self.screened_cache),
+            met: Arc::clone(&self.met),
+        }
     }
 
-    /// An engine for move analysis: the same evaluator and table, in a search
-    /// of its own (its own cache) whose lookahead screens the moves of each
-    /// roll with pubeval, keeping the best `prune` for the evaluator
-    /// ([`MoveFilter::prune`]; 0: no screen; [`MoveFilter::ANALYSIS_PRUNE`]
-    /// is what `gammon analyse`, `review` and the server use). The root
-    /// screens are this engine's.
-    pub fn screened(&self, prune: usize) -> Engine<&E> {
-        let filter = MoveFilter { prune, ..*self.search.filter() };
-        Engine { search: Search::new(self.search.evaluator()).with_filter(filter), met: Arc::clone(&self.met) }
+    /// This engine for move analysis: the same evaluator, table, counters
+    /// and stop flag, its lookahead screening the moves of each roll with
+    /// pubeval to the best `prune` for the evaluator ([`MoveFilter::prune`];
+    /// 0: no screen). The root screens are this engine's. The analyses'
+    /// screen ([`MoveFilter::ANALYSIS_PRUNE`]) keeps its cache from one
+    /// call to the next; another screen starts with an empty one.
+    pub(crate) fn screened(&self, prune: usize) -> Engine<&E> {
+        let own = *self.search.filter();
+        let filter = MoveFilter { prune, ..own };
+        let search = if filter == own {
+            self.search.alongside(filter, self.search.cache())
+        } else if prune == MoveFilter::ANALYSIS_PRUNE {
+            self.search.alongside(filter, self.screened_cache.get_or_init(|| self.search.new_cache()).clone())
+        } else {
+            self.search.alongside(filter, self.search.new_cache())
+        };
+        Engine { search, screened_cache: Arc::default(), met: Arc::clone(&self.met) }
+    }
+
+    /// Empties the search caches, the screened lookahead's too: what a
+    /// benchmark of first requests does before each.
+    pub fn clear_caches(&self) {
+        self.search.clear_cache();
+        if let Some(Some(cache)) = self.screened_cache.get() {
+            cache.clear();
+        }
     }
 
     /// The same engine with another match equity table.
@@ -292,61 +318,6 @@ impl<E: Evaluator> Engine<E> {
             class: PositionClass::of(&position),
             analysis,
             notes: question.notes().to_vec(),
-        })
-    }
-
-    /// Rolls out `position` before the roll or, with `dice`, the candidate
-    /// moves of that roll ([`rollout_position`](crate::rollout::rollout_position),
-    /// [`rollout_moves`](crate::rollout::rollout_moves)) in the
-    /// current rayon pool; `progress` is called after each chunk of trials.
-    ///
-    /// # Errors
-    /// [`EngineError::GameOver`] for the moves of a finished game,
-    /// [`EngineError::Rollout`] for settings or a position the rollout
-    /// rejects.
-    pub fn rollout(
-        &self,
-        position: &Position,
-        dice: Option<Dice>,
-        settings: &RolloutSettings,
-        progress: impl Fn(&RolloutProgress) + Sync,
-    ) -> Result<RolloutReport, EngineError> {
-        self.rollout_until(position, dice, settings, progress, &AtomicBool::new(false))
-    }
-
-    /// [`Engine::rollout`] that stops early once `stop` is set (a Ctrl-C
-    /// handler's flag): the report then holds the trials finished in order
-    /// and says it is partial ([`RolloutReport::interrupted`]).
-    ///
-    /// # Errors
-    /// As [`Engine::rollout`]; [`EngineError::Rollout`] with
-    /// [`RolloutError::Interrupted`](crate::rollout::RolloutError::Interrupted)
-    /// if no trial finished.
-    pub fn rollout_until(
-        &self,
-        position: &Position,
-        dice: Option<Dice>,
-        settings: &RolloutSettings,
-        progress: impl Fn(&RolloutProgress) + Sync,
-        stop: &AtomicBool,
-    ) -> Result<RolloutReport, EngineError> {
-        let evaluator = self.search.evaluator();
-        let start = Instant::now();
-        let outcome = match dice {
-            None => RolloutOutcome::Position(Box::new(rollout_position_until(
-                evaluator, position, settings, progress, stop,
-            )?)),
-            Some(d) => RolloutOutcome::Moves(rollout_moves_until(evaluator, position, d, settings, progress, stop)?),
-        };
-        let elapsed = start.elapsed();
-        Ok(RolloutReport {
-            position: *position,
-            dice,
-            settings: *settings,
-            threads: rayon::current_num_threads(),
-            elapsed,
-            legal_moves: dice.map(|d| position.legal_moves(d).len()),
-            outcome,
         })
     }
 }

@@ -2,12 +2,23 @@
 
 use super::*;
 use crate::cube::{analyse_position_nply, CubeError};
-use crate::rollout::RolloutError;
+use crate::rollout::{rollout_moves, rollout_position, RolloutError, RolloutSettings};
 use gammon_eval::NetEvaluator;
 use gammon_rules::{CubeOwner, DiceState};
 
 fn engine() -> Engine<NetEvaluator> {
     Engine::new(NetEvaluator::shipped().unwrap())
+}
+
+/// The engine's rollout of `position` (money play) or of its moves for
+/// `dice`.
+fn roll_out(
+    e: &Engine<NetEvaluator>,
+    position: &Position,
+    dice: Option<Dice>,
+    settings: &RolloutSettings,
+) -> Result<RolloutReport, EngineError> {
+    e.rollout(&Request { dice, ..Request::money(*position) }, settings, |_| {}, &AtomicBool::new(false))
 }
 
 fn dice(text: &str) -> Dice {
@@ -161,21 +172,21 @@ fn cube_questions_the_engine_cannot_answer() {
 fn rollouts_are_the_rollout_modules() {
     let e = engine();
     let settings = RolloutSettings { trials: 36, truncate: Some(2), ..RolloutSettings::default() };
-    let r = e.rollout(&Position::STARTING, None, &settings, |_| {}).unwrap();
+    let r = roll_out(&e, &Position::STARTING, None, &settings).unwrap();
     let want = rollout_position(e.evaluator(), &Position::STARTING, &settings, |_| {}).unwrap();
     assert_eq!(r.outcome, RolloutOutcome::Position(Box::new(want)));
     assert_eq!((r.trials(), r.games(), r.legal_moves, r.settings), (36, 36, None, settings));
     assert_eq!(r.threads, rayon::current_num_threads());
 
     let moves = RolloutSettings { candidates: Some(3), ..settings };
-    let r = e.rollout(&Position::STARTING, Some(dice("31")), &moves, |_| {}).unwrap();
+    let r = roll_out(&e, &Position::STARTING, Some(dice("31")), &moves).unwrap();
     let want = rollout_moves(e.evaluator(), &Position::STARTING, dice("31"), &moves, |_| {}).unwrap();
     assert_eq!(r.outcome, RolloutOutcome::Moves(want));
     assert_eq!((r.trials(), r.games(), r.legal_moves), (36, 108, Some(16)));
 
-    assert_eq!(e.rollout(&pos(FINISHED), Some(dice("21")), &settings, |_| {}), Err(EngineError::GameOver));
+    assert_eq!(roll_out(&e, &pos(FINISHED), Some(dice("21")), &settings), Err(EngineError::GameOver));
     let none = RolloutSettings { trials: 0, ..settings };
-    assert_eq!(e.rollout(&Position::STARTING, None, &none, |_| {}), Err(EngineError::Rollout(RolloutError::NoTrials)));
+    assert_eq!(roll_out(&e, &Position::STARTING, None, &none), Err(EngineError::Rollout(RolloutError::NoTrials)));
 }
 
 #[test]
@@ -203,7 +214,7 @@ fn the_json_of_the_answers() {
     assert!(cube["explanation"].as_str().unwrap().contains("Cube efficiency"));
 
     let settings = RolloutSettings { trials: 6, truncate: Some(0), ..RolloutSettings::default() };
-    let r = serde_json::to_value(e.rollout(&Position::STARTING, None, &settings, |_| {}).unwrap()).unwrap();
+    let r = serde_json::to_value(roll_out(&e, &Position::STARTING, None, &settings).unwrap()).unwrap();
     assert_eq!(r["settings"]["games"], 6);
     assert_eq!(r["rollout"]["trials"], 6);
     assert!(r.get("moves").is_none());
@@ -294,4 +305,108 @@ fn cubeful_analysis_refuses_a_finished_game_and_a_bad_context() {
     let mut ctx = GameContext::new_match(99);
     ctx.score = (0, 0);
     assert!(matches!(e.analyse_roll_in_context(&middle_game(), dice("31"), &ctx, 0), Err(EngineError::Cube(_))));
+}
+
+// ------------------------------------------------------------ use cases
+
+/// What `gammon analyse` built by hand before the use cases: an engine whose
+/// whole search screens the lookahead.
+fn screened_by_hand(prune: usize) -> Engine<NetEvaluator> {
+    let filter = MoveFilter { prune, ..MoveFilter::NORMAL };
+    Engine::with_search(Search::new(NetEvaluator::shipped().unwrap()).with_filter(filter))
+}
+
+fn request(position: Position, dice_text: Option<&str>) -> Request {
+    Request { dice: dice_text.map(dice), ..Request::money(position) }
+}
+
+#[test]
+fn every_use_case_refuses_a_search_deeper_than_the_limit() {
+    let e = engine();
+    let deep = MAX_PLY + 1;
+    let too_deep = EngineError::TooDeep { ply: deep, max: MAX_PLY };
+    let r = request(middle_game(), None);
+    assert_eq!(e.eval(&r, &EvalOptions { ply: deep }).unwrap_err(), too_deep);
+    assert_eq!(e.cube(&r, &CubeOptions { ply: deep }).unwrap_err(), too_deep);
+    let with_dice = request(middle_game(), Some("31"));
+    let options = AnalyseOptions { ply: deep, ..AnalyseOptions::default() };
+    assert_eq!(e.analyse(&with_dice, &options).unwrap_err(), too_deep);
+    assert!(e.eval(&r, &EvalOptions { ply: 1 }).is_ok());
+}
+
+#[test]
+fn move_analysis_screens_the_lookahead_and_keeps_its_cache() {
+    let e = engine();
+    let r = request(middle_game(), Some("43"));
+    let options = AnalyseOptions { ply: 1, ..AnalyseOptions::default() };
+    let Analysis::Cubeful { analysis: first, notes } = e.analyse(&r, &options).unwrap() else { panic!("cubeful") };
+    assert!(notes.is_empty());
+    let by_hand = screened_by_hand(MoveFilter::ANALYSIS_PRUNE)
+        .analyse_roll_in_context(&r.position, dice("43"), &r.context, 1)
+        .unwrap();
+    assert_eq!(first.moves, by_hand.moves);
+    assert!(first.stats.evaluations > 0);
+    // The second analysis reads the first's values from the screened cache,
+    // also through a stoppable copy of the engine.
+    let stoppable = e.stoppable(Arc::new(AtomicBool::new(false)));
+    let Analysis::Cubeful { analysis: again, .. } = stoppable.analyse(&r, &options).unwrap() else { panic!() };
+    assert_eq!(again.moves, first.moves);
+    assert!(again.stats.cache_hits > 0 && again.stats.evaluations < first.stats.evaluations, "{:?}", again.stats);
+
+    // Another screen is searched as it was by hand, and so is none.
+    for prune in [0, 3] {
+        let options = AnalyseOptions { ply: 1, prune, cubeless: true };
+        let Analysis::Cubeless(got) = e.analyse(&r, &options).unwrap() else { panic!("cubeless") };
+        let want = screened_by_hand(prune).analyse_roll(&r.position, dice("43"), 1).unwrap();
+        assert_eq!(got.moves, want.moves, "prune {prune}");
+    }
+}
+
+#[test]
+fn analysis_before_the_roll_is_the_evaluation_and_the_cube_decision() {
+    let e = engine();
+    let Ok(Analysis::Position { evaluation, cube }) =
+        e.analyse(&request(middle_game(), None), &AnalyseOptions::default())
+    else {
+        panic!("position")
+    };
+    assert_eq!(evaluation, e.evaluate(&middle_game(), 2));
+    assert_eq!(cube.unwrap(), e.decide_cube(&middle_game(), &GameContext::money(), 2).unwrap());
+    let over = e.analyse(&request(pos(FINISHED), None), &AnalyseOptions { ply: 0, ..AnalyseOptions::default() });
+    let Ok(Analysis::Position { cube: Err(why), .. }) = over else { panic!("{over:?}") };
+    assert_eq!(why, "the game is over: there is no cube decision");
+    assert_eq!(e.analyse(&request(pos(FINISHED), Some("21")), &AnalyseOptions::default()), Err(EngineError::GameOver));
+}
+
+#[test]
+fn the_cube_use_case_refuses_a_player_who_cannot_double() {
+    let e = engine();
+    let owned = GameContext { cube_value: 2, cube_owner: CubeOwner::Opponent, ..GameContext::money() };
+    let r = Request { context: owned, ..request(middle_game(), None) };
+    let playing_on = e.decide_cube(&middle_game(), &owned, 0).unwrap().analysis.no_double;
+    assert_eq!(
+        e.cube(&r, &CubeOptions { ply: 0 }),
+        Err(EngineError::OpponentOwnsCube { cube_value: 2, playing_on, mwc: None })
+    );
+    let mine = Request { context: GameContext { cube_owner: CubeOwner::OnRoll, ..owned }, ..r };
+    assert_eq!(e.cube(&mine, &CubeOptions { ply: 0 }).unwrap().context.cube_owner, CubeOwner::OnRoll);
+    assert_eq!(e.cube(&request(pos(FINISHED), None), &CubeOptions::default()), Err(EngineError::GameOver));
+}
+
+#[test]
+fn a_rollout_is_checked_before_it_starts() {
+    let fine = RolloutSettings::default();
+    assert_eq!(check_rollout(&request(pos(FINISHED), Some("21")), &fine), Err(EngineError::GameOver));
+    assert_eq!(check_rollout(&request(pos(FINISHED), None), &fine), Ok(()));
+    for (bad, setting) in [
+        (RolloutSettings { trials: 0, ..fine }, "games"),
+        (RolloutSettings { ply: 3, ..fine }, "ply"),
+        (RolloutSettings { target_se: Some(f64::NAN), ..fine }, "target_se"),
+        (RolloutSettings { candidates: Some(0), ..fine }, "moves"),
+    ] {
+        let Err(EngineError::Rollout(e)) = check_rollout(&request(Position::STARTING, None), &bad) else {
+            panic!("{bad:?} passed")
+        };
+        assert_eq!(e.setting(), Some(setting));
+    }
 }

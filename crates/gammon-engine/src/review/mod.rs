@@ -94,8 +94,25 @@ impl Default for ReviewSettings {
     }
 }
 
-/// The deepest review asked for: 3 plies take minutes per move.
-pub const MAX_REVIEW_PLIES: u8 = 3;
+/// The deepest review asked for: the engine's limit
+/// ([`MAX_PLY`](crate::api::MAX_PLY)); 3 plies take minutes per move.
+pub const MAX_REVIEW_PLIES: u8 = crate::api::MAX_PLY;
+
+impl ReviewSettings {
+    /// Refuses a depth beyond [`MAX_REVIEW_PLIES`].
+    ///
+    /// # Errors
+    /// [`ReviewError::TooDeep`] naming the depth (by its option: `--ply`,
+    /// `--cube-ply`).
+    pub fn check(&self) -> Result<(), ReviewError> {
+        for (what, plies) in [("--ply", self.plies), ("--cube-ply", self.cube_plies), ("luck", self.luck_plies)] {
+            if plies > MAX_REVIEW_PLIES {
+                return Err(ReviewError::TooDeep { what, plies });
+            }
+        }
+        Ok(())
+    }
+}
 
 /// Why a review did not finish.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -156,12 +173,7 @@ pub fn review_match_until<E: Evaluator>(
     progress: impl Fn(usize, usize) + Sync,
     stop: &AtomicBool,
 ) -> Result<MatchReview, ReviewError> {
-    for (what, plies) in [("--ply", settings.plies), ("--cube-ply", settings.cube_plies), ("luck", settings.luck_plies)]
-    {
-        if plies > MAX_REVIEW_PLIES {
-            return Err(ReviewError::TooDeep { what, plies });
-        }
-    }
+    settings.check()?;
     let max = engine.met().max_away();
     if record.match_length > max {
         return Err(ReviewError::MatchTooLong { length: record.match_length, max });

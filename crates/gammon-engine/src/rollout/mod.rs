@@ -213,6 +213,33 @@ impl Default for RolloutSettings {
     }
 }
 
+impl RolloutSettings {
+    /// Refuses settings no rollout can run with: no trials, a lookahead
+    /// the rollout players do not have, a target standard error that is not
+    /// a positive number, no candidate moves.
+    ///
+    /// # Errors
+    /// The [`RolloutError`] of the first setting at fault
+    /// ([`RolloutError::setting`] names it).
+    pub fn check(&self) -> Result<(), RolloutError> {
+        if self.trials == 0 {
+            return Err(RolloutError::NoTrials);
+        }
+        if self.ply > MAX_ROLLOUT_PLY {
+            return Err(RolloutError::UnsupportedPly(self.ply));
+        }
+        if let Some(t) = self.target_se {
+            if !(t.is_finite() && t > 0.0) {
+                return Err(RolloutError::TargetSe(t));
+            }
+        }
+        if self.candidates == Some(0) {
+            return Err(RolloutError::NoCandidates);
+        }
+        Ok(())
+    }
+}
+
 /// A rollout that cannot be run.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum RolloutError {
@@ -262,6 +289,20 @@ pub enum RolloutError {
     /// or outside 0..1) in a cubeful rollout.
     #[error("cubeful rollout")]
     Cube(#[from] CubeError),
+}
+
+impl RolloutError {
+    /// The setting at fault, by the name of the rollout option (`games`,
+    /// `ply`, `target_se`, `moves`), if one is.
+    pub fn setting(&self) -> Option<&'static str> {
+        match self {
+            RolloutError::NoTrials => Some("games"),
+            RolloutError::UnsupportedPly(_) => Some("ply"),
+            RolloutError::TargetSe(_) | RolloutError::ShardTarget => Some("target_se"),
+            RolloutError::NoCandidates => Some("moves"),
+            _ => None,
+        }
+    }
 }
 
 /// What a rollout found, for the player on roll at the start (for a move:
@@ -589,17 +630,7 @@ pub fn rollout_trials(
 }
 
 fn check(pos: &Position, s: &RolloutSettings) -> Result<(), RolloutError> {
-    if s.trials == 0 {
-        return Err(RolloutError::NoTrials);
-    }
-    if s.ply > MAX_ROLLOUT_PLY {
-        return Err(RolloutError::UnsupportedPly(s.ply));
-    }
-    if let Some(t) = s.target_se {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(RolloutError::TargetSe(t));
-        }
-    }
+    s.check()?;
     if !pos.is_consistent() {
         return Err(RolloutError::InvalidPosition);
     }

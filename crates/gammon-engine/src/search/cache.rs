@@ -126,7 +126,7 @@ impl Counters {
 
 /// Fixed-size `(position, plies) -> probabilities` table, buckets of two
 /// slots, shared by threads without locks.
-pub(super) struct Cache {
+pub(crate) struct Cache {
     buckets: Box<[Bucket]>,
     /// Buckets - 1 (a power of two).
     mask: usize,
@@ -211,7 +211,7 @@ impl Cache {
         entry.store(&bucket.0[slot]);
     }
 
-    pub(super) fn clear(&self) {
+    pub(crate) fn clear(&self) {
         for bucket in self.buckets.iter() {
             for slot in &bucket.0 {
                 Entry::EMPTY.store(slot);

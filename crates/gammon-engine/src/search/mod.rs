@@ -91,7 +91,7 @@ use std::sync::Arc;
 mod cache;
 mod filter;
 
-use cache::Cache;
+pub(crate) use cache::Cache;
 pub use filter::{Candidates, MoveFilter, MAX_FILTER_PLIES};
 
 /// One legal move of a roll with its evaluation, from [`Search::analyse_roll`].
@@ -290,6 +290,31 @@ impl<E: Evaluator> Search<E> {
             evaluations: Arc::clone(&self.evaluations),
             stop: Some(stop),
         }
+    }
+
+    /// A search over the same evaluator, depth, counters and stop flag
+    /// with other move filters and `cache` (one made by
+    /// [`new_cache`](Self::new_cache) for these filters, or kept from an
+    /// earlier search with them): the engine's screened move analysis.
+    pub(crate) fn alongside(&self, filter: MoveFilter, cache: Option<Arc<Cache>>) -> Search<&E> {
+        Search {
+            evaluator: &self.evaluator,
+            filter,
+            plies: self.plies,
+            cache,
+            evaluations: Arc::clone(&self.evaluations),
+            stop: self.stop.clone(),
+        }
+    }
+
+    /// This search's cache, for [`alongside`](Self::alongside).
+    pub(crate) fn cache(&self) -> Option<Arc<Cache>> {
+        self.cache.clone()
+    }
+
+    /// An empty cache of this search's size, for [`alongside`](Self::alongside).
+    pub(crate) fn new_cache(&self) -> Option<Arc<Cache>> {
+        Cache::new(self.cache_entries()).map(Arc::new)
     }
 
     /// Whether this search's stop flag is set: its answers from now on are

@@ -1,4 +1,5 @@
 use super::*;
+use crate::api::Request;
 use crate::rollout::RolloutError;
 use gammon_eval::NetEvaluator;
 
@@ -24,7 +25,7 @@ fn shard_of(
 
 fn whole(e: &Engine<NetEvaluator>, dice: Option<Dice>, s: &RolloutSettings) -> RolloutReport {
     let p = Position::from_position_id("4HPwATDgc/ABMA").unwrap();
-    e.rollout(&p, dice, s, |_| {}).unwrap()
+    e.rollout(&Request { dice, ..Request::money(p) }, s, |_| {}, &AtomicBool::new(false)).unwrap()
 }
 
 #[test]
