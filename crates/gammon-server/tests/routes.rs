@@ -262,6 +262,47 @@ async fn moves_are_gnubg_s_legal_moves() {
     .await;
 }
 
+/// The steps `(from, to, die, hit)` of a JSON list of steps.
+fn step_list(steps: &Value) -> Vec<(u64, u64, u64, bool)> {
+    let field = |s: &Value, k: &str| s[k].as_u64().unwrap_or_else(|| panic!("{k} in {s}"));
+    steps
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (field(s, "from"), field(s, "to"), field(s, "die"), s["hit"].as_bool().unwrap()))
+        .collect()
+}
+
+#[tokio::test]
+async fn moves_give_their_checker_steps_and_every_order_to_click_them() {
+    let state = common::state();
+    let answer = ok(&state, "/api/moves?position=start&dice=61").await;
+    let moves = answer["moves"].as_array().unwrap();
+    let point = moves.iter().position(|m| m["notation"] == "13/7 8/7").unwrap();
+    // The order of `steps`, "13/7 8/7", with the dice.
+    assert_eq!(moves[point]["steps"], "13/7 8/7");
+    assert_eq!(step_list(&moves[point]["checker_steps"]), [(13, 7, 6, false), (8, 7, 1, false)]);
+    // The graph: 8/7 first, then 13/7, completes the same move.
+    let graph = answer["step_graph"].as_array().unwrap();
+    let follow = |node: usize, from: u64, to: u64| -> usize {
+        let steps = &graph[node]["steps"];
+        let step = steps.as_array().unwrap().iter().find(|s| s["from"] == from && s["to"] == to);
+        step.unwrap_or_else(|| panic!("no {from}/{to} from node {node}: {steps}"))["next"].as_u64().unwrap() as usize
+    };
+    let end = follow(follow(0, 8, 7), 13, 7);
+    assert_eq!(graph[end]["move"].as_u64(), Some(point as u64));
+    assert_eq!(graph[end]["steps"], json!([]));
+    assert_eq!(graph[0]["move"], Value::Null);
+    // Three on the bar with 6-6: every play starts by entering.
+    let answer = ok(&state, "/api/moves?position=2zYAGAA8Bx8ADg&dice=66").await;
+    let first = step_list(&answer["step_graph"][0]["steps"]);
+    assert!(!first.is_empty() && first.iter().all(|s| s.0 == 25 && s.1 == 19), "{first:?}");
+    // 7/6*/4 hits on 6 and not on 4.
+    let answer = ok(&state, "/api/moves?position=kiSJBFQlJUmSAA&dice=21").await;
+    let run = answer["moves"].as_array().unwrap().iter().find(|m| m["notation"] == "7/6*/4").unwrap();
+    assert_eq!(step_list(&run["checker_steps"]), [(7, 6, 1, true), (6, 4, 2, false)]);
+}
+
 #[tokio::test]
 async fn eval_values_a_certain_gammon_at_two_points() {
     let state = common::state();
