@@ -116,7 +116,8 @@ async fn the_page_and_its_assets_are_served_with_their_types() {
     let state = common::state();
     for (path, content_type, needle) in [
         ("/", "text/html", "<html"),
-        ("/assets/app.js", "text/javascript", "fetch("),
+        ("/assets/main.mjs", "text/javascript", "import "),
+        ("/assets/api.mjs", "text/javascript", "fetch("),
         ("/assets/style.css", "text/css", "{"),
     ] {
         let (status, headers, body) = raw(&state, Request::get(path).body(Body::empty()).unwrap()).await;
@@ -129,6 +130,26 @@ async fn the_page_and_its_assets_are_served_with_their_types() {
     let (status, field, reason) = refused(&state, "/assets/jquery.js").await;
     assert_eq!((status, field), (404, None));
     assert!(reason.contains("/assets/jquery.js"), "{reason}");
+    // Every module beside the page is served as JavaScript (a browser runs
+    // no module of another type); their unit tests are not served.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let mut modules = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if !name.ends_with(".mjs") {
+            continue;
+        }
+        let path = format!("/assets/{name}");
+        let (status, headers, _) = raw(&state, Request::get(&path).body(Body::empty()).unwrap()).await;
+        if name.ends_with(".test.mjs") {
+            assert_eq!(status, 404, "{path}");
+        } else {
+            assert_eq!(status, 200, "{path} is not served: add it to page.rs");
+            assert!(headers[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/javascript"), "{path}");
+            modules += 1;
+        }
+    }
+    assert!(modules >= 8, "{modules} modules");
     let (status, _, reason) = refused(&state, "/api/nothing").await;
     assert_eq!(status, 404);
     assert!(reason.contains("/api/nothing"), "{reason}");
@@ -163,7 +184,7 @@ async fn every_route_refuses_a_method_it_does_not_take_naming_the_ones_it_does()
     let state = common::state();
     for (method, path, allowed) in [
         ("POST", "/", "GET"),
-        ("DELETE", "/assets/app.js", "GET"),
+        ("DELETE", "/assets/main.mjs", "GET"),
         ("PUT", "/api/openapi.json", "GET"),
         ("PUT", "/api/position", "GET"),
         ("POST", "/api/moves", "GET"),
