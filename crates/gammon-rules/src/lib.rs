@@ -102,5 +102,5 @@ pub use position::{Position, SideBoard, BAR, CHECKERS_PER_SIDE, OFF};
 pub use position_text::{parse_position_text, PositionText, PositionTextError};
 pub use seat::Seat;
 pub use sgf::{parse_sgf, parse_sgf_until_error};
-pub use step_orders::{PlayedStep, StepNode};
+pub use step_orders::{step_orders, PlayedStep, StepNode};
 pub use xgid::{Xgid, XgidError};

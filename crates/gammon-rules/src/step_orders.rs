@@ -129,6 +129,26 @@ pub struct StepNode {
     pub completes: Option<usize>,
 }
 
+/// Every path of a [`Position::step_graph`] from its start: for each of its
+/// `moves` moves, every order of steps that plays it.
+pub fn step_orders(graph: &[StepNode], moves: usize) -> Vec<Vec<Vec<PlayedStep>>> {
+    fn walk(graph: &[StepNode], at: usize, path: &mut Vec<PlayedStep>, out: &mut [Vec<Vec<PlayedStep>>]) {
+        if let Some(m) = graph[at].completes {
+            out[m].push(path.clone());
+        }
+        for &(step, next) in &graph[at].steps {
+            path.push(step);
+            walk(graph, next, path, out);
+            path.pop();
+        }
+    }
+    let mut out = vec![Vec::new(); moves];
+    if !graph.is_empty() {
+        walk(graph, 0, &mut Vec::new(), &mut out);
+    }
+    out
+}
+
 struct Graph {
     results: HashMap<Position, usize>,
     target: usize,
@@ -197,30 +217,11 @@ fn dice_of(dice: Dice) -> Vec<u8> {
 mod tests {
     use super::*;
 
-    /// Every path of the graph from the start, by the move it completes.
-    pub(crate) fn paths(graph: &[StepNode], moves: usize) -> Vec<Vec<Vec<PlayedStep>>> {
-        fn go(graph: &[StepNode], at: usize, path: &mut Vec<PlayedStep>, out: &mut [Vec<Vec<PlayedStep>>]) {
-            if let Some(m) = graph[at].completes {
-                out[m].push(path.clone());
-            }
-            for &(step, next) in &graph[at].steps {
-                path.push(step);
-                go(graph, next, path, out);
-                path.pop();
-            }
-        }
-        let mut out = vec![Vec::new(); moves];
-        if !graph.is_empty() {
-            go(graph, 0, &mut Vec::new(), &mut out);
-        }
-        out
-    }
-
     fn orders(id: &str, d1: u8, d2: u8) -> Vec<(String, Vec<String>)> {
         let pos = Position::from_position_id(id).unwrap();
         let dice = Dice::new(d1, d2).unwrap();
         let list = pos.legal_moves(dice);
-        let all = paths(&pos.step_graph(dice, list.dice_used(), list.iter()), list.len());
+        let all = step_orders(&pos.step_graph(dice, list.dice_used(), list.iter()), list.len());
         list.iter()
             .zip(all)
             .map(|((mv, _), o)| {
@@ -264,7 +265,7 @@ mod tests {
         let dice = Dice::new(6, 4).unwrap();
         let list = pos.legal_moves(dice);
         let graph = pos.step_graph(dice, list.dice_used(), list.iter());
-        for (order, (mv, _)) in paths(&graph, list.len()).iter().zip(list.iter()) {
+        for (order, (mv, _)) in step_orders(&graph, list.len()).iter().zip(list.iter()) {
             assert!(!order.is_empty(), "{mv:?}");
             for o in order {
                 assert_eq!(o[0].from, 25, "{mv:?}: {o:?}");
@@ -285,7 +286,7 @@ mod tests {
         let pos = Position::from_boards(&me, &him).unwrap();
         let dice = Dice::new(6, 3).unwrap();
         let list = pos.legal_moves(dice);
-        let all = paths(&pos.step_graph(dice, list.dice_used(), list.iter()), list.len());
+        let all = step_orders(&pos.step_graph(dice, list.dice_used(), list.iter()), list.len());
         let off = list.iter().position(|(mv, _)| pos.format_move(&mv) == "5/off 2/off").unwrap();
         assert_eq!(all[off].len(), 1, "{:?}", all[off]);
         let steps = &all[off][0];

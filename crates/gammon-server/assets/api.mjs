@@ -37,6 +37,23 @@ export async function api(method, path, body) {
   return data;
 }
 
+// Asks again in 500 ms for the job (rollout, review) at `path`: its answer
+// goes to `show`, a refusal to `failed`, both only while `current()` holds
+// (the job is still the one shown). The timer, for clearTimeout.
+export function pollLater(path, current, show, failed) {
+  return setTimeout(async () => {
+    if (!current()) return;
+    let job;
+    try {
+      job = await api('GET', path);
+    } catch (e) {
+      if (current()) failed(e);
+      return;
+    }
+    if (current()) show(job);
+  }, 500);
+}
+
 // /api/position's answers by the text asked, kept: the page asks again for
 // the same positions (hovered moves, review steps), and they never change.
 const positions = new Map();

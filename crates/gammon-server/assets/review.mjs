@@ -1,7 +1,7 @@
 // The Review tab: a match file reviewed by a job on the server, its summary,
 // every record marked by size, and stepping through it on the board.
 
-import { api, clearError, position, showError } from './api.mjs';
+import { api, clearError, pollLater, position, showError } from './api.mjs';
 import { boardOfAnswer, moverBoard, startingBoard } from './board.mjs';
 import { MARK_SYMBOL, num, pct, signed } from './format.mjs';
 import { loadPosition } from './analysis.mjs';
@@ -41,28 +41,18 @@ export async function startReview() {
   showReviewJob(job);
 }
 
-async function pollReview() {
-  const j = state.reviewJob;
-  if (!j) return;
-  let job;
-  try {
-    job = await api('GET', `/api/reviews/${j.id}`);
-  } catch (e) {
-    showError(e.message);
-    endReviewJob();
-    return;
-  }
-  if (state.reviewJob !== j) return;
-  showReviewJob(job);
-}
-
 function showReviewJob(job) {
   const p = job.progress || {};
   $('review-progress').max = p.total || 1;
   $('review-progress').value = p.done || 0;
   $('review-status').textContent = `${job.state}${p.total ? `: ${p.done} of ${p.total} decisions` : ''}`;
   if (job.state === 'queued' || job.state === 'running') {
-    state.reviewJob.timer = setTimeout(pollReview, 500);
+    // Polled until the job ends.
+    const j = state.reviewJob;
+    j.timer = pollLater(`/api/reviews/${j.id}`, () => state.reviewJob === j, showReviewJob, (e) => {
+      showError(e.message);
+      endReviewJob();
+    });
     return;
   }
   if (job.state === 'failed') showError(`review failed: ${job.error}`);

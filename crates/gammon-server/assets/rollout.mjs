@@ -1,7 +1,7 @@
 // Rollouts of the analysed position (or of its moves, with dice): a job on
 // the server, polled for its progress.
 
-import { api, clearError, showError } from './api.mjs';
+import { api, clearError, pollLater, showError } from './api.mjs';
 import { beforeRoll, endPreview, previewResult } from './analysis.mjs';
 import { est, estPct, signed } from './format.mjs';
 import { $, state } from './state.mjs';
@@ -34,22 +34,6 @@ function stopRolloutPolling() {
   if (state.rollout && state.rollout.timer) clearTimeout(state.rollout.timer);
 }
 
-// Poll every 500 ms until the job ends.
-async function pollRollout() {
-  const r = state.rollout;
-  if (!r) return;
-  let job;
-  try {
-    job = await api('GET', `/api/rollouts/${r.id}`);
-  } catch (e) {
-    showError(e.message);
-    endRollout();
-    return;
-  }
-  if (state.rollout !== r) return;
-  showRolloutJob(job);
-}
-
 function showRolloutJob(job) {
   const p = job.progress || {};
   const bar = $('rollout-progress');
@@ -61,7 +45,12 @@ function showRolloutJob(job) {
   if (p.equity !== null && p.equity !== undefined) text += ` · equity ${signed(p.equity)} ± ${p.standard_error === null ? '?' : p.standard_error.toFixed(3)}`;
   $('rollout-status').textContent = text;
   if (job.state === 'queued' || job.state === 'running') {
-    state.rollout.timer = setTimeout(pollRollout, 500);
+    // Polled until the job ends.
+    const r = state.rollout;
+    r.timer = pollLater(`/api/rollouts/${r.id}`, () => state.rollout === r, showRolloutJob, (e) => {
+      showError(e.message);
+      endRollout();
+    });
     return;
   }
   if (job.state === 'failed') showError(`rollout failed: ${job.error}`);

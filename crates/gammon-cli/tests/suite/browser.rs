@@ -466,6 +466,8 @@ fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
             }
         }
         assert!(clicked_moves >= 12, "{clicked_moves} moves played by clicks");
+        // Seed 7 puts a checker of the human's on the bar: it was entered by clicks.
+        assert!(entered, "no checker entered from the bar by clicks: pick another seed");
         assert!(refused);
         assert!(doubles_answered >= 1, "the engine never doubled in {clicked_moves} moves: pick another seed");
         let log = client.find(Locator::Css("#play-log")).await.unwrap().text().await.unwrap();

@@ -2,7 +2,7 @@
 //! each order, played by plain counting, gives the move's result; a hit is
 //! flagged exactly where an opposing blot stood; the dice add up.
 
-use gammon_rules::{Dice, PlayedStep, Position, StepNode};
+use gammon_rules::{step_orders, Dice, PlayedStep, Position};
 use gammon_testkit::{read_oracle, MovegenFull};
 
 /// Plays `steps` by counting checkers, no rules: the position after them,
@@ -34,25 +34,6 @@ fn count_out(pos: &Position, steps: &[PlayedStep]) -> Result<Position, String> {
     Position::from_boards(&him, &me).map_err(|e| e.to_string())
 }
 
-/// Every path of the graph from the start, by the move it completes.
-fn paths(graph: &[StepNode], moves: usize) -> Vec<Vec<Vec<PlayedStep>>> {
-    fn go(graph: &[StepNode], at: usize, path: &mut Vec<PlayedStep>, out: &mut [Vec<Vec<PlayedStep>>]) {
-        // A node that completes a move ends the play.
-        if let Some(m) = graph[at].completes {
-            assert!(graph[at].steps.is_empty());
-            out[m].push(path.clone());
-        }
-        for &(step, next) in &graph[at].steps {
-            path.push(step);
-            go(graph, next, path, out);
-            path.pop();
-        }
-    }
-    let mut out = vec![Vec::new(); moves];
-    go(graph, 0, &mut Vec::new(), &mut out);
-    out
-}
-
 #[test]
 fn every_order_plays_its_move_with_the_roll() {
     let records: Vec<MovegenFull> = read_oracle("movegen_full.jsonl");
@@ -66,9 +47,12 @@ fn every_order_plays_its_move_with_the_roll() {
         if graph.is_empty() {
             continue;
         }
-        let all = paths(&graph, list.len());
+        let all = step_orders(&graph, list.len());
         let roll = if dice.is_double() { vec![dice.high(); 4] } else { vec![dice.low(), dice.high()] };
+        // A node that completes a move ends the play.
+        assert!(graph.iter().all(|n| n.completes.is_none() || n.steps.is_empty()), "{} {dice}", r.pos);
         for ((mv, result), move_orders) in list.iter().zip(&all) {
+            assert!(!move_orders.is_empty(), "{} {dice} {mv:?}: no order", r.pos);
             moves += 1;
             // The move's own order is one of them, as replayed.
             let own = pos.replay_move(dice, &mv).unwrap_or_else(|| panic!("{} {dice} {mv:?} does not replay", r.pos));
