@@ -73,6 +73,7 @@ mod position_text;
 mod random_games;
 mod seat;
 mod sgf;
+mod step_orders;
 mod xgid;
 
 pub use context::{ContextError, CubeOwner, DiceState, DoubleRefusal, GameContext};
@@ -101,4 +102,5 @@ pub use position::{Position, SideBoard, BAR, CHECKERS_PER_SIDE, OFF};
 pub use position_text::{parse_position_text, PositionText, PositionTextError};
 pub use seat::Seat;
 pub use sgf::{parse_sgf, parse_sgf_until_error};
+pub use step_orders::{step_orders, PlayedStep, StepNode};
 pub use xgid::{Xgid, XgidError};

@@ -7,7 +7,22 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
-const APP_JS: &str = include_str!("../assets/app.js");
+/// The page's script: ES modules, loaded by `main.mjs` (tests `*.test.mjs`
+/// beside them are not served).
+const MODULES: [(&str, &str); 12] = [
+    ("analysis.mjs", include_str!("../assets/analysis.mjs")),
+    ("api.mjs", include_str!("../assets/api.mjs")),
+    ("board.mjs", include_str!("../assets/board.mjs")),
+    ("clicks.mjs", include_str!("../assets/clicks.mjs")),
+    ("edit.mjs", include_str!("../assets/edit.mjs")),
+    ("format.mjs", include_str!("../assets/format.mjs")),
+    ("ids.mjs", include_str!("../assets/ids.mjs")),
+    ("main.mjs", include_str!("../assets/main.mjs")),
+    ("play.mjs", include_str!("../assets/play.mjs")),
+    ("review.mjs", include_str!("../assets/review.mjs")),
+    ("rollout.mjs", include_str!("../assets/rollout.mjs")),
+    ("state.mjs", include_str!("../assets/state.mjs")),
+];
 const STYLE_CSS: &str = include_str!("../assets/style.css");
 
 /// Only this server: no CDN, no other site.
@@ -23,11 +38,14 @@ pub async fn index() -> Response {
     asset("text/html; charset=utf-8", INDEX_HTML)
 }
 
-/// `GET /assets/{name}`: the script and the style sheet.
+/// `GET /assets/{name}`: the script's modules and the style sheet.
 pub async fn file(Path(name): Path<String>) -> Result<Response, ApiError> {
-    match name.as_str() {
-        "app.js" => Ok(asset("text/javascript; charset=utf-8", APP_JS)),
-        "style.css" => Ok(asset("text/css; charset=utf-8", STYLE_CSS)),
-        _ => Err(ApiError::not_found(format!("no such file: /assets/{name}"))),
+    if name == "style.css" {
+        return Ok(asset("text/css; charset=utf-8", STYLE_CSS));
+    }
+    match MODULES.iter().find(|(module, _)| *module == name) {
+        // Browsers run a module only with a JavaScript type.
+        Some((_, body)) => Ok(asset("text/javascript; charset=utf-8", body)),
+        None => Err(ApiError::not_found(format!("no such file: /assets/{name}"))),
     }
 }

@@ -116,7 +116,8 @@ async fn the_page_and_its_assets_are_served_with_their_types() {
     let state = common::state();
     for (path, content_type, needle) in [
         ("/", "text/html", "<html"),
-        ("/assets/app.js", "text/javascript", "fetch("),
+        ("/assets/main.mjs", "text/javascript", "import "),
+        ("/assets/api.mjs", "text/javascript", "fetch("),
         ("/assets/style.css", "text/css", "{"),
     ] {
         let (status, headers, body) = raw(&state, Request::get(path).body(Body::empty()).unwrap()).await;
@@ -129,6 +130,26 @@ async fn the_page_and_its_assets_are_served_with_their_types() {
     let (status, field, reason) = refused(&state, "/assets/jquery.js").await;
     assert_eq!((status, field), (404, None));
     assert!(reason.contains("/assets/jquery.js"), "{reason}");
+    // Every module beside the page is served as JavaScript (a browser runs
+    // no module of another type); their unit tests are not served.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let mut modules = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if !name.ends_with(".mjs") {
+            continue;
+        }
+        let path = format!("/assets/{name}");
+        let (status, headers, _) = raw(&state, Request::get(&path).body(Body::empty()).unwrap()).await;
+        if name.ends_with(".test.mjs") {
+            assert_eq!(status, 404, "{path}");
+        } else {
+            assert_eq!(status, 200, "{path} is not served: add it to page.rs");
+            assert!(headers[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/javascript"), "{path}");
+            modules += 1;
+        }
+    }
+    assert!(modules >= 8, "{modules} modules");
     let (status, _, reason) = refused(&state, "/api/nothing").await;
     assert_eq!(status, 404);
     assert!(reason.contains("/api/nothing"), "{reason}");
@@ -163,7 +184,7 @@ async fn every_route_refuses_a_method_it_does_not_take_naming_the_ones_it_does()
     let state = common::state();
     for (method, path, allowed) in [
         ("POST", "/", "GET"),
-        ("DELETE", "/assets/app.js", "GET"),
+        ("DELETE", "/assets/main.mjs", "GET"),
         ("PUT", "/api/openapi.json", "GET"),
         ("PUT", "/api/position", "GET"),
         ("POST", "/api/moves", "GET"),
@@ -260,6 +281,47 @@ async fn moves_are_gnubg_s_legal_moves() {
         ],
     )
     .await;
+}
+
+/// The steps `(from, to, die, hit)` of a JSON list of steps.
+fn step_list(steps: &Value) -> Vec<(u64, u64, u64, bool)> {
+    let field = |s: &Value, k: &str| s[k].as_u64().unwrap_or_else(|| panic!("{k} in {s}"));
+    steps
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (field(s, "from"), field(s, "to"), field(s, "die"), s["hit"].as_bool().unwrap()))
+        .collect()
+}
+
+#[tokio::test]
+async fn moves_give_their_checker_steps_and_every_order_to_click_them() {
+    let state = common::state();
+    let answer = ok(&state, "/api/moves?position=start&dice=61").await;
+    let moves = answer["moves"].as_array().unwrap();
+    let point = moves.iter().position(|m| m["notation"] == "13/7 8/7").unwrap();
+    // The order of `steps`, "13/7 8/7", with the dice.
+    assert_eq!(moves[point]["steps"], "13/7 8/7");
+    assert_eq!(step_list(&moves[point]["checker_steps"]), [(13, 7, 6, false), (8, 7, 1, false)]);
+    // The graph: 8/7 first, then 13/7, completes the same move.
+    let graph = answer["step_graph"].as_array().unwrap();
+    let follow = |node: usize, from: u64, to: u64| -> usize {
+        let steps = &graph[node]["steps"];
+        let step = steps.as_array().unwrap().iter().find(|s| s["from"] == from && s["to"] == to);
+        step.unwrap_or_else(|| panic!("no {from}/{to} from node {node}: {steps}"))["next"].as_u64().unwrap() as usize
+    };
+    let end = follow(follow(0, 8, 7), 13, 7);
+    assert_eq!(graph[end]["move"].as_u64(), Some(point as u64));
+    assert_eq!(graph[end]["steps"], json!([]));
+    assert_eq!(graph[0]["move"], Value::Null);
+    // Three on the bar with 6-6: every play starts by entering.
+    let answer = ok(&state, "/api/moves?position=2zYAGAA8Bx8ADg&dice=66").await;
+    let first = step_list(&answer["step_graph"][0]["steps"]);
+    assert!(!first.is_empty() && first.iter().all(|s| s.0 == 25 && s.1 == 19), "{first:?}");
+    // 7/6*/4 hits on 6 and not on 4.
+    let answer = ok(&state, "/api/moves?position=kiSJBFQlJUmSAA&dice=21").await;
+    let run = answer["moves"].as_array().unwrap().iter().find(|m| m["notation"] == "7/6*/4").unwrap();
+    assert_eq!(step_list(&run["checker_steps"]), [(7, 6, 1, true), (6, 4, 2, false)]);
 }
 
 #[tokio::test]

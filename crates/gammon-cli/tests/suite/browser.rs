@@ -393,6 +393,7 @@ fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
         length.send_keys("0").await.unwrap();
         click(&client, "#play-new").await;
         let (mut clicked_moves, mut doubles_answered, mut refused) = (0, 0, false);
+        let (mut entered, mut borne_off) = (false, false);
         for _ in 0..200 {
             match play_turn(&client).await.as_str() {
                 "roll_or_double" | "roll" => click(&client, "#play-roll").await,
@@ -422,34 +423,38 @@ fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
                         refused = true;
                         input.clear().await.unwrap();
                     }
-                    // The legal moves the page fetched; play the first by
-                    // clicking each step's points.
-                    let began = Instant::now();
-                    let steps = loop {
-                        let steps = client
-                            .execute(
-                                "return state.play && state.play.candidates && state.play.candidates.length \
-                                 ? state.play.candidates[0].steps.map(s => s.from + '/' + s.to).join(' ') : null",
-                                vec![],
-                            )
-                            .await
-                            .unwrap();
-                        if let Some(s) = steps.as_str() {
-                            break s.to_string();
-                        }
-                        assert!(began.elapsed() < Duration::from_secs(10), "no legal moves on the page");
-                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    // Once the page has the legal moves it marks where a
+                    // checker may start; then a move is clicked step by step
+                    // along the server's step graph, taking the last step
+                    // offered each time (often not the order of the move's
+                    // own `checker_steps`: the page must accept any order).
+                    wait_for(&client, "#board .play-target.source", 1).await;
+                    let xgid = client.find(Locator::Css("#position-ids")).await.unwrap().text().await.unwrap();
+                    let moves =
+                        api(&url, &format!("/api/moves?position={}", xgid.replace(':', "%3A").replace('=', "%3D")));
+                    let graph = moves["step_graph"].as_array().unwrap();
+                    let name = |n: &Value| match n.as_u64().unwrap() {
+                        25 => "bar".to_string(),
+                        0 => "off".to_string(),
+                        p => p.to_string(),
                     };
                     let log_before = client.find_all(Locator::Css("#play-log li")).await.unwrap().len();
-                    for step in steps.split_whitespace() {
-                        let (from, to) = step.trim_end_matches('*').split_once('/').unwrap();
+                    let mut node = 0;
+                    while let Some(step) = graph[node]["steps"].as_array().unwrap().last() {
+                        let (from, to) = (name(&step["from"]), name(&step["to"]));
+                        entered |= from == "bar";
+                        borne_off |= to == "off";
                         click(&client, &format!("#board [data-point=\"{from}\"]")).await;
-                        click(&client, &format!("#board [data-point=\"{}\"]", to.trim_end_matches('*'))).await;
+                        click(&client, &format!("#board [data-point=\"{to}\"]")).await;
+                        node = step["next"].as_u64().unwrap() as usize;
                     }
+                    let played = &moves["moves"][graph[node]["move"].as_u64().unwrap() as usize]["notation"];
                     if clicked_moves == 0 {
                         screenshot(&client, "8-played-by-clicks").await;
                     }
                     wait_for(&client, "#play-log li", log_before + 1).await;
+                    let log = client.find(Locator::Css("#play-log")).await.unwrap().text().await.unwrap();
+                    assert!(log.contains(&format!("You played {}.", played.as_str().unwrap())), "{played}: {log}");
                     clicked_moves += 1;
                 }
                 "answer_resignation" => click(&client, "#play-accept").await,
@@ -461,6 +466,8 @@ fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
             }
         }
         assert!(clicked_moves >= 12, "{clicked_moves} moves played by clicks");
+        // Seed 7 puts a checker of the human's on the bar: it was entered by clicks.
+        assert!(entered, "no checker entered from the bar by clicks: pick another seed");
         assert!(refused);
         assert!(doubles_answered >= 1, "the engine never doubled in {clicked_moves} moves: pick another seed");
         let log = client.find(Locator::Css("#play-log")).await.unwrap().text().await.unwrap();
@@ -487,7 +494,10 @@ fn a_game_is_played_on_the_page_by_clicking_checkers_and_a_double_answered() {
             "{log}"
         );
         screenshot(&client, "11-resignation-accepted").await;
-        eprintln!("played {clicked_moves} moves by clicks, answered {doubles_answered} doubles, resigned");
+        eprintln!(
+            "played {clicked_moves} moves by clicks (entered from the bar: {entered}, bore off: {borne_off}), \
+             answered {doubles_answered} doubles, resigned"
+        );
         client.close().await.unwrap();
     });
 }

@@ -14,7 +14,7 @@ use crate::cube::{Fact, TakePoint};
 use crate::met::GammonPrices;
 use crate::rollout::{Estimate, RolloutResult};
 use gammon_eval::{evaluated_by, Probabilities};
-use gammon_rules::{CubeOwner, DiceState, GameContext, Position, Xgid};
+use gammon_rules::{CubeOwner, DiceState, GameContext, PlayedStep, Position, Xgid};
 use serde::{Serialize, Serializer};
 
 /// The version of every JSON document gammon writes, its top-level
@@ -90,6 +90,35 @@ struct LegalMoveJson {
     steps: String,
     /// Position ID after the move, seen by the player who moves next.
     result: String,
+    /// The steps of `steps`, in the same order, with their dice and hits.
+    checker_steps: Vec<StepJson>,
+}
+
+/// One checker step in the mover's numbering (25 = bar, 0 = off); in the
+/// step graph with the node it leads to.
+#[derive(Serialize)]
+struct StepJson {
+    from: u8,
+    to: u8,
+    die: u8,
+    hit: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next: Option<usize>,
+}
+
+impl StepJson {
+    fn new(s: &PlayedStep, next: Option<usize>) -> Self {
+        StepJson { from: s.from, to: s.to, die: s.die, hit: s.hit, next }
+    }
+}
+
+/// A partial play: the steps that may follow, and the index in `moves` of
+/// the move it completes.
+#[derive(Serialize)]
+struct StepNodeJson {
+    steps: Vec<StepJson>,
+    #[serde(rename = "move")]
+    completes: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -99,6 +128,7 @@ struct LegalMovesJson {
     pips: [u32; 2],
     dice_used: u8,
     moves: Vec<LegalMoveJson>,
+    step_graph: Vec<StepNodeJson>,
 }
 
 impl Serialize for LegalMoves {
@@ -117,6 +147,21 @@ impl Serialize for LegalMoves {
                     notation: pos.format_move(&m.mv),
                     steps: m.mv.to_ubgi(true),
                     result: m.result.to_position_id(),
+                    // Every legal move replays (a test in gammon-rules checks it).
+                    checker_steps: pos
+                        .replay_move(self.dice, &m.mv)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|s| StepJson::new(s, None))
+                        .collect(),
+                })
+                .collect(),
+            step_graph: self
+                .step_graph()
+                .iter()
+                .map(|node| StepNodeJson {
+                    steps: node.steps.iter().map(|(s, next)| StepJson::new(s, Some(*next))).collect(),
+                    completes: node.completes,
                 })
                 .collect(),
         }

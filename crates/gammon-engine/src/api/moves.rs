@@ -1,7 +1,7 @@
 //! The legal moves of a roll, and the engine's choice among them.
 
 use super::EngineError;
-use gammon_rules::{Dice, Move, Position};
+use gammon_rules::{Dice, Move, Position, StepNode};
 
 /// Every legal move of a position for a roll, from [`legal_moves`].
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +49,15 @@ pub fn legal_moves(position: &Position, dice: Dice) -> Result<LegalMoves, Engine
         dice_used: list.dice_used(),
         moves: list.iter().map(|(mv, result)| LegalMove { mv, result }).collect(),
     })
+}
+
+impl LegalMoves {
+    /// Every order in which the moves can be played one die at a time, as a
+    /// graph of partial plays ([`Position::step_graph`]): what a client
+    /// taking moves by clicks matches them against.
+    pub fn step_graph(&self) -> Vec<StepNode> {
+        self.position.step_graph(self.dice, self.dice_used, self.moves.iter().map(|m| (m.mv, m.result)))
+    }
 }
 
 /// The move the engine plays, from [`Engine::choose_move`](super::Engine::choose_move).

@@ -15,6 +15,7 @@ mod oracle_movegen;
 mod perft;
 mod properties;
 mod sgf_files;
+mod step_orders;
 
 /// An error and its sources, as the CLI prints them (`{:#}` of anyhow).
 fn chain(e: &dyn std::error::Error) -> String {
