@@ -57,10 +57,17 @@ pub struct RolloutArgs {
     /// evaluation there (0: the static evaluation).
     #[arg(long, value_name = "K")]
     truncate: Option<u32>,
-    /// Also play a money cube (centred, 0-ply Janowski cube decisions) and
-    /// report the cubeful equity.
-    #[arg(long)]
+    /// Money play: also play a cube (centred, 0-ply Janowski cube
+    /// decisions) and report the cubeful equity. A match position (an XGID
+    /// or Match ID with a score) is rolled out cubeful at its score by
+    /// default.
+    #[arg(long, conflicts_with = "cubeless")]
     cubeful: bool,
+    /// A match position: play the game out for the cube as it is, and
+    /// report cubeless match winning chances (money play is cubeless
+    /// already).
+    #[arg(long)]
+    cubeless: bool,
     /// Dice seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -105,7 +112,7 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
         truncate: args.truncate,
         variance_reduction: !args.no_vr,
         quasi_random: !args.no_quasi_random,
-        cubeful: args.cubeful,
+        cubeful: if request.context.is_money() { args.cubeful } else { !args.cubeless },
         target_se: args.target_se,
         ply: args.ply,
         bearoff_exact: !args.no_bearoff,
@@ -119,6 +126,12 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
         },
         e => e.into(),
     })?;
+    if !request.context.is_money() && (args.out.is_some() || args.shard.shard.is_some()) {
+        bail!(
+            "--shard and --out roll out money play only for now: roll out this match position in one run \
+             (or give its position without the score for a money rollout)"
+        );
+    }
     let shard = args.shard.resolve()?;
     if args.out.is_none() && args.shard.shard.is_some() {
         bail!("--shard needs --out FILE: a shard's sums are written there, for gammon merge");
@@ -133,7 +146,11 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
     let fingerprint = net.weights().fingerprint();
     let engine = Engine::new(net);
     let pool = args.threads.pool()?;
-    let progress = Arc::new(RolloutProgressLine::new(std::io::stderr().is_terminal(), args.cubeful));
+    let progress = Arc::new(RolloutProgressLine::new(
+        std::io::stderr().is_terminal(),
+        settings.cubeful,
+        !request.context.is_money(),
+    ));
     let stop = stop_on_interrupt(Arc::clone(&progress))?;
     if let Some(out) = &args.out {
         let job =

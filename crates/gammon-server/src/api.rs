@@ -117,8 +117,9 @@ pub struct RolloutRequest {
     #[serde(default)]
     ply: u8,
     truncate: Option<u32>,
-    #[serde(default)]
-    cubeful: bool,
+    /// Play the cube: by default in a match position (at its score), not
+    /// in money play (`gammon rollout`'s `--cubeful` / `--cubeless`).
+    cubeful: Option<bool>,
     target_se: Option<f64>,
     #[serde(default = "yes")]
     variance_reduction: bool,
@@ -147,7 +148,7 @@ const fn eight() -> usize {
 impl RolloutRequest {
     /// The settings; the engine checks them ([`check_rollout`]) but for
     /// the server's own limit on games.
-    fn settings(&self) -> Result<RolloutSettings, ApiError> {
+    fn settings(&self, ask: &Request) -> Result<RolloutSettings, ApiError> {
         if !(1..=MAX_ROLLOUT_GAMES).contains(&self.games) {
             return Err(ApiError::bad("games", format!("{} is not from 1 to {MAX_ROLLOUT_GAMES}", self.games)));
         }
@@ -157,7 +158,7 @@ impl RolloutRequest {
             truncate: self.truncate,
             variance_reduction: self.variance_reduction,
             quasi_random: self.quasi_random,
-            cubeful: self.cubeful,
+            cubeful: self.cubeful.unwrap_or(!ask.context.is_money()),
             target_se: self.target_se,
             ply: self.ply,
             bearoff_exact: self.bearoff_exact,
@@ -170,7 +171,7 @@ impl RolloutRequest {
 pub async fn start_rollout(State(state): State<AppState>, body: Body) -> Result<(StatusCode, Json<JobView>), ApiError> {
     let request: RolloutRequest = json_body(body, state.connections.body_timeout).await?;
     let ask = Request::read(&request.position, request.match_id.as_deref(), request.dice.as_deref())?;
-    let settings = request.settings()?;
+    let settings = request.settings(&ask)?;
     check_rollout(&ask, &settings).map_err(|e| match e {
         EngineError::GameOver => {
             ApiError::bad("position", "the game in this position is over: there are no moves to roll out")

@@ -1,7 +1,7 @@
 //! Rollout results, and the progress line while a rollout runs.
 
 use gammon_engine::api::{MergeSummary, RolloutOutcome, RolloutReport};
-use gammon_engine::rollout::{Estimate, RolloutProgress, TrialSet};
+use gammon_engine::rollout::{match_chances, Estimate, RolloutProgress, TrialSet};
 use gammon_jobs::{Bar, Progress};
 use std::io::{self, Write};
 
@@ -12,21 +12,30 @@ use std::io::{self, Write};
 pub struct RolloutProgressLine {
     bar: Bar,
     cubeful: bool,
+    match_play: bool,
 }
 
 impl RolloutProgressLine {
-    /// A progress bar for a cubeful or cubeless rollout.
-    pub fn new(shown: bool, cubeful: bool) -> Self {
+    /// A progress bar for a cubeful or cubeless rollout, of a match
+    /// position (`match_play`: shown in match winning chances) or not.
+    pub fn new(shown: bool, cubeful: bool, match_play: bool) -> Self {
         let bar = Bar::new("rollout [{bar:30}] {pos}/{len} games{msg}, ETA {eta}", shown);
-        RolloutProgressLine { bar, cubeful }
+        RolloutProgressLine { bar, cubeful, match_play }
     }
 
     /// Shows where the rollout stands.
     pub fn show(&self, p: &RolloutProgress) {
-        let what = if self.cubeful { "cubeful equity" } else { "equity" };
         let lead = if p.leader.is_some() { " (leading move)" } else { "" };
         self.bar.report(p.trials, p.max_trials);
-        self.bar.message(format!(", {what}{lead} {:+.4} ± {}", p.equity, se(p.standard_error, 0)));
+        let running = Estimate::new(p.equity, p.standard_error);
+        let message = if self.match_play {
+            let mwc = match_chances(&running);
+            format!(", MWC{lead} {:.4} ± {}", mwc.mean, se(mwc.standard_error, 0))
+        } else {
+            let what = if self.cubeful { "cubeful equity" } else { "equity" };
+            format!(", {what}{lead} {:+.4} ± {}", p.equity, se(p.standard_error, 0))
+        };
+        self.bar.message(message);
     }
 
     /// Prints a line on standard error above the bar.
@@ -70,8 +79,13 @@ fn describe_settings(r: &RolloutReport) -> String {
     if let Some(t) = s.truncate {
         parts.push(format!("truncated after {t} half-moves"));
     }
-    if s.cubeful {
-        parts.push("cubeful money (cube centred, 0-ply cube decisions)".into());
+    match (&r.match_units, s.cubeful) {
+        (None, true) => parts.push("cubeful money (cube centred, 0-ply cube decisions)".into()),
+        (Some(_), true) => {
+            parts.push("cubeful match play (0-ply cube decisions at the changing score)".into());
+        }
+        (Some(u), false) => parts.push(format!("cubeless: the cube stays at {}", u.context.cube_value)),
+        (None, false) => {}
     }
     if let Some(t) = s.target_se {
         parts.push(format!("target SE {t}"));
@@ -141,6 +155,9 @@ pub fn merged_rollout_report(out: &mut impl Write, r: &RolloutReport, m: &MergeS
 
 fn rollout_body(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
     let id = r.position.to_position_id();
+    if let Some(u) = &r.match_units {
+        super::context_header(out, &u.context, &[])?;
+    }
     match &r.outcome {
         RolloutOutcome::Position(res) => {
             writeln!(out, "Rollout of {id} (the player on roll, before rolling)")?;
@@ -160,9 +177,18 @@ fn rollout_body(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
             let show = |name: &str, e: &Estimate| {
                 format!("{name:<16}{}  SE {}  95% CI {}", signed(e.mean), se(e.standard_error, 0), interval(e))
             };
-            writeln!(out, "{}", show("Cubeless equity", &res.equity))?;
-            if let Some(c) = &res.cubeful {
-                writeln!(out, "{}", show("Cubeful equity", c))?;
+            match (&r.match_units, &res.cubeful) {
+                (Some(u), Some(c)) => {
+                    writeln!(out, "{}", show("Match winning", &u.mwc(c)))?;
+                    writeln!(out, "{}", show("Equity (EMG)", &u.emg(c)))?;
+                    writeln!(out, "{}", show("Money cubeless", &res.equity))?;
+                }
+                (_, c) => {
+                    writeln!(out, "{}", show("Cubeless equity", &res.equity))?;
+                    if let Some(c) = c {
+                        writeln!(out, "{}", show("Cubeful equity", c))?;
+                    }
+                }
             }
         }
         RolloutOutcome::Moves(moves) => {
@@ -180,20 +206,25 @@ fn rollout_body(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
             writeln!(out)?;
             // Two tables, so that each fits in 80 columns: the equities,
             // then the chances (and the cubeless equity of a cubeful rollout).
-            let cubeful = r.settings.cubeful;
-            let kind = if cubeful { "cubeful" } else { "equity" };
+            let units = r.match_units.as_ref();
+            let cubeful = r.settings.cubeful || units.is_some();
+            let kind = match (units, cubeful) {
+                (Some(_), _) => "MWC",
+                (None, true) => "cubeful",
+                (None, false) => "equity",
+            };
             let names: Vec<String> = moves
                 .iter()
                 .map(|m| if m.mv.is_empty() { "(no move)".to_string() } else { r.position.format_move(&m.mv) })
                 .collect();
             writeln!(out, " #  {:<22}{kind:>8}      SE  95% CI              vs best      SE", "move")?;
             for (i, (m, name)) in moves.iter().zip(&names).enumerate() {
-                let h = m.rollout.headline();
-                let diff = if i == 0 {
-                    String::new()
-                } else {
-                    format!("{:>8} {}", signed(m.difference.mean), se(m.difference.standard_error, 7))
+                let (h, d) = match units {
+                    Some(u) => (u.mwc(&m.rollout.headline()), u.mwc_difference(&m.difference)),
+                    None => (m.rollout.headline(), m.difference),
                 };
+                let diff =
+                    if i == 0 { String::new() } else { format!("{:>8} {}", signed(d.mean), se(d.standard_error, 7)) };
                 let line = format!(
                     "{:>2}. {name:<22}{:>8} {}  {:<20}{diff}",
                     i + 1,

@@ -139,3 +139,42 @@ fn one_game_has_no_standard_error() {
     let v: Value = serde_json::from_str(&two.stdout).unwrap();
     assert!(v["rollout"]["equity"]["standard_error"].is_number(), "{}", two.stdout);
 }
+
+/// A 7-point match at 3-2 (X 4-away, O 5-away), X on roll.
+const MATCH_3_2: &str = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:2:0:7:10";
+
+#[test]
+fn a_match_position_is_rolled_out_at_its_score() {
+    let out = gammon(&["rollout", MATCH_3_2, "--games", "72", "--truncate", "4"]);
+    assert!(out.success(), "{}", out.stderr);
+    let first = out.stdout.lines().next().unwrap();
+    assert!(first.contains("7-point match, score 3-2 (X 4-away, O 5-away)"), "{first}");
+    assert!(out.stdout.contains("cubeful match play"), "{}", out.stdout);
+    assert!(out.stdout.contains("Match winning") && out.stdout.contains("Equity (EMG)"), "{}", out.stdout);
+
+    let json = |extra: &[&str]| -> Value {
+        let out = gammon(&[&["rollout", MATCH_3_2, "--games", "72", "--truncate", "4", "--json"], extra].concat());
+        assert!(out.success(), "{}", out.stderr);
+        serde_json::from_str(&out.stdout).unwrap()
+    };
+    let cubeful = json(&[]);
+    assert_eq!(cubeful["settings"]["match"]["away"], serde_json::json!([4, 5]));
+    assert_eq!(cubeful["settings"]["cubeful"], true);
+    assert!(cubeful["rollout"]["cubeful_equity"].is_null(), "no money equity for a match position");
+    let mwc = cubeful["rollout"]["mwc"]["mean"].as_f64().unwrap();
+    assert!((0.5..0.7).contains(&mwc), "{mwc}");
+    // EMG is MWC in the units of the cube at the score: +1 is winning a point.
+    let emg = cubeful["rollout"]["emg"]["mean"].as_f64().unwrap();
+    assert!(emg > 0.0 && emg < 1.0, "{emg}");
+
+    let cubeless = json(&["--cubeless"]);
+    assert_eq!(cubeless["settings"]["cubeful"], false);
+    assert_eq!(cubeless["rollout"]["win"], cubeful["rollout"]["win"], "the same games, the same checker play");
+    assert_ne!(cubeless["rollout"]["mwc"], cubeful["rollout"]["mwc"]);
+}
+
+#[test]
+fn a_match_rollout_is_not_sharded_as_money() {
+    rollout_fails(&[MATCH_3_2, "--shard", "0/2", "--out", "/tmp/never-written.rs"], "money play only");
+    rollout_fails(&[MATCH_3_2, "--cubeful", "--cubeless"], "cannot be used with");
+}

@@ -9,7 +9,9 @@
 //! checked against what it writes. It is types and their conversions, no
 //! logic.
 
-use super::{CubeReport, CubefulRollAnalysis, Evaluation, LegalMoves, RollAnalysis, RolloutOutcome, RolloutReport};
+use super::{
+    CubeReport, CubefulRollAnalysis, Evaluation, LegalMoves, MatchUnits, RollAnalysis, RolloutOutcome, RolloutReport,
+};
 use crate::cube::{Fact, TakePoint};
 use crate::met::GammonPrices;
 use crate::rollout::{Estimate, RolloutResult};
@@ -487,6 +489,9 @@ struct RolloutSettingsJson {
     cubeful: bool,
     target_se: Option<f64>,
     threads: usize,
+    /// A match rollout's score and cube (absent in money play).
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    match_context: Option<CubeSettingsJson>,
 }
 
 #[derive(Serialize)]
@@ -498,13 +503,23 @@ struct RolloutResultJson {
     lose_gammon: Estimate,
     lose_backgammon: Estimate,
     equity: Estimate,
+    /// Money play: the cubeful equity of cubeful rollouts.
     cubeful_equity: Option<Estimate>,
+    /// A match: the match winning chances (cubeful, or with the cube as it
+    /// is in cubeless rollouts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mwc: Option<Estimate>,
+    /// A match: the same as normalised equity (EMG).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    emg: Option<Estimate>,
     target_reached: bool,
 }
 
-impl From<&RolloutResult> for RolloutResultJson {
-    fn from(r: &RolloutResult) -> Self {
+impl RolloutResultJson {
+    /// `r` in money play (no `units`) or in a match.
+    fn new(r: &RolloutResult, units: Option<&MatchUnits>) -> Self {
         let [win, win_gammon, win_backgammon, lose_gammon, lose_backgammon] = r.probabilities;
+        let of_match = |f: fn(&MatchUnits, &Estimate) -> Estimate| Some(f(units?, r.cubeful.as_ref()?));
         RolloutResultJson {
             trials: r.trials,
             win,
@@ -513,7 +528,9 @@ impl From<&RolloutResult> for RolloutResultJson {
             lose_gammon,
             lose_backgammon,
             equity: r.equity,
-            cubeful_equity: r.cubeful,
+            cubeful_equity: if units.is_some() { None } else { r.cubeful },
+            mwc: of_match(MatchUnits::mwc),
+            emg: of_match(MatchUnits::emg),
             target_reached: r.target_reached,
         }
     }
@@ -530,7 +547,8 @@ struct MoveRolloutJson {
     /// The net's 0-ply cubeless equity of the move.
     static_equity: f64,
     rollout: RolloutResultJson,
-    /// Headline equity (cubeful in cubeful rollouts) minus the best move's.
+    /// Headline equity (cubeful in cubeful rollouts) minus the best move's;
+    /// in a match, match winning chances minus the best move's.
     difference: Estimate,
 }
 
@@ -558,6 +576,7 @@ struct RolloutReportJson {
 impl Serialize for RolloutReport {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let s = &self.settings;
+        let units = self.match_units.as_ref();
         RolloutReportJson {
             position: self.position.to_position_id(),
             dice: self.dice.map(|d| d.to_string()),
@@ -572,13 +591,14 @@ impl Serialize for RolloutReport {
                 cubeful: s.cubeful,
                 target_se: s.target_se,
                 threads: self.threads,
+                match_context: units.map(|u| (&u.context).into()),
             },
             partial: self.interrupted(),
             games_done: self.interrupted().then(|| self.trials()),
             seconds: self.elapsed.as_secs_f64(),
             games_per_second: self.games_per_second(),
             rollout: match &self.outcome {
-                RolloutOutcome::Position(r) => Some(r.as_ref().into()),
+                RolloutOutcome::Position(r) => Some(RolloutResultJson::new(r, units)),
                 RolloutOutcome::Moves(_) => None,
             },
             legal_moves: self.legal_moves,
@@ -593,8 +613,8 @@ impl Serialize for RolloutReport {
                             notation: self.position.format_move(&m.mv),
                             result: m.result.to_position_id(),
                             static_equity: m.static_equity,
-                            rollout: (&m.rollout).into(),
-                            difference: m.difference,
+                            rollout: RolloutResultJson::new(&m.rollout, units),
+                            difference: units.map_or(m.difference, |u| u.mwc_difference(&m.difference)),
                         })
                         .collect(),
                 ),

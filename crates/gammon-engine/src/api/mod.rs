@@ -49,7 +49,7 @@ pub use error::{error_chain, EngineError};
 pub use moves::{legal_moves, ChosenMove, LegalMove, LegalMoves};
 pub use request::{Request, RequestError};
 pub use resign::{CubeUse, ResignationAnswer, ResignationUnit, RESIGNATION_TOLERANCE};
-pub use rollout_report::{RolloutOutcome, RolloutReport};
+pub use rollout_report::{MatchUnits, RolloutOutcome, RolloutReport};
 pub use rollout_shard::{
     merge_rollout_shards, MergeError, MergeSummary, RolloutJob, RolloutShard, MAX_SHARD_BYTES, SHARD_VERSION,
 };

@@ -1,7 +1,9 @@
 //! A finished rollout with its settings and costs.
 
-use crate::rollout::{MoveRollout, RolloutResult, RolloutSettings};
-use gammon_rules::{Dice, Position};
+use crate::cube::{CubeState, Stakes};
+use crate::met::Met;
+use crate::rollout::{match_chances, Estimate, MoveRollout, RolloutResult, RolloutSettings};
+use gammon_rules::{Dice, GameContext, Position};
 use std::time::Duration;
 
 /// What was rolled out and what came of it, from
@@ -24,6 +26,49 @@ pub struct RolloutReport {
     pub legal_moves: Option<usize>,
     /// The result.
     pub outcome: RolloutOutcome,
+    /// In a match: the score and cube it was rolled out at, and how its
+    /// results read as match winning chances and normalised equity.
+    pub match_units: Option<MatchUnits>,
+}
+
+/// How a match rollout's results read: its trials sum `2 × MWC − 1` of the
+/// player on roll (of the mover, for moves); normalised equity (EMG) is the
+/// equity whose ±1 are winning and losing the cube's points at the score,
+/// gnubg's `mwc2eq`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MatchUnits {
+    /// The match context rolled out (before the roll).
+    pub context: GameContext,
+    /// EMG = `factor × MWC + offset` at that score and cube.
+    factor: f64,
+    offset: f64,
+}
+
+impl MatchUnits {
+    /// The units of a rollout at the match cube state `state` (`None` in
+    /// money play).
+    pub fn new(context: &GameContext, state: &CubeState, met: &Met) -> Option<Self> {
+        let Stakes::Match { away, crawford, .. } = state.stakes else { return None };
+        let offset = met.mwc2eq(0.0, state.cube, away, crawford);
+        let factor = met.mwc2eq(1.0, state.cube, away, crawford) - offset;
+        Some(MatchUnits { context: *context, factor, offset })
+    }
+
+    /// The match winning chances of a result's cubeful estimate.
+    pub fn mwc(&self, cubeful: &Estimate) -> Estimate {
+        match_chances(cubeful)
+    }
+
+    /// Its normalised equity (EMG).
+    pub fn emg(&self, cubeful: &Estimate) -> Estimate {
+        self.mwc(cubeful).linear(self.factor, self.offset)
+    }
+
+    /// A difference between two moves' cubeful estimates in match winning
+    /// chances.
+    pub fn mwc_difference(&self, difference: &Estimate) -> Estimate {
+        difference.linear(0.5, 0.0)
+    }
 }
 
 /// The result of a rollout: of the position, or of each candidate move.

@@ -4,9 +4,10 @@
 //! ([`merge_rollout_shards`]).
 
 use super::{Engine, EngineError, RolloutOutcome, RolloutReport};
+use crate::met::Met;
 use crate::rollout::{
     move_results, position_result, rollout_candidates, rollout_trials, Candidate, Controls, RolloutProgress,
-    RolloutSettings, RolloutTally, Starts, TallyError, TrialSet, TrialsRun,
+    RolloutSettings, RolloutTally, Starts, TallyError, TrialCube, TrialSet, TrialsRun,
 };
 use crate::shard::Shard;
 use gammon_eval::file_format::{self, FileError, FileKind};
@@ -253,7 +254,8 @@ impl<E: Evaluator> Engine<E> {
             // More shards than trials: this one has none to play.
             return Ok(make(tally.unwrap_or_else(|| RolloutTally::empty(candidates.len().max(1)))));
         }
-        let run = rollout_trials(evaluator, starts, settings, range, tally, &controls)?;
+        let money = (&TrialCube::Money, Met::kazaross_xg2());
+        let run = rollout_trials(evaluator, starts, money, settings, range, tally, &controls)?;
         Ok(make(run.tally))
     }
 }
@@ -322,14 +324,14 @@ pub fn merge_rollout_shards(
     };
     let run = TrialsRun { tally, target_reached: false, interrupted: !missing.is_empty() };
     let outcome = match dice {
-        None => RolloutOutcome::Position(Box::new(position_result(&run, &job.settings))),
+        None => RolloutOutcome::Position(Box::new(position_result(&run, job.settings.cubeful))),
         Some(d) => {
             let candidates = candidates_of(&position, d, &job.candidates).ok_or_else(|| MergeError::Moves {
                 shard: 0,
                 position: job.position.clone(),
                 dice: d.to_string(),
             })?;
-            RolloutOutcome::Moves(move_results(&candidates, &run, &job.settings))
+            RolloutOutcome::Moves(move_results(&candidates, &run, job.settings.cubeful))
         }
     };
     let report = RolloutReport {
@@ -340,6 +342,7 @@ pub fn merge_rollout_shards(
         elapsed: Duration::from_secs_f64(shards.iter().map(|s| s.seconds.max(0.0)).sum::<f64>().min(1e12)),
         legal_moves: job.legal_moves,
         outcome,
+        match_units: None,
     };
     Ok((report, MergeSummary { shards: shards.len(), missing, missing_shards }))
 }

@@ -5,10 +5,11 @@
 //! the Python package only read requests and print answers: what `gammon
 //! analyse` searches is what `/api/analyse` searches.
 
-use super::{CubeQuestion, RolloutOutcome, RolloutReport};
+use super::{CubeQuestion, MatchUnits, RolloutOutcome, RolloutReport};
 use super::{CubeReport, CubefulRollAnalysis, Engine, EngineError, Evaluation, Request, RollAnalysis, MAX_PLY};
+use crate::cube::CubeState;
 use crate::review::{review_match_until, MatchReview, ReviewError, ReviewSettings};
-use crate::rollout::{rollout_moves_until, rollout_position_until, RolloutProgress, RolloutSettings};
+use crate::rollout::{rollout_moves_with, rollout_position_with, RolloutProgress, RolloutSettings, TrialCube};
 use crate::search::MoveFilter;
 use gammon_eval::Evaluator;
 use gammon_rules::{CubeOwner, MatchRecord};
@@ -222,13 +223,22 @@ impl<E: Evaluator> Engine<E> {
     ) -> Result<RolloutReport, EngineError> {
         check_rollout(request, settings)?;
         let (position, dice) = (&request.position, request.dice);
+        let (cube, match_units) = if request.context.is_money() {
+            (TrialCube::Money, None)
+        } else {
+            let state = CubeState::from_context(&request.context, self.met())?;
+            (TrialCube::Match(state), MatchUnits::new(&request.context, &state, self.met()))
+        };
+        let stakes = (&cube, self.met());
         let evaluator = self.evaluator();
         let start = Instant::now();
         let outcome = match dice {
-            None => RolloutOutcome::Position(Box::new(rollout_position_until(
-                evaluator, position, settings, progress, stop,
+            None => RolloutOutcome::Position(Box::new(rollout_position_with(
+                evaluator, position, stakes, settings, progress, stop,
             )?)),
-            Some(d) => RolloutOutcome::Moves(rollout_moves_until(evaluator, position, d, settings, progress, stop)?),
+            Some(d) => {
+                RolloutOutcome::Moves(rollout_moves_with(evaluator, position, d, stakes, settings, progress, stop)?)
+            }
         };
         let elapsed = start.elapsed();
         Ok(RolloutReport {
@@ -239,6 +249,7 @@ impl<E: Evaluator> Engine<E> {
             elapsed,
             legal_moves: dice.map(|d| position.legal_moves(d).len()),
             outcome,
+            match_units,
         })
     }
 

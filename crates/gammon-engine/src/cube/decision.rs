@@ -130,6 +130,13 @@ impl CubeDecision {
     pub fn best(&self) -> f64 {
         best_of(self.can_double(), self.no_double, self.double_take, self.double_pass)
     }
+
+    /// The same as [`best`](Self::best) in match winning chances (`None` in
+    /// money play).
+    pub fn best_mwc(&self) -> Option<f64> {
+        let m = self.match_chances?;
+        Some(best_of(self.can_double(), m.no_double, m.double_take, m.double_pass))
+    }
 }
 
 fn best_of(can_double: bool, nd: f64, dt: f64, dp: f64) -> f64 {
@@ -460,8 +467,7 @@ impl CubeAnalysis {
 
     /// The same as [`best`](Self::best) in match winning chances.
     pub fn best_mwc(&self) -> Option<f64> {
-        let m = self.match_chances?;
-        Some(if self.can_double() { m.no_double.max(m.double_take.min(m.double_pass)) } else { m.no_double })
+        self.decision.best_mwc()
     }
 
     /// Money play with beavers: the doubler's equity after a beaver

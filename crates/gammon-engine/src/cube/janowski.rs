@@ -304,6 +304,20 @@ pub fn cubeful_equity(p: &Probabilities, x: f64, state: &CubeState, met: &Met) -
     Ok(position_cubeful(None, &P::of(p), x, state, met))
 }
 
+/// The cubeless match winning chances of the player on roll for a match
+/// cube state: the game played out for the cube as it is, each result worth
+/// the match equity it leaves (gnubg's dead-cube value). `None` in money
+/// play.
+///
+/// # Errors
+/// [`CubeError::Probabilities`] for values that are not probabilities.
+pub fn cubeless_mwc(p: &Probabilities, state: &CubeState, met: &Met) -> Result<Option<f64>, CubeError> {
+    check_inputs(p, 0.0)?;
+    let Stakes::Match { away, crawford, .. } = state.stakes else { return Ok(None) };
+    let prices = met.gammon_prices(away, state.cube);
+    Ok(Some(met.eq2mwc(P::of(p).utility(&prices), state.cube, away, crawford)))
+}
+
 /// The exact money equity of the player on roll in `pos` with no cube
 /// action by him now, per unit cube, where the two-sided bearoff database
 /// holds `pos` ([`gammon_eval::bearoff_two_sided`]); `None` otherwise and in match

@@ -148,8 +148,8 @@ pub use decision::{
 };
 pub use explain::{Fact, MatchPhase, VerdictReason};
 pub use janowski::{
-    cube_efficiency, cubeful_equity, cubeful_equity_of, BEAROFF_X, CONTACT_X, CRASHED_X, RACE_COEFFICIENT_X,
-    RACE_FACTOR_X, RACE_MAX_X, RACE_MIN_X,
+    cube_efficiency, cubeful_equity, cubeful_equity_of, cubeless_mwc, BEAROFF_X, CONTACT_X, CRASHED_X,
+    RACE_COEFFICIENT_X, RACE_FACTOR_X, RACE_MAX_X, RACE_MIN_X,
 };
 pub use moves::{rank_results_cubeful, CubefulResult};
 pub use nply::{

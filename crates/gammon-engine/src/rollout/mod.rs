@@ -140,7 +140,8 @@ mod tally;
 pub use stats::{Estimate, MAX_SAMPLE, Z95};
 pub use tally::{RolloutTally, TallyError, TrialSet};
 
-use crate::cube::CubeError;
+use crate::cube::{CubeError, CubeState};
+use crate::met::Met;
 use gammon_eval::{Evaluator, Probabilities};
 use gammon_rules::{Dice, Move, Position};
 use player::Player;
@@ -238,6 +239,38 @@ impl RolloutSettings {
         }
         Ok(())
     }
+}
+
+/// What a rollout's trials play for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TrialCube {
+    /// Money play: cubeless, or with [`RolloutSettings::cubeful`] a cube
+    /// centred at 1.
+    Money,
+    /// A match at a score: the cube state (a match [`CubeState`]) of the
+    /// player on roll in the position rolled out, before his roll (for the
+    /// moves of a roll, of the mover). With [`RolloutSettings::cubeful`]
+    /// both sides double, take and pass by the cube model at the changing
+    /// score (nobody doubles in the Crawford game; after it the trailer
+    /// doubles, the leader's cube is dead; a cube that already wins the
+    /// match is dead); without, the game is played out for the cube as it
+    /// is. Either way the trials sum `2 × MWC − 1` of the player on roll
+    /// ([`match_chances`]), in the result's `cubeful` estimate.
+    Match(CubeState),
+}
+
+impl TrialCube {
+    /// The trials are ranked by their cubeful value: money cubeful
+    /// rollouts and every match rollout.
+    pub fn headline_cubeful(&self, settings: &RolloutSettings) -> bool {
+        settings.cubeful || matches!(self, TrialCube::Match(_))
+    }
+}
+
+/// The match winning chances of a match rollout's cubeful estimate (which
+/// sums `2 × MWC − 1`: [`TrialCube::Match`]), with their standard error.
+pub fn match_chances(cubeful: &Estimate) -> Estimate {
+    cubeful.linear(0.5, 0.5)
 }
 
 /// A rollout that cannot be run.
@@ -455,6 +488,25 @@ pub fn rollout_position(
     rollout_position_until(evaluator, pos, settings, progress, &AtomicBool::new(false))
 }
 
+/// [`rollout_position_until`] with the cube of `cube` (money, or a match at
+/// its score, with `met`).
+///
+/// # Errors
+/// As [`rollout_position_until`].
+pub fn rollout_position_with(
+    evaluator: &dyn Evaluator,
+    pos: &Position,
+    (cube, met): (&TrialCube, &Met),
+    settings: &RolloutSettings,
+    progress: impl Fn(&RolloutProgress) + Sync,
+    stop: &AtomicBool,
+) -> Result<RolloutResult, RolloutError> {
+    let controls = Controls { progress: &progress, checkpoint: &|_| {}, stop };
+    let starts = Starts::Position(pos);
+    let run = rollout_trials(evaluator, starts, (cube, met), settings, 0..settings.trials, None, &controls)?;
+    Ok(position_result(&run, cube.headline_cubeful(settings)))
+}
+
 /// [`rollout_position`] that stops early once `stop` is set, with the
 /// result of the trials finished in order (see the module documentation).
 ///
@@ -468,14 +520,13 @@ pub fn rollout_position_until(
     progress: impl Fn(&RolloutProgress) + Sync,
     stop: &AtomicBool,
 ) -> Result<RolloutResult, RolloutError> {
-    let controls = Controls { progress: &progress, checkpoint: &|_| {}, stop };
-    let run = rollout_trials(evaluator, Starts::Position(pos), settings, 0..settings.trials, None, &controls)?;
-    Ok(position_result(&run, settings))
+    rollout_position_with(evaluator, pos, (&TrialCube::Money, Met::kazaross_xg2()), settings, progress, stop)
 }
 
-/// The result of a position rollout from its trials' sums.
-pub fn position_result(run: &TrialsRun, settings: &RolloutSettings) -> RolloutResult {
-    run.tally.results(settings.cubeful, run.target_reached, run.interrupted).swap_remove(0).0
+/// The result of a position rollout from its trials' sums, headed by the
+/// cubeful estimate when `cubeful` ([`TrialCube::headline_cubeful`]).
+pub fn position_result(run: &TrialsRun, cubeful: bool) -> RolloutResult {
+    run.tally.results(cubeful, run.target_reached, run.interrupted).swap_remove(0).0
 }
 
 /// Rolls out every candidate move of `pos` for `dice` (or the best
@@ -511,10 +562,29 @@ pub fn rollout_moves_until(
     progress: impl Fn(&RolloutProgress) + Sync,
     stop: &AtomicBool,
 ) -> Result<Vec<MoveRollout>, RolloutError> {
+    rollout_moves_with(evaluator, pos, dice, (&TrialCube::Money, Met::kazaross_xg2()), settings, progress, stop)
+}
+
+/// [`rollout_moves_until`] with the cube of `cube` (money, or a match at its
+/// score seen by the mover, with `met`): in a match the moves are ranked by
+/// the match winning chances they keep.
+///
+/// # Errors
+/// As [`rollout_moves_until`].
+pub fn rollout_moves_with(
+    evaluator: &dyn Evaluator,
+    pos: &Position,
+    dice: Dice,
+    (cube, met): (&TrialCube, &Met),
+    settings: &RolloutSettings,
+    progress: impl Fn(&RolloutProgress) + Sync,
+    stop: &AtomicBool,
+) -> Result<Vec<MoveRollout>, RolloutError> {
     let candidates = rollout_candidates(evaluator, pos, dice, settings)?;
     let controls = Controls { progress: &progress, checkpoint: &|_| {}, stop };
-    let run = rollout_trials(evaluator, Starts::Moves(&candidates), settings, 0..settings.trials, None, &controls)?;
-    Ok(move_results(&candidates, &run, settings))
+    let starts = Starts::Moves(&candidates);
+    let run = rollout_trials(evaluator, starts, (cube, met), settings, 0..settings.trials, None, &controls)?;
+    Ok(move_results(&candidates, &run, cube.headline_cubeful(settings)))
 }
 
 /// The moves a moves rollout of `pos` and `dice` rolls out: every legal
@@ -557,9 +627,10 @@ pub fn rollout_candidates(
     Ok(moves)
 }
 
-/// The moves' results from their trials' sums, best first.
-pub fn move_results(candidates: &[Candidate], run: &TrialsRun, settings: &RolloutSettings) -> Vec<MoveRollout> {
-    let results = run.tally.results(settings.cubeful, run.target_reached, run.interrupted);
+/// The moves' results from their trials' sums, best first (by the cubeful
+/// estimate when `cubeful`: [`TrialCube::headline_cubeful`]).
+pub fn move_results(candidates: &[Candidate], run: &TrialsRun, cubeful: bool) -> Vec<MoveRollout> {
+    let results = run.tally.results(cubeful, run.target_reached, run.interrupted);
     let mut out: Vec<MoveRollout> = candidates
         .iter()
         .zip(results)
@@ -591,6 +662,7 @@ pub fn move_results(candidates: &[Candidate], run: &TrialsRun, settings: &Rollou
 pub fn rollout_trials(
     evaluator: &dyn Evaluator,
     starts: Starts<'_>,
+    (cube, met): (&TrialCube, &Met),
     settings: &RolloutSettings,
     trials: Range<u64>,
     resume: Option<RolloutTally>,
@@ -623,8 +695,8 @@ pub fn rollout_trials(
             t
         }
     };
-    let player = Player::new(evaluator, settings);
     let flip = matches!(starts, Starts::Moves(_));
+    let player = Player::new(evaluator, settings, cube, flip, met);
     let end = run(&player, &positions, flip, trials, tally, controls)?;
     Ok(TrialsRun { tally: end.tally, target_reached: end.target_reached, interrupted: end.interrupted })
 }
@@ -636,6 +708,9 @@ fn check(pos: &Position, s: &RolloutSettings) -> Result<(), RolloutError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod match_play_tests;
 
 #[cfg(test)]
 mod tests {

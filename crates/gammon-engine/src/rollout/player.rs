@@ -1,10 +1,11 @@
-//! The trial player: both sides' move choice (0, 1 or 2 ply), the money cube
-//! of cubeful trials, and the luck of every roll (variance reduction).
+//! The trial player: both sides' move choice (0, 1 or 2 ply), the cube of
+//! cubeful trials (money, or a match at its score), and the luck of every
+//! roll (variance reduction).
 
 use super::dice::{roll_index, TrialDice};
 use super::stats::{equity_of, five, invert, invert_difference, Sample};
-use super::{RolloutError, RolloutSettings, MAX_TURNS};
-use crate::cube::{cube_efficiency, decide_for, CubeError, CubeState, Response};
+use super::{RolloutError, RolloutSettings, TrialCube, MAX_TURNS};
+use crate::cube::{cube_efficiency, cubeless_mwc, decide_for, CubeError, CubeState, Response, Stakes};
 use crate::met::Met;
 use crate::search::Search;
 use gammon_eval::bearoff_two_sided::bearoff_value;
@@ -14,36 +15,53 @@ use gammon_rules::{
     Position, RandomDice, Seat, Table, Turn, ALL_ROLLS,
 };
 
-/// The doubling cube of a cubeful trial: money play, no Jacoby rule, no
-/// beavers.
+/// The cube of a cubeful trial: money play (no Jacoby rule, no beavers) or
+/// a match at its score.
 #[derive(Debug, Clone, Copy)]
 struct Cube {
-    value: u32,
-    /// Who owns it, seen by the side on roll.
-    owner: CubeOwner,
-    /// The cubeful result once a double was passed (starting player's points).
+    /// The cube and the stakes, seen by the side on roll.
+    state: CubeState,
+    /// The cubeful result once a double was passed, for the root (see
+    /// [`mover_value`]).
     settled: Option<f64>,
 }
 
-impl Cube {
-    /// The cube state of the side on roll.
-    fn state(&self) -> CubeState {
-        CubeState::money(self.value, self.owner, false, false)
+/// The cubeful value of a position for its side on roll with the cube in
+/// `state`, in the units a trial sums: in money play points,
+/// `cube × max(no double, min(double/take, +1))`; in a match `2 × MWC − 1`,
+/// which like points changes sign with the side. `doubling`: the side on
+/// roll may turn the cube; without, a match is played out for the cube as
+/// it is (cubeless match winning chances). A finished game is worth its
+/// result.
+fn mover_value(
+    pos: &Position,
+    p: &Probabilities,
+    state: &CubeState,
+    met: &Met,
+    doubling: bool,
+) -> Result<f64, CubeError> {
+    let cube = f64::from(state.cube);
+    if state.is_money() {
+        if pos.game_result().is_some() {
+            return Ok(cube * equity_of(&five(p)));
+        }
+        return Ok(cube * decide_for(pos, p, cube_efficiency(pos), state, met)?.best());
     }
-
-    /// The cube state of the side on roll after this half-move.
-    fn next_state(&self) -> CubeState {
-        CubeState::money(self.value, self.owner.switched(), false, false)
-    }
+    let mwc = if doubling && pos.game_result().is_none() {
+        decide_for(pos, p, cube_efficiency(pos), state, met)?.best_mwc()
+    } else {
+        cubeless_mwc(p, state, met)?
+    };
+    Ok(2.0 * mwc.unwrap_or(0.5) - 1.0)
 }
 
-/// The cubeful value (normalised to the cube) of a position for its side on
-/// roll, with his cube decision: `max(no double, min(double/take, +1))`.
-fn cubeful_value(pos: &Position, p: &Probabilities, state: &CubeState, met: &Met) -> Result<f64, CubeError> {
-    if pos.game_result().is_some() {
-        return Ok(equity_of(&five(p)));
+/// The value of a passed double for the doubler, in [`mover_value`]'s
+/// units: the cube's points, or the match winning chances they give him.
+fn pass_value(state: &CubeState, met: &Met) -> f64 {
+    match state.stakes {
+        Stakes::Money { .. } => f64::from(state.cube),
+        Stakes::Match { away, crawford, .. } => 2.0 * met.mwc_after(away, crawford, state.cube, true) - 1.0,
     }
-    Ok(decide_for(pos, p, cube_efficiency(pos), state, met)?.best())
 }
 
 /// Buffers of one worker.
@@ -68,18 +86,47 @@ pub(super) struct Player<'a> {
     search: Option<Search<&'a dyn Evaluator>>,
     settings: RolloutSettings,
     dice: TrialDice,
-    met: &'static Met,
+    /// The cube at the start of every trial, seen by the side on roll there.
+    start: CubeState,
+    /// Trials carry a cube value: money cubeful, or any match.
+    tracks_cube: bool,
+    met: &'a Met,
 }
 
 impl<'a> Player<'a> {
-    pub(super) fn new(evaluator: &'a dyn Evaluator, settings: &RolloutSettings) -> Self {
+    /// The players of trials from start positions whose side on roll has
+    /// the cube of `cube` (`flip`: the opponent of the side it is seen by).
+    pub(super) fn new(
+        evaluator: &'a dyn Evaluator,
+        settings: &RolloutSettings,
+        cube: &TrialCube,
+        flip: bool,
+        met: &'a Met,
+    ) -> Self {
+        let start = match cube {
+            TrialCube::Money => CubeState::money(1, CubeOwner::Centered, false, false),
+            TrialCube::Match(state) if flip => state.switched(),
+            TrialCube::Match(state) => *state,
+        };
         Player {
             evaluator,
             search: (settings.ply > 0).then(|| Search::new(evaluator).with_plies(settings.ply)),
             settings: *settings,
             dice: TrialDice::new(settings.seed, settings.quasi_random),
-            met: Met::kazaross_xg2(),
+            start,
+            tracks_cube: cube.headline_cubeful(settings),
+            met,
         }
+    }
+
+    /// The trials are ranked by their cubeful value.
+    pub(super) fn headline_cubeful(&self) -> bool {
+        self.tracks_cube
+    }
+
+    /// The side on roll may double in this rollout's trials.
+    fn doubling(&self) -> bool {
+        self.settings.cubeful
     }
 
     pub(super) fn settings(&self) -> &RolloutSettings {
@@ -131,7 +178,7 @@ impl<'a> Player<'a> {
             w,
             luck: [0.0; 5],
             luck_cubeful: 0.0,
-            cube: Cube { value: 1, owner: CubeOwner::Centered, settled: None },
+            cube: Cube { state: self.start, settled: None },
             turn: 0,
             luck_done: false,
             sample: None,
@@ -208,12 +255,13 @@ impl Trial<'_, '_> {
         let mover = five(&p);
         let root = if mover_is_root { mover } else { invert(&mover) };
         let probabilities: [f64; 5] = std::array::from_fn(|i| root[i] - self.luck[i]);
-        let cubeful = if self.player.settings.cubeful {
+        let player = self.player;
+        let cubeful = if player.tracks_cube {
             let cubeful = match self.cube.settled {
-                Some(points) => points,
+                Some(value) => value,
                 None => {
-                    let v = cubeful_value(pos, &p.sanitized(), &self.cube.state(), self.player.met)?;
-                    sign(mover_is_root) * f64::from(self.cube.value) * v
+                    let v = mover_value(pos, &p.sanitized(), &self.cube.state, player.met, player.doubling())?;
+                    sign(mover_is_root) * v
                 }
             };
             cubeful - self.luck_cubeful
@@ -223,10 +271,11 @@ impl Trial<'_, '_> {
         Ok(Sample { probabilities, equity: equity_of(&probabilities), cubeful })
     }
 
-    /// The side on roll's money cube action before his roll (0-ply
-    /// Janowski): a take doubles the cube, a pass settles the cubeful game.
+    /// The side on roll's cube action before his roll (0-ply Janowski, at
+    /// the match score in a match): a take doubles the cube, a pass settles
+    /// the cubeful game.
     fn cube_action(&mut self, pos: &Position, mover_is_root: bool) -> Result<(), RolloutError> {
-        let state = self.cube.state();
+        let state = self.cube.state;
         if state.no_double_reason().is_some() {
             return Ok(());
         }
@@ -234,10 +283,9 @@ impl Trial<'_, '_> {
         let d = decide_for(pos, &p, cube_efficiency(pos), &state, self.player.met)?;
         if d.action.doubles() {
             if d.response() == Some(Response::Take) {
-                self.cube.value = self.cube.value.saturating_mul(2);
-                self.cube.owner = CubeOwner::Opponent;
+                self.cube.state = state.doubled();
             } else {
-                self.cube.settled = Some(sign(mover_is_root) * f64::from(self.cube.value));
+                self.cube.settled = Some(sign(mover_is_root) * pass_value(&state, self.player.met));
             }
         }
         Ok(())
@@ -268,19 +316,20 @@ impl Trial<'_, '_> {
         for (l, d) in self.luck.iter_mut().zip(delta) {
             *l += d;
         }
-        if player.settings.cubeful && self.cube.settled.is_none() {
+        if player.tracks_cube && self.cube.settled.is_none() {
             // The next player's cube state; his cubeful values, for the mover.
-            let state = self.cube.next_state();
+            let state = self.cube.state.switched();
             let mut mean = 0.0;
             let mut got = 0.0;
             for (i, d) in ALL_ROLLS.iter().enumerate() {
-                let v = -cubeful_value(&w.chosen[i], &w.values[i].sanitized(), &state, player.met)?;
+                let p = w.values[i].sanitized();
+                let v = -mover_value(&w.chosen[i], &p, &state, player.met, player.doubling())?;
                 mean += f64::from(d.weight()) * v;
                 if i == actual {
                     got = v;
                 }
             }
-            self.luck_cubeful += sign(mover_is_root) * f64::from(self.cube.value) * (got - mean / 36.0);
+            self.luck_cubeful += sign(mover_is_root) * (got - mean / 36.0);
         }
         self.luck_done = true;
         Ok(())
@@ -315,7 +364,7 @@ impl Table for Trial<'_, '_> {
             self.sample = Some(self.fail(sample)?);
             return Ok(Flow::Stop);
         }
-        if s.cubeful && self.cube.settled.is_none() {
+        if self.player.doubling() && self.cube.settled.is_none() {
             let r = self.cube_action(pos, seat == ROOT);
             self.fail(r)?;
         }
@@ -349,7 +398,7 @@ impl Table for Trial<'_, '_> {
             self.fail(r)?;
         }
         self.luck_done = false;
-        self.cube.owner = self.cube.owner.switched();
+        self.cube.state = self.cube.state.switched();
         Ok(())
     }
 }

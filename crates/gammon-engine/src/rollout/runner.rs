@@ -41,7 +41,7 @@ pub(super) fn run(
 ) -> Result<RunEnd, RolloutError> {
     let s = player.settings();
     let m = starts.len();
-    let cubeful = s.cubeful;
+    let cubeful = player.headline_cubeful();
     let stop = controls.stop;
     let mut next = trials.start + tally.trials().len();
     let threads = rayon::current_num_threads() as u64;

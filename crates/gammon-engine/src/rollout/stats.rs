@@ -32,6 +32,11 @@ impl Estimate {
         Estimate { mean, standard_error, low: mean - Z95 * standard_error, high: mean + Z95 * standard_error }
     }
 
+    /// The estimate of `factor × x + offset`: a change of units.
+    pub fn linear(&self, factor: f64, offset: f64) -> Self {
+        Estimate::new(factor * self.mean + offset, factor.abs() * self.standard_error)
+    }
+
     /// True if `value` is inside the 95% interval (ends included).
     pub fn contains(&self, value: f64) -> bool {
         self.low <= value && value <= self.high
