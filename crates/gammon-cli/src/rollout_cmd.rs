@@ -68,6 +68,11 @@ pub struct RolloutArgs {
     /// already).
     #[arg(long)]
     cubeless: bool,
+    /// Roll out the cube decision of the player on roll: the no-double line
+    /// and the double/take line with the same dice, both sides playing the
+    /// cube after (money play at the position's cube, or the match score).
+    #[arg(long, conflicts_with_all = ["dice", "cubeless", "cubeful"])]
+    cube_decision: bool,
     /// Dice seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -126,10 +131,10 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
         },
         e => e.into(),
     })?;
-    if !request.context.is_money() && (args.out.is_some() || args.shard.shard.is_some()) {
+    if (args.cube_decision || !request.context.is_money()) && (args.out.is_some() || args.shard.shard.is_some()) {
         bail!(
-            "--shard and --out roll out money play only for now: roll out this match position in one run \
-             (or give its position without the score for a money rollout)"
+            "--shard and --out roll out money play positions and moves only for now: roll out this match position \
+             or cube decision in one run"
         );
     }
     let shard = args.shard.resolve()?;
@@ -157,27 +162,50 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
             ShardJob { engine: &engine, position: &request.position, dice: request.dice, settings, shard, fingerprint };
         return pool.install(|| run_shard(&job, out, &progress, &stop, args.json.json));
     }
-    let report = pool.install(|| engine.rollout(&request, &settings, |p| progress.show(p), stop.as_atomic()));
-    progress.clear();
-    let report = match report {
-        Err(EngineError::Rollout(RolloutError::Interrupted)) => {
-            eprintln!("interrupted before any game finished: no result");
-            std::process::exit(INTERRUPTED);
-        }
-        r => r.context("the rollout failed")?,
-    };
     let out = std::io::stdout();
     let mut out = BufWriter::new(out.lock());
-    if args.json.json {
-        json::write(&mut out, &report)?;
+    let interrupted = if args.cube_decision {
+        let report = pool.install(|| engine.cube_rollout(&request, &settings, |p| progress.show(p), stop.as_atomic()));
+        progress.clear();
+        let report = finished(report.map_err(|e| match e {
+            EngineError::GameOver => anyhow!("the game in this position is over: there is no cube decision"),
+            EngineError::Cube(e) => anyhow::Error::new(e).context("cannot roll out the cube at this score and cube"),
+            e => e.into(),
+        }))?;
+        if args.json.json {
+            json::write(&mut out, &report)?;
+        } else {
+            text::cube_rollout_report(&mut out, &report)?;
+        }
+        report.interrupted
     } else {
-        text::rollout_report(&mut out, &report)?;
-    }
+        let report = pool.install(|| engine.rollout(&request, &settings, |p| progress.show(p), stop.as_atomic()));
+        progress.clear();
+        let report = finished(report.map_err(anyhow::Error::from))?;
+        if args.json.json {
+            json::write(&mut out, &report)?;
+        } else {
+            text::rollout_report(&mut out, &report)?;
+        }
+        report.interrupted()
+    };
     out.flush()?;
-    if report.interrupted() {
+    if interrupted {
         std::process::exit(INTERRUPTED);
     }
     Ok(())
+}
+
+/// A rollout's answer, or its failure as the one error line; a rollout
+/// stopped before any game finished exits as interrupted, without one.
+fn finished<T>(report: Result<T, anyhow::Error>) -> Result<T> {
+    match report {
+        Err(e) if matches!(e.downcast_ref(), Some(EngineError::Rollout(RolloutError::Interrupted))) => {
+            eprintln!("interrupted before any game finished: no result");
+            std::process::exit(INTERRUPTED);
+        }
+        r => r.context("the rollout failed"),
+    }
 }
 
 /// Plays one shard into `out` through the jobs crate (resuming what it

@@ -1,7 +1,7 @@
 //! Rollout results, and the progress line while a rollout runs.
 
-use gammon_engine::api::{MergeSummary, RolloutOutcome, RolloutReport};
-use gammon_engine::rollout::{match_chances, Estimate, RolloutProgress, TrialSet};
+use gammon_engine::api::{CubeRolloutReport, MergeSummary, RolloutOutcome, RolloutReport};
+use gammon_engine::rollout::{match_chances, Estimate, RolloutProgress, RolloutSettings, TrialSet};
 use gammon_jobs::{Bar, Progress};
 use std::io::{self, Write};
 
@@ -70,8 +70,8 @@ fn se(x: f64, width: usize) -> String {
     }
 }
 
-fn describe_settings(r: &RolloutReport) -> String {
-    let s = &r.settings;
+/// The players, the dice and where trials stop.
+fn play_settings(s: &RolloutSettings) -> Vec<String> {
     let mut parts = vec![format!("{}-ply players", s.ply), format!("seed {}", s.seed)];
     parts.push(if s.variance_reduction { "variance reduction".into() } else { "no variance reduction".into() });
     parts.push(if s.quasi_random { "quasi-random dice".into() } else { "random dice".into() });
@@ -79,6 +79,12 @@ fn describe_settings(r: &RolloutReport) -> String {
     if let Some(t) = s.truncate {
         parts.push(format!("truncated after {t} half-moves"));
     }
+    parts
+}
+
+fn describe_settings(r: &RolloutReport) -> String {
+    let s = &r.settings;
+    let mut parts = play_settings(s);
     match (&r.match_units, s.cubeful) {
         (None, true) => parts.push("cubeful money (cube centred, 0-ply cube decisions)".into()),
         (Some(_), true) => {
@@ -249,4 +255,53 @@ fn rollout_body(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
         }
     }
     writeln!(out)
+}
+
+/// `gammon rollout --cube-decision`: the context, the three equities with
+/// their standard errors as gnubg prints a cube rollout (and the match
+/// winning chances in a match), the difference of the paired lines, the
+/// proper action and the costs.
+pub fn cube_rollout_report(out: &mut impl Write, r: &CubeRolloutReport) -> io::Result<()> {
+    if r.interrupted {
+        writeln!(out, "partial rollout: {} of {} games per line (interrupted)", r.games, r.settings.trials)?;
+    }
+    let d = &r.report;
+    super::context_header(out, &d.context, &d.notes)?;
+    writeln!(out, "Cube decision rollout of {} (the player on roll, before rolling)", d.position.to_position_id())?;
+    let settings = describe_cube_settings(&r.settings);
+    super::write_wrapped(out, &format!("both lines with the same dice; {settings}"), "", "")?;
+    writeln!(out)?;
+    let a = &d.analysis;
+    let unit = if d.context.is_money() { "Equity" } else { "EMG" };
+    let mwc_head = if r.mwc.is_some() { "      MWC      SE" } else { "" };
+    writeln!(out, "                 {unit:>8}      SE{mwc_head}")?;
+    let mwc =
+        |i: usize| r.mwc.map_or(String::new(), |m| format!("  {:>7.4} {}", m[i].mean, se(m[i].standard_error, 7)));
+    writeln!(out, "No double        {:>8} {}{}", signed(a.no_double), se(r.no_double.standard_error, 7), mwc(0))?;
+    writeln!(out, "Double, take     {:>8} {}{}", signed(a.double_take), se(r.double_take.standard_error, 7), mwc(1))?;
+    let pass_mwc = a.match_chances.map_or(String::new(), |m| format!("  {:>7.4}", m.double_pass));
+    let pass = format!("Double, pass     {:>8}        {pass_mwc}", signed(a.double_pass));
+    writeln!(out, "{}", pass.trim_end())?;
+    let diff = &r.take_minus_no_double;
+    writeln!(out, "Double/take minus no double: {} (SE {})", signed(diff.mean), se(diff.standard_error, 0))?;
+    writeln!(out)?;
+    writeln!(out, "Proper cube action: {}", a.action.as_str())?;
+    writeln!(
+        out,
+        "Games: {} of {} per line, {:.2} s on {} thread{}",
+        r.games,
+        r.settings.trials,
+        r.elapsed.as_secs_f64(),
+        r.threads,
+        if r.threads == 1 { "" } else { "s" }
+    )
+}
+
+fn describe_cube_settings(s: &RolloutSettings) -> String {
+    let mut parts = play_settings(s);
+    parts.push("0-ply cube decisions after the first roll".into());
+    if let Some(t) = s.target_se {
+        parts.push(format!("target SE {t}"));
+    }
+    parts.join(", ")
 }

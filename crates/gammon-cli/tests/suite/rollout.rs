@@ -178,3 +178,33 @@ fn a_match_rollout_is_not_sharded_as_money() {
     rollout_fails(&[MATCH_3_2, "--shard", "0/2", "--out", "/tmp/never-written.rs"], "money play only");
     rollout_fails(&[MATCH_3_2, "--cubeful", "--cubeless"], "cannot be used with");
 }
+
+#[test]
+fn a_cube_decision_is_rolled_out_in_both_lines() {
+    // gnubg 2-ply: double/take (the oracle's first money cube position).
+    let out = gammon(&["rollout", "2t0hBgDbdI4BAA", "--cube-decision", "--games", "72", "--truncate", "6"]);
+    assert!(out.success(), "{}", out.stderr);
+    for line in ["No double", "Double, take", "Double, pass", "Double/take minus no double", "Proper cube action:"] {
+        assert!(out.stdout.contains(line), "{line}: {}", out.stdout);
+    }
+    let out = gammon(&["rollout", "2t0hBgDbdI4BAA", "--cube-decision", "--games", "72", "--truncate", "6", "--json"]);
+    assert!(out.success(), "{}", out.stderr);
+    let j: Value = serde_json::from_str(&out.stdout).unwrap();
+    // What `gammon cube --json` prints, with the standard errors and games.
+    let cube = gammon(&["cube", "2t0hBgDbdI4BAA", "--json"]);
+    let c: Value = serde_json::from_str(&cube.stdout).unwrap();
+    for key in ["no_double", "double_take", "double_pass", "action", "settings", "explanation"] {
+        assert!(j.get(key).is_some() && c.get(key).is_some(), "{key}");
+    }
+    assert_eq!(j["games"], 72);
+    assert_eq!(j["double_pass"], 1.0);
+    assert!(j["standard_errors"]["no_double"].as_f64().unwrap() > 0.0);
+    let diff = &j["standard_errors"]["double_take_minus_no_double"];
+    let want = j["double_take"].as_f64().unwrap() - j["no_double"].as_f64().unwrap();
+    assert!((diff["mean"].as_f64().unwrap() - want).abs() < 1e-9, "{diff}");
+    assert_eq!(j["rollout"]["games"], 72);
+
+    rollout_fails(&["2t0hBgDbdI4BAA", "--cube-decision", "--dice", "31"], "cannot be used with");
+    let owned = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:00:0:0:0:0:10";
+    rollout_fails(&[owned, "--cube-decision", "--games", "36"], "the player on roll cannot double");
+}

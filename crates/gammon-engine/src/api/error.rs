@@ -1,6 +1,6 @@
 //! What can go wrong when the engine is asked something.
 
-use crate::cube::CubeError;
+use crate::cube::{CubeError, NoDouble};
 use crate::rollout::RolloutError;
 use crate::search::SearchError;
 use thiserror::Error;
@@ -19,6 +19,9 @@ pub enum EngineError {
     /// The rollout cannot be run (its settings, an illegal position).
     #[error(transparent)]
     Rollout(RolloutError),
+    /// A cube decision to roll out that the player on roll may not make.
+    #[error("the player on roll cannot double: {}", .0.describe())]
+    CannotDouble(NoDouble),
     /// A search deeper than the engine answers at ([`MAX_PLY`](super::MAX_PLY)).
     #[error("{ply} plies is deeper than the engine searches (0 to {max}; rollouts go further)")]
     TooDeep {

@@ -10,11 +10,12 @@
 //! logic.
 
 use super::{
-    CubeReport, CubefulRollAnalysis, Evaluation, LegalMoves, MatchUnits, RollAnalysis, RolloutOutcome, RolloutReport,
+    CubeReport, CubeRolloutReport, CubefulRollAnalysis, Evaluation, LegalMoves, MatchUnits, RollAnalysis,
+    RolloutOutcome, RolloutReport,
 };
 use crate::cube::{Fact, TakePoint};
 use crate::met::GammonPrices;
-use crate::rollout::{Estimate, RolloutResult};
+use crate::rollout::{Estimate, RolloutResult, RolloutSettings};
 use gammon_eval::{evaluated_by, Probabilities};
 use gammon_rules::{CubeOwner, DiceState, GameContext, PlayedStep, Position, Xgid};
 use serde::{Serialize, Serializer};
@@ -494,6 +495,24 @@ struct RolloutSettingsJson {
     match_context: Option<CubeSettingsJson>,
 }
 
+impl RolloutSettingsJson {
+    fn new(s: &RolloutSettings, threads: usize, match_context: Option<&GameContext>) -> Self {
+        RolloutSettingsJson {
+            games: s.trials,
+            seed: s.seed,
+            ply: s.ply,
+            truncate: s.truncate,
+            variance_reduction: s.variance_reduction,
+            quasi_random: s.quasi_random,
+            bearoff_exact: s.bearoff_exact,
+            cubeful: s.cubeful,
+            target_se: s.target_se,
+            threads,
+            match_context: match_context.map(Into::into),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct RolloutResultJson {
     trials: u64,
@@ -580,19 +599,7 @@ impl Serialize for RolloutReport {
         RolloutReportJson {
             position: self.position.to_position_id(),
             dice: self.dice.map(|d| d.to_string()),
-            settings: RolloutSettingsJson {
-                games: s.trials,
-                seed: s.seed,
-                ply: s.ply,
-                truncate: s.truncate,
-                variance_reduction: s.variance_reduction,
-                quasi_random: s.quasi_random,
-                bearoff_exact: s.bearoff_exact,
-                cubeful: s.cubeful,
-                target_se: s.target_se,
-                threads: self.threads,
-                match_context: units.map(|u| (&u.context).into()),
-            },
+            settings: RolloutSettingsJson::new(s, self.threads, units.map(|u| &u.context)),
             partial: self.interrupted(),
             games_done: self.interrupted().then(|| self.trials()),
             seconds: self.elapsed.as_secs_f64(),
@@ -619,6 +626,66 @@ impl Serialize for RolloutReport {
                         .collect(),
                 ),
             },
+        }
+        .serialize(serializer)
+    }
+}
+
+/// The standard errors of a rolled-out cube decision's equities.
+#[derive(Serialize)]
+struct CubeRolloutErrorsJson {
+    no_double: f64,
+    double_take: f64,
+    /// Double/take minus no double: its value and the standard error of
+    /// the paired games.
+    double_take_minus_no_double: Estimate,
+    /// In a match: the same for the match winning chances.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mwc: Option<CubeRolloutMwcErrorsJson>,
+}
+
+#[derive(Serialize)]
+struct CubeRolloutMwcErrorsJson {
+    no_double: f64,
+    double_take: f64,
+    double_take_minus_no_double: Estimate,
+}
+
+/// `gammon rollout --cube-decision --json`: what `gammon cube --json`
+/// prints for the decision, read from the rollout, with the standard errors,
+/// the games and the rollout's settings.
+#[derive(Serialize)]
+struct CubeRolloutJson<'a> {
+    #[serde(flatten)]
+    decision: &'a CubeReport,
+    standard_errors: CubeRolloutErrorsJson,
+    games: u64,
+    /// Only in a rollout stopped before all its games: `true`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    partial: bool,
+    rollout: RolloutSettingsJson,
+    seconds: f64,
+}
+
+impl Serialize for CubeRolloutReport {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let in_match = (!self.report.context.is_money()).then_some(&self.report.context);
+        CubeRolloutJson {
+            decision: &self.report,
+            standard_errors: CubeRolloutErrorsJson {
+                no_double: self.no_double.standard_error,
+                double_take: self.double_take.standard_error,
+                double_take_minus_no_double: self.take_minus_no_double,
+                mwc: self.mwc.map(|[nd, dt, diff]| CubeRolloutMwcErrorsJson {
+                    no_double: nd.standard_error,
+                    double_take: dt.standard_error,
+                    double_take_minus_no_double: diff,
+                }),
+            },
+            games: self.games,
+            partial: self.interrupted,
+            rollout: RolloutSettingsJson::new(&self.settings, self.threads, in_match),
+            seconds: self.elapsed.as_secs_f64(),
         }
         .serialize(serializer)
     }

@@ -22,6 +22,7 @@
 mod analysis;
 mod cube_decision;
 mod cube_player;
+mod cube_rollout;
 mod cubeful_analysis;
 mod error;
 pub mod json;
@@ -44,6 +45,7 @@ pub const MAX_PLY: u8 = 3;
 pub use analysis::{Evaluation, RollAnalysis};
 pub use cube_decision::{pending_answer, CubeQuestion, CubeReport, PendingAnswer};
 pub use cube_player::CubePlayer;
+pub use cube_rollout::CubeRolloutReport;
 pub use cubeful_analysis::{CubefulMove, CubefulRollAnalysis};
 pub use error::{error_chain, EngineError};
 pub use moves::{legal_moves, ChosenMove, LegalMove, LegalMoves};

@@ -61,7 +61,17 @@ impl MatchUnits {
 
     /// Its normalised equity (EMG).
     pub fn emg(&self, cubeful: &Estimate) -> Estimate {
-        self.mwc(cubeful).linear(self.factor, self.offset)
+        self.emg_of_mwc(&self.mwc(cubeful))
+    }
+
+    /// The normalised equity (EMG) of match winning chances.
+    pub fn emg_of_mwc(&self, mwc: &Estimate) -> Estimate {
+        mwc.linear(self.factor, self.offset)
+    }
+
+    /// A difference of match winning chances as a difference of EMG.
+    pub fn emg_difference(&self, mwc: &Estimate) -> Estimate {
+        mwc.linear(self.factor, 0.0)
     }
 
     /// A difference between two moves' cubeful estimates in match winning

@@ -227,7 +227,7 @@ impl<E: Evaluator> Engine<E> {
             (TrialCube::Money, None)
         } else {
             let state = CubeState::from_context(&request.context, self.met())?;
-            (TrialCube::Match(state), MatchUnits::new(&request.context, &state, self.met()))
+            (TrialCube::Cube(state), MatchUnits::new(&request.context, &state, self.met()))
         };
         let stakes = (&cube, self.met());
         let evaluator = self.evaluator();

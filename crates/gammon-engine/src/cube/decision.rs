@@ -438,7 +438,7 @@ impl CubeAnalysis {
     /// Leaves out the take point where its verdict (take when the taker's
     /// chances reach it) differs from the one decided, which came from
     /// other values (a search, the exact bearoff database).
-    pub(super) fn drop_inconsistent_take_point(&mut self) {
+    pub(crate) fn drop_inconsistent_take_point(&mut self) {
         if let (Some(tp), Some(r)) = (self.take_point, self.response()) {
             if (tp.taker_chances >= tp.model) != (r != Response::Pass) {
                 self.take_point = None;

@@ -152,6 +152,7 @@ pub use janowski::{
     RACE_COEFFICIENT_X, RACE_FACTOR_X, RACE_MAX_X, RACE_MIN_X,
 };
 pub use moves::{rank_results_cubeful, CubefulResult};
+pub(crate) use nply::analysis_of_values;
 pub use nply::{
     analyse_position_cubeless_nply, analyse_position_nply, analyse_state_nply, analyse_states_nply, cubeful_nply,
     NplyCubeful,

@@ -280,21 +280,10 @@ pub fn analyse_states_nply<E: Evaluator>(
     let searched: Vec<CubeState> = states.iter().flat_map(|s| [*s, s.doubled()]).collect();
     let n = cubeful_nply(search, pos, &searched, met, plies)?;
     let p = n.probabilities.sanitized();
-    let q = P::of(&p);
-    let x = cube_efficiency(pos);
     let mut out = Vec::with_capacity(states.len());
     for (state, raw) in states.iter().zip(n.values.chunks(2)) {
         let [nd, dt] = *raw else { return Err(CubeError::GameOver) };
-        let v = match state.stakes {
-            Stakes::Money { .. } => Values { nd, dt: 2.0 * dt, dp: 1.0, mwc: None },
-            Stakes::Match { away, crawford, .. } => {
-                let cube = state.cube;
-                let dp = raw_double_pass(state, met);
-                let cubeless = met.eq2mwc(q.utility(&met.gammon_prices(away, cube)), cube, away, crawford);
-                Values::from_match([nd, dt, dp], cubeless, cube, away, crawford, met)
-            }
-        };
-        let mut a = assemble(&p, x, state, met, &CubeDecision::new(&v, &q, state));
+        let mut a = analysis_of_values(pos, &p, state, met, [nd, dt]);
         a.exact_bearoff = state.is_money() && bearoff_two_sided::holds(pos);
         if plies > 0 || a.exact_bearoff {
             a.drop_inconsistent_take_point();
@@ -302,6 +291,32 @@ pub fn analyse_states_nply<E: Evaluator>(
         out.push(a);
     }
     Ok(out)
+}
+
+/// The analysis of a cube decision whose no-double and double/take values
+/// were found otherwise (a search, a rollout): `nd` normalised to the cube
+/// and `dt` to the doubled cube in money play, match winning chances in a
+/// match; `p` the cubeless probabilities. The take point is the model's:
+/// callers leave it out where its verdict differs
+/// ([`CubeAnalysis::drop_inconsistent_take_point`]).
+pub(crate) fn analysis_of_values(
+    pos: &Position,
+    p: &Probabilities,
+    state: &CubeState,
+    met: &Met,
+    [nd, dt]: [f64; 2],
+) -> CubeAnalysis {
+    let q = P::of(p);
+    let v = match state.stakes {
+        Stakes::Money { .. } => Values { nd, dt: 2.0 * dt, dp: 1.0, mwc: None },
+        Stakes::Match { away, crawford, .. } => {
+            let cube = state.cube;
+            let dp = raw_double_pass(state, met);
+            let cubeless = met.eq2mwc(q.utility(&met.gammon_prices(away, cube)), cube, away, crawford);
+            Values::from_match([nd, dt, dp], cubeless, cube, away, crawford, met)
+        }
+    };
+    assemble(p, cube_efficiency(pos), state, met, &CubeDecision::new(&v, &q, state))
 }
 
 /// A simpler n-ply cube decision: the cubeless probabilities of

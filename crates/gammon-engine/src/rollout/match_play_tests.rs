@@ -22,7 +22,7 @@ fn quick(cubeful: bool) -> RolloutSettings {
 
 fn roll_out(state: CubeState, cubeful: bool) -> RolloutResult {
     let net = NetEvaluator::shipped().unwrap();
-    let stakes = (&TrialCube::Match(state), Met::kazaross_xg2());
+    let stakes = (&TrialCube::Cube(state), Met::kazaross_xg2());
     rollout_position_with(&net, &middle_game(), stakes, &quick(cubeful), |_| {}, &AtomicBool::new(false)).unwrap()
 }
 
@@ -77,7 +77,7 @@ fn moves_are_ranked_by_the_chances_they_keep_in_the_match() {
         &net,
         &middle_game(),
         dice,
-        (&TrialCube::Match(state), Met::kazaross_xg2()),
+        (&TrialCube::Cube(state), Met::kazaross_xg2()),
         &settings,
         |_| {},
         &AtomicBool::new(false),
@@ -93,7 +93,7 @@ fn moves_are_ranked_by_the_chances_they_keep_in_the_match() {
     let opponent = rollout_position_with(
         &net,
         &best.result,
-        (&TrialCube::Match(state.switched()), Met::kazaross_xg2()),
+        (&TrialCube::Cube(state.switched()), Met::kazaross_xg2()),
         &settings,
         |_| {},
         &AtomicBool::new(false),

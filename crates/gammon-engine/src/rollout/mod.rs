@@ -247,28 +247,28 @@ pub enum TrialCube {
     /// Money play: cubeless, or with [`RolloutSettings::cubeful`] a cube
     /// centred at 1.
     Money,
-    /// A match at a score: the cube state (a match [`CubeState`]) of the
-    /// player on roll in the position rolled out, before his roll (for the
-    /// moves of a roll, of the mover). With [`RolloutSettings::cubeful`]
-    /// both sides double, take and pass by the cube model at the changing
-    /// score (nobody doubles in the Crawford game; after it the trailer
-    /// doubles, the leader's cube is dead; a cube that already wins the
-    /// match is dead); without, the game is played out for the cube as it
-    /// is. Either way the trials sum `2 × MWC − 1` of the player on roll
-    /// ([`match_chances`]), in the result's `cubeful` estimate.
-    Match(CubeState),
+    /// The cube state (money, or a match at its score) of the player on roll
+    /// in the position rolled out, before his roll (for the moves of a roll,
+    /// of the mover). With [`RolloutSettings::cubeful`] both sides double,
+    /// take and pass by the cube model (in a match at the changing score:
+    /// nobody doubles in the Crawford game; after it the trailer doubles,
+    /// the leader's cube is dead; a cube that already wins the match is
+    /// dead); without, the game is played out for the cube as it is. The
+    /// trials sum points in money play, `2 × MWC − 1` of the player on roll
+    /// in a match ([`match_chances`]), in the result's `cubeful` estimate.
+    Cube(CubeState),
 }
 
 impl TrialCube {
     /// The trials are ranked by their cubeful value: money cubeful
-    /// rollouts and every match rollout.
+    /// rollouts and every rollout with a cube state.
     pub fn headline_cubeful(&self, settings: &RolloutSettings) -> bool {
-        settings.cubeful || matches!(self, TrialCube::Match(_))
+        settings.cubeful || matches!(self, TrialCube::Cube(_))
     }
 }
 
 /// The match winning chances of a match rollout's cubeful estimate (which
-/// sums `2 × MWC − 1`: [`TrialCube::Match`]), with their standard error.
+/// sums `2 × MWC − 1`: [`TrialCube::Cube`]), with their standard error.
 pub fn match_chances(cubeful: &Estimate) -> Estimate {
     cubeful.linear(0.5, 0.5)
 }
@@ -437,6 +437,22 @@ pub enum Starts<'a> {
     Position(&'a Position),
     /// The candidates, each the position after the move.
     Moves(&'a [Candidate]),
+    /// A cube decision of the player on roll before rolling: two lines with
+    /// the same dice, start 0 where he does not double now, start 1 after
+    /// he doubled and the opponent took (the cube of [`TrialCube::Cube`]
+    /// doubled, owned by the opponent).
+    CubeDecision(&'a Position),
+}
+
+impl Starts<'_> {
+    /// The positions the trials start from, one per line.
+    fn positions(&self) -> Vec<Position> {
+        match self {
+            Starts::Position(p) => vec![**p],
+            Starts::Moves(c) => c.iter().map(|c| c.result).collect(),
+            Starts::CubeDecision(p) => vec![**p, **p],
+        }
+    }
 }
 
 /// A candidate move of a moves rollout.
@@ -587,6 +603,51 @@ pub fn rollout_moves_with(
     Ok(move_results(&candidates, &run, cube.headline_cubeful(settings)))
 }
 
+/// A cube decision rolled out: the line where the player on roll does not
+/// double now and the line where he doubles and is taken, with the same
+/// dice, each for him in the units of [`TrialCube::Cube`] (points at the
+/// cube of the line in money play, `2 × MWC − 1` in a match).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CubeLines {
+    /// No double now; both sides' cube play after.
+    pub no_double: RolloutResult,
+    /// Double, take: the cube doubled, owned by the taker.
+    pub double_take: RolloutResult,
+    /// Double/take minus no double, with the standard error of the paired
+    /// trials.
+    pub take_minus_no_double: Estimate,
+}
+
+/// Rolls out the cube decision of the player on roll in `pos`, whose cube
+/// is `state` (money or match, [`Starts::CubeDecision`]): both lines play
+/// the cube after the first roll (whatever [`RolloutSettings::cubeful`]
+/// says) and use the same dice, as gnubg and XG roll out cube decisions.
+///
+/// # Errors
+/// As [`rollout_position`].
+pub fn rollout_cube_decision(
+    evaluator: &dyn Evaluator,
+    pos: &Position,
+    (state, met): (&CubeState, &Met),
+    settings: &RolloutSettings,
+    progress: impl Fn(&RolloutProgress) + Sync,
+    stop: &AtomicBool,
+) -> Result<CubeLines, RolloutError> {
+    let settings = RolloutSettings { cubeful: true, candidates: None, ..*settings };
+    let controls = Controls { progress: &progress, checkpoint: &|_| {}, stop };
+    let cube = TrialCube::Cube(*state);
+    let starts = Starts::CubeDecision(pos);
+    let run = rollout_trials(evaluator, starts, (&cube, met), &settings, 0..settings.trials, None, &controls)?;
+    let mut lines = run.tally.results(true, run.target_reached, run.interrupted).into_iter();
+    let (Some((no_double, nd_diff)), Some((double_take, dt_diff))) = (lines.next(), lines.next()) else {
+        return Err(RolloutError::NoCandidates);
+    };
+    // The tally measures each line against the better one (no double on a tie).
+    let take_minus_no_double =
+        if no_double.headline().mean >= double_take.headline().mean { dt_diff } else { nd_diff.linear(-1.0, 0.0) };
+    Ok(CubeLines { no_double, double_take, take_minus_no_double })
+}
+
 /// The moves a moves rollout of `pos` and `dice` rolls out: every legal
 /// move (or the pass) by the evaluator's 0-ply equity, best first (ties in
 /// the generator's order), cut to [`RolloutSettings::candidates`].
@@ -668,14 +729,8 @@ pub fn rollout_trials(
     resume: Option<RolloutTally>,
     controls: &Controls<'_>,
 ) -> Result<TrialsRun, RolloutError> {
-    let positions: Vec<Position> = match starts {
-        Starts::Position(p) => vec![*p],
-        Starts::Moves(c) => c.iter().map(|c| c.result).collect(),
-    };
-    let position = match starts {
-        Starts::Position(p) => *p,
-        Starts::Moves(c) => c.first().map_or(Position::STARTING, |c| c.result),
-    };
+    let positions = starts.positions();
+    let position = positions.first().copied().unwrap_or(Position::STARTING);
     check(&position, settings)?;
     if positions.is_empty() {
         return Err(RolloutError::NoCandidates);
@@ -696,7 +751,7 @@ pub fn rollout_trials(
         }
     };
     let flip = matches!(starts, Starts::Moves(_));
-    let player = Player::new(evaluator, settings, cube, flip, met);
+    let player = Player::new(evaluator, settings, cube, &starts, met);
     let end = run(&player, &positions, flip, trials, tally, controls)?;
     Ok(TrialsRun { tally: end.tally, target_reached: end.target_reached, interrupted: end.interrupted })
 }

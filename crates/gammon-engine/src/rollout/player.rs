@@ -4,7 +4,7 @@
 
 use super::dice::{roll_index, TrialDice};
 use super::stats::{equity_of, five, invert, invert_difference, Sample};
-use super::{RolloutError, RolloutSettings, TrialCube, MAX_TURNS};
+use super::{RolloutError, RolloutSettings, Starts, TrialCube, MAX_TURNS};
 use crate::cube::{cube_efficiency, cubeless_mwc, decide_for, CubeError, CubeState, Response, Stakes};
 use crate::met::Met;
 use crate::search::Search;
@@ -29,26 +29,38 @@ struct Cube {
 /// The cubeful value of a position for its side on roll with the cube in
 /// `state`, in the units a trial sums: in money play points,
 /// `cube × max(no double, min(double/take, +1))`; in a match `2 × MWC − 1`,
-/// which like points changes sign with the side. `doubling`: the side on
-/// roll may turn the cube; without, a match is played out for the cube as
-/// it is (cubeless match winning chances). A finished game is worth its
-/// result.
+/// which like points changes sign with the side. `live`: the cube is
+/// played; without, a match is played out for the cube as it is (cubeless
+/// match winning chances). `double_now`: the side on roll may double before
+/// this roll (not at the start of a cube decision's no-double line, whose
+/// value is then the no-double one). A finished game is worth its result.
 fn mover_value(
     pos: &Position,
     p: &Probabilities,
     state: &CubeState,
     met: &Met,
-    doubling: bool,
+    (live, double_now): (bool, bool),
 ) -> Result<f64, CubeError> {
     let cube = f64::from(state.cube);
-    if state.is_money() {
-        if pos.game_result().is_some() {
+    let finished = pos.game_result().is_some();
+    if let Stakes::Money { jacoby, .. } = state.stakes {
+        if finished {
+            // The Jacoby rule: gammons count single until the cube is turned.
+            if jacoby && state.owner == CubeOwner::Centered {
+                return Ok(cube * (2.0 * f64::from(p.win) - 1.0));
+            }
             return Ok(cube * equity_of(&five(p)));
         }
-        return Ok(cube * decide_for(pos, p, cube_efficiency(pos), state, met)?.best());
+        let d = decide_for(pos, p, cube_efficiency(pos), state, met)?;
+        return Ok(cube * if double_now { d.best() } else { d.no_double });
     }
-    let mwc = if doubling && pos.game_result().is_none() {
-        decide_for(pos, p, cube_efficiency(pos), state, met)?.best_mwc()
+    let mwc = if live && !finished {
+        let d = decide_for(pos, p, cube_efficiency(pos), state, met)?;
+        if double_now {
+            d.best_mwc()
+        } else {
+            d.match_chances.map(|m| m.no_double)
+        }
     } else {
         cubeless_mwc(p, state, met)?
     };
@@ -86,34 +98,41 @@ pub(super) struct Player<'a> {
     search: Option<Search<&'a dyn Evaluator>>,
     settings: RolloutSettings,
     dice: TrialDice,
-    /// The cube at the start of every trial, seen by the side on roll there.
-    start: CubeState,
+    /// The cube at the start of each line's trials, seen by the side on
+    /// roll there, and whether he may double before his first roll (not in
+    /// the no-double line of a cube decision).
+    lines: Vec<(CubeState, bool)>,
     /// Trials carry a cube value: money cubeful, or any match.
     tracks_cube: bool,
     met: &'a Met,
 }
 
 impl<'a> Player<'a> {
-    /// The players of trials from start positions whose side on roll has
-    /// the cube of `cube` (`flip`: the opponent of the side it is seen by).
+    /// The players of trials from `starts` with the cube of `cube` (seen
+    /// by the player on roll before the starts: for moves, the mover).
     pub(super) fn new(
         evaluator: &'a dyn Evaluator,
         settings: &RolloutSettings,
         cube: &TrialCube,
-        flip: bool,
+        starts: &Starts<'_>,
         met: &'a Met,
     ) -> Self {
-        let start = match cube {
+        let state = match cube {
             TrialCube::Money => CubeState::money(1, CubeOwner::Centered, false, false),
-            TrialCube::Match(state) if flip => state.switched(),
-            TrialCube::Match(state) => *state,
+            TrialCube::Cube(state) => *state,
+        };
+        let lines = match starts {
+            Starts::Position(_) => vec![(state, true)],
+            // Each candidate's trials start with the opponent on roll.
+            Starts::Moves(c) => vec![(state.switched(), true); c.len()],
+            Starts::CubeDecision(_) => vec![(state, false), (state.doubled(), true)],
         };
         Player {
             evaluator,
             search: (settings.ply > 0).then(|| Search::new(evaluator).with_plies(settings.ply)),
             settings: *settings,
             dice: TrialDice::new(settings.seed, settings.quasi_random),
-            start,
+            lines,
             tracks_cube: cube.headline_cubeful(settings),
             met,
         }
@@ -171,14 +190,16 @@ impl<'a> Player<'a> {
 
     /// Plays trial `k` from `start` at the one game loop's table ([`Trial`]);
     /// the values are for the side on roll at the start (seat Zero).
-    pub(super) fn trial(&self, w: &mut Work, start: &Position, k: u64) -> Result<Sample, RolloutError> {
+    pub(super) fn trial(&self, w: &mut Work, line: usize, start: &Position, k: u64) -> Result<Sample, RolloutError> {
+        let (state, first_double) = self.lines.get(line).copied().unwrap_or((self.lines[0].0, true));
         let mut rolls = TrialRolls { dice: &self.dice, k, turn: 0, rng: RandomDice::new(self.settings.seed, k) };
         let mut trial = Trial {
             player: self,
             w,
             luck: [0.0; 5],
             luck_cubeful: 0.0,
-            cube: Cube { state: self.start, settled: None },
+            cube: Cube { state, settled: None },
+            may_double: first_double,
             turn: 0,
             luck_done: false,
             sample: None,
@@ -231,6 +252,9 @@ struct Trial<'p, 'w> {
     luck: [f64; 5],
     luck_cubeful: f64,
     cube: Cube,
+    /// The side on roll may double now (false only before the first roll
+    /// of a cube decision's no-double line).
+    may_double: bool,
     /// Half-moves played.
     turn: u32,
     /// The luck of this turn's roll is counted (it is, in `choose_move`,
@@ -260,7 +284,8 @@ impl Trial<'_, '_> {
             let cubeful = match self.cube.settled {
                 Some(value) => value,
                 None => {
-                    let v = mover_value(pos, &p.sanitized(), &self.cube.state, player.met, player.doubling())?;
+                    let play = (player.doubling(), self.may_double);
+                    let v = mover_value(pos, &p.sanitized(), &self.cube.state, player.met, play)?;
                     sign(mover_is_root) * v
                 }
             };
@@ -282,10 +307,14 @@ impl Trial<'_, '_> {
         let p = self.player.evaluator.evaluate(pos).sanitized();
         let d = decide_for(pos, &p, cube_efficiency(pos), &state, self.player.met)?;
         if d.action.doubles() {
-            if d.response() == Some(Response::Take) {
-                self.cube.state = state.doubled();
-            } else {
-                self.cube.settled = Some(sign(mover_is_root) * pass_value(&state, self.player.met));
+            match d.response() {
+                Some(Response::Take) => self.cube.state = state.doubled(),
+                // Money play with beavers: taken at twice the new cube, and
+                // the beaverer keeps it.
+                Some(Response::Beaver) => self.cube.state = state.doubled().doubled(),
+                Some(Response::Pass) | None => {
+                    self.cube.settled = Some(sign(mover_is_root) * pass_value(&state, self.player.met));
+                }
             }
         }
         Ok(())
@@ -323,7 +352,7 @@ impl Trial<'_, '_> {
             let mut got = 0.0;
             for (i, d) in ALL_ROLLS.iter().enumerate() {
                 let p = w.values[i].sanitized();
-                let v = -mover_value(&w.chosen[i], &p, &state, player.met, player.doubling())?;
+                let v = -mover_value(&w.chosen[i], &p, &state, player.met, (player.doubling(), true))?;
                 mean += f64::from(d.weight()) * v;
                 if i == actual {
                     got = v;
@@ -364,10 +393,11 @@ impl Table for Trial<'_, '_> {
             self.sample = Some(self.fail(sample)?);
             return Ok(Flow::Stop);
         }
-        if self.player.doubling() && self.cube.settled.is_none() {
+        if self.player.doubling() && self.cube.settled.is_none() && self.may_double {
             let r = self.cube_action(pos, seat == ROOT);
             self.fail(r)?;
         }
+        self.may_double = true;
         Ok(Flow::Play)
     }
 

@@ -66,7 +66,11 @@ pub(super) fn run(
                     return None;
                 }
                 Some(
-                    starts.iter().map(|p| player.trial(w, p, k).map(|x| if flip { x.inverted() } else { x })).collect(),
+                    starts
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| player.trial(w, i, p, k).map(|x| if flip { x.inverted() } else { x }))
+                        .collect(),
                 )
             })
             .collect();
