@@ -15,7 +15,9 @@ use axum::Json;
 use gammon_engine::api::json::{EvalJson, PositionJson};
 use gammon_engine::api::{check_rollout, legal_moves, AnalyseOptions, CubeOptions, EngineError, EvalOptions, Request};
 use gammon_engine::review::{ReviewError, ReviewSettings, MAX_REVIEW_PLIES};
-use gammon_engine::rollout::{RolloutError, RolloutSettings, BATCH};
+use gammon_engine::rollout::{
+    match_chances, Estimate as RunningEstimate, RolloutError, RolloutProgress, RolloutSettings, BATCH,
+};
 use gammon_jobs::Progress;
 use gammon_rules::{parse_match_text, DiceState};
 use serde::Deserialize;
@@ -130,6 +132,10 @@ pub struct RolloutRequest {
     /// With dice: the best N moves by the net's static judgement (0: all).
     #[serde(default = "eight")]
     moves: usize,
+    /// Roll out the cube decision of the player on roll (`gammon rollout
+    /// --cube-decision`): the answer is that command's JSON.
+    #[serde(default)]
+    cube_decision: bool,
 }
 
 const fn default_games() -> u64 {
@@ -172,34 +178,48 @@ pub async fn start_rollout(State(state): State<AppState>, body: Body) -> Result<
     let request: RolloutRequest = json_body(body, state.connections.body_timeout).await?;
     let ask = Request::read(&request.position, request.match_id.as_deref(), request.dice.as_deref())?;
     let settings = request.settings(&ask)?;
-    check_rollout(&ask, &settings).map_err(|e| match e {
-        EngineError::GameOver => {
-            ApiError::bad("position", "the game in this position is over: there are no moves to roll out")
+    let cube_decision = request.cube_decision;
+    if cube_decision {
+        if request.dice.is_some() {
+            return Err(ApiError::bad(
+                "dice",
+                "a cube decision comes before the roll: give no dice with cube_decision",
+            ));
         }
-        e => e.into(),
-    })?;
+        state.engine.check_cube_rollout(&ask, &settings).map_err(|e| ApiError::engine(e, Asked::Cube))?;
+    } else {
+        check_rollout(&ask, &settings).map_err(|e| match e {
+            EngineError::GameOver => {
+                ApiError::bad("position", "the game in this position is over: there are no moves to roll out")
+            }
+            e => e.into(),
+        })?;
+    }
+    // A match rollout runs in `2 × MWC − 1`: its progress is shown as match
+    // winning chances.
+    let in_match = !ask.context.is_money();
     let engine = Arc::clone(&state.engine);
     let work: Work = Box::new(move |job| {
-        let report = engine.rollout(
-            &ask,
-            &settings,
-            |p| {
-                job.progress().report_with(
-                    p.trials,
-                    p.max_trials,
-                    Estimate {
-                        equity: Some(p.equity),
-                        // None (null) below two games: there is none.
-                        standard_error: Some(p.standard_error).filter(|se| se.is_finite()),
-                    },
-                )
-            },
-            job.stop_flag(),
-        );
-        match report {
-            Ok(r) => {
-                serde_json::value::to_raw_value(&gammon_engine::api::json::document(&r)).map_err(|e| e.to_string())
-            }
+        let progress = |p: &RolloutProgress| {
+            let running = RunningEstimate::new(p.equity, p.standard_error);
+            let shown = if in_match { match_chances(&running) } else { running };
+            job.progress().report_with(
+                p.trials,
+                p.max_trials,
+                Estimate {
+                    equity: Some(shown.mean),
+                    // None (null) below two games: there is none.
+                    standard_error: Some(shown.standard_error).filter(|se| se.is_finite()),
+                },
+            )
+        };
+        let answer = if cube_decision {
+            engine.cube_rollout(&ask, &settings, progress, job.stop_flag()).map(|r| document_of(&r))
+        } else {
+            engine.rollout(&ask, &settings, progress, job.stop_flag()).map(|r| document_of(&r))
+        };
+        match answer {
+            Ok(json) => json,
             Err(EngineError::Rollout(RolloutError::Interrupted)) => {
                 Err("cancelled before any game finished".to_string())
             }
@@ -208,6 +228,11 @@ pub async fn start_rollout(State(state): State<AppState>, body: Body) -> Result<
     });
     let view = state.jobs.submit(JobKind::Rollout, work)?;
     Ok((StatusCode::CREATED, Json(view)))
+}
+
+/// A job's answer: the JSON document of `value`.
+fn document_of(value: &impl serde::Serialize) -> Result<Box<serde_json::value::RawValue>, String> {
+    serde_json::value::to_raw_value(&gammon_engine::api::json::document(value)).map_err(|e| e.to_string())
 }
 
 /// The body of `POST /api/reviews`: the match file's text and the depths of
@@ -247,9 +272,7 @@ pub async fn start_review(State(state): State<AppState>, body: Body) -> Result<(
             job.stop_flag(),
         );
         match review {
-            Ok(r) => {
-                serde_json::value::to_raw_value(&gammon_engine::api::json::document(&r)).map_err(|e| e.to_string())
-            }
+            Ok(r) => document_of(&r),
             Err(ReviewError::Interrupted) => Err("cancelled before any record was reviewed".to_string()),
             Err(e) => Err(chain(&e)),
         }

@@ -466,6 +466,43 @@ async fn a_rollout_job_of_a_certain_gammon_wins_two_points_every_game() {
 }
 
 #[tokio::test]
+async fn match_and_cube_decision_rollouts_answer_what_the_cli_prints() {
+    let state = common::state();
+    // A 7-point match at 3-2: cubeful at the score unless asked otherwise.
+    let xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:2:0:7:10";
+    let body = json!({"position": xgid, "games": 36, "truncate": 2}).to_string();
+    let (status, job) = post(&state, "/api/rollouts", &body).await;
+    assert_eq!(status, 201, "{job}");
+    let done = finished(&state, &format!("/api/rollouts/{}", job["id"])).await;
+    let result = &done["result"];
+    assert_eq!((&result["settings"]["cubeful"], &result["settings"]["match"]["away"]), (&json!(true), &json!([4, 5])));
+    let mwc = result["rollout"]["mwc"]["mean"].as_f64().unwrap();
+    assert!(result["rollout"]["cubeful_equity"].is_null() && (0.0..1.0).contains(&mwc), "{result}");
+    // The progress of a match rollout is in match winning chances too.
+    assert!((done["progress"]["equity"].as_f64().unwrap() - mwc).abs() < 1e-9, "{done}");
+
+    let body = json!({"position": "2t0hBgDbdI4BAA", "games": 36, "truncate": 4, "cube_decision": true}).to_string();
+    let (status, job) = post(&state, "/api/rollouts", &body).await;
+    assert_eq!(status, 201, "{job}");
+    let done = finished(&state, &format!("/api/rollouts/{}", job["id"])).await;
+    let result = &done["result"];
+    assert_eq!((&result["games"], &result["double_pass"]), (&json!(36), &json!(1.0)), "{done}");
+    assert!(result["standard_errors"]["double_take"].as_f64().unwrap() > 0.0, "{result}");
+    assert!(result["action"].is_string() && result["explanation"].is_string(), "{result}");
+
+    // A player who may not double has no cube decision to roll out.
+    let owned = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:00:0:0:0:0:10";
+    for (body, field) in [
+        (json!({"position": owned, "cube_decision": true}), "position"),
+        (json!({"position": "start", "dice": "31", "cube_decision": true}), "dice"),
+    ] {
+        let (status, answer) = post(&state, "/api/rollouts", &body.to_string()).await;
+        let (status, got, reason) = refusal(status, &answer);
+        assert_eq!((status, got.as_deref()), (400, Some(field)), "{body}: {reason}");
+    }
+}
+
+#[tokio::test]
 async fn a_cancelled_rollout_stops_and_keeps_its_games() {
     let state = common::state();
     let body = json!({"position": "start", "games": 1_000_000, "truncate": 2}).to_string();

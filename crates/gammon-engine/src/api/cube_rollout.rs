@@ -38,6 +38,24 @@ pub struct CubeRolloutReport {
 }
 
 impl<E: Evaluator> Engine<E> {
+    /// Checks a cube-decision rollout before it starts (or is queued): its
+    /// settings, and a cube decision the player on roll may make.
+    ///
+    /// # Errors
+    /// As [`cube_rollout`](Self::cube_rollout), before any game.
+    pub fn check_cube_rollout(
+        &self,
+        request: &Request,
+        settings: &RolloutSettings,
+    ) -> Result<CubeQuestion, EngineError> {
+        settings.check()?;
+        let question = CubeQuestion::new(request.position, request.context, self.met())?;
+        match question.state().no_double_reason() {
+            Some(reason) => Err(EngineError::CannotDouble(reason)),
+            None => Ok(question),
+        }
+    }
+
     /// Rolls out the cube decision of the player on roll before his roll,
     /// in the request's context (money play at its cube, or a match at its
     /// score): the line where he does not double now and the line where he
@@ -57,12 +75,8 @@ impl<E: Evaluator> Engine<E> {
         progress: impl Fn(&RolloutProgress) + Sync,
         stop: &AtomicBool,
     ) -> Result<CubeRolloutReport, EngineError> {
-        settings.check()?;
-        let question = CubeQuestion::new(request.position, request.context, self.met())?;
+        let question = self.check_cube_rollout(request, settings)?;
         let state = *question.state();
-        if let Some(reason) = state.no_double_reason() {
-            return Err(EngineError::CannotDouble(reason));
-        }
         let start = Instant::now();
         let position = request.position;
         let lines = rollout_cube_decision(self.evaluator(), &position, (&state, self.met()), settings, progress, stop)?;
