@@ -7,10 +7,12 @@ use crate::args::JsonArg;
 use crate::{json, text};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use gammon_engine::api::{merge_rollout_shards, MergeError, RolloutShard};
+use gammon_engine::api::{merge_rollout_shards, MergeError, MergedRollout, RolloutShard};
+use gammon_engine::met::Met;
 use gammon_eval::file_format::{identify_file, FileKind, Found};
 use gammon_train::dataset::Dataset;
 use gammon_train::labels::{merge_label_shards, LabelMergeError};
+use serde::Serialize;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
@@ -60,7 +62,7 @@ fn merge_rollouts(args: &MergeArgs) -> Result<()> {
     }
     let shards: Vec<RolloutShard> =
         args.files.iter().map(|f| RolloutShard::load(f).context("merge")).collect::<Result<_>>()?;
-    let (report, summary) = merge_rollout_shards(&shards, args.partial).map_err(|e| match &e {
+    let (report, summary) = merge_rollout_shards(&shards, args.partial, Met::kazaross_xg2()).map_err(|e| match &e {
         MergeError::Duplicate { shard, other, .. } => {
             anyhow::anyhow!("merge: {} and {}: {e}", args.files[*other].display(), args.files[*shard].display())
         }
@@ -72,21 +74,38 @@ fn merge_rollouts(args: &MergeArgs) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     if args.json.json {
-        let mut value = serde_json::to_value(&report)?;
-        if !summary.missing.is_empty() {
-            if let Some(map) = value.as_object_mut() {
-                let ranges: Vec<[u64; 2]> = summary.missing.iter().map(|r| [r.start, r.end]).collect();
-                map.insert("missing_games".into(), serde_json::json!(ranges));
-                let shards: Vec<String> = summary.missing_shards.iter().map(ToString::to_string).collect();
-                map.insert("missing_shards".into(), serde_json::json!(shards));
+        // The report's own JSON (a `Value` would widen its f32 numbers),
+        // and what a partial merge misses.
+        let missing = !summary.missing.is_empty();
+        let missing_games: Option<Vec<[u64; 2]>> =
+            missing.then(|| summary.missing.iter().map(|r| [r.start, r.end]).collect());
+        let missing_shards: Option<Vec<String>> =
+            missing.then(|| summary.missing_shards.iter().map(ToString::to_string).collect());
+        match &report {
+            MergedRollout::Rollout(r) => json::write(&mut out, &Merged { report: r, missing_games, missing_shards })?,
+            MergedRollout::CubeDecision(c) => {
+                json::write(&mut out, &Merged { report: c.as_ref(), missing_games, missing_shards })?;
             }
         }
-        json::write(&mut out, &value)?;
     } else {
-        text::merged_rollout_report(&mut out, &report, &summary)?;
+        match &report {
+            MergedRollout::Rollout(r) => text::merged_rollout_report(&mut out, r, &summary)?,
+            MergedRollout::CubeDecision(c) => text::merged_cube_rollout_report(&mut out, c, &summary)?,
+        }
     }
     out.flush()?;
     Ok(())
+}
+
+/// A merged report's JSON with what a partial merge misses.
+#[derive(Serialize)]
+struct Merged<'a, T: Serialize> {
+    #[serde(flatten)]
+    report: &'a T,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing_games: Option<Vec<[u64; 2]>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing_shards: Option<Vec<String>>,
 }
 
 fn merge_labels(args: &MergeArgs) -> Result<()> {

@@ -131,12 +131,6 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
         },
         e => e.into(),
     })?;
-    if (args.cube_decision || !request.context.is_money()) && (args.out.is_some() || args.shard.shard.is_some()) {
-        bail!(
-            "--shard and --out roll out money play positions and moves only for now: roll out this match position \
-             or cube decision in one run"
-        );
-    }
     let shard = args.shard.resolve()?;
     if args.out.is_none() && args.shard.shard.is_some() {
         bail!("--shard needs --out FILE: a shard's sums are written there, for gammon merge");
@@ -158,8 +152,14 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
     ));
     let stop = stop_on_interrupt(Arc::clone(&progress))?;
     if let Some(out) = &args.out {
-        let job =
-            ShardJob { engine: &engine, position: &request.position, dice: request.dice, settings, shard, fingerprint };
+        let job = ShardJob {
+            engine: &engine,
+            request: &request,
+            cube_decision: args.cube_decision,
+            settings,
+            shard,
+            fingerprint,
+        };
         return pool.install(|| run_shard(&job, out, &progress, &stop, args.json.json));
     }
     let out = std::io::stdout();

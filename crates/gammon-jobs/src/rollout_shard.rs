@@ -4,12 +4,11 @@
 //! loses at most that much and a stopped one nothing.
 
 use crate::{CheckpointPolicy, Checkpoints, Fingerprint, SettingsDiffer, StopFlag};
-use gammon_engine::api::{Engine, EngineError, RolloutJob, RolloutShard};
+use gammon_engine::api::{Engine, EngineError, Request, RolloutJob, RolloutShard};
 use gammon_engine::rollout::{RolloutError, RolloutProgress, RolloutSettings};
 use gammon_engine::shard::Shard;
 use gammon_eval::file_format::FileError;
 use gammon_eval::Evaluator;
-use gammon_rules::{Dice, Position};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -23,10 +22,11 @@ pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(30);
 pub struct ShardJob<'a, E: Evaluator> {
     /// The engine whose net plays.
     pub engine: &'a Engine<E>,
-    /// The position rolled out.
-    pub position: &'a Position,
-    /// The roll whose moves are rolled out, if any.
-    pub dice: Option<Dice>,
+    /// The position rolled out in its context, with the roll whose moves
+    /// are rolled out, if any.
+    pub request: &'a Request,
+    /// Roll out the cube decision of the player on roll instead.
+    pub cube_decision: bool,
     /// The rollout's settings.
     pub settings: RolloutSettings,
     /// Which part of the games.
@@ -127,8 +127,7 @@ pub fn run<E: Evaluator>(
         }
     };
     let played = job.engine.rollout_shard(
-        job.position,
-        job.dice,
+        (job.request, job.cube_decision),
         &job.settings,
         job.shard,
         job.fingerprint,
@@ -143,7 +142,9 @@ pub fn run<E: Evaluator>(
     let played = match played {
         Err(EngineError::Rollout(RolloutError::Interrupted)) => return Err(ShardRunError::Interrupted),
         Err(EngineError::Rollout(RolloutError::Resume)) => {
-            let differ = saved_job.and_then(|saved| fingerprint_now(job).resume(&fingerprint(&saved)).err());
+            let now = job.engine.rollout_job((job.request, job.cube_decision), &job.settings, job.fingerprint);
+            let differ =
+                saved_job.zip(now.ok()).and_then(|(saved, now)| fingerprint(&now).resume(&fingerprint(&saved)).err());
             return Err(ShardRunError::OtherRollout { path: out.to_path_buf(), differ });
         }
         r => r.map_err(ShardRunError::Rollout)?,
@@ -152,13 +153,18 @@ pub fn run<E: Evaluator>(
     Ok(played)
 }
 
-/// A rollout's settings by the options of `gammon rollout` that set them.
-fn settings_fingerprint(position: &str, dice: Option<&str>, s: &RolloutSettings, net: String) -> Fingerprint {
+/// A rollout (as its shard file names it) by the options of `gammon rollout`
+/// that set it.
+fn fingerprint(saved: &RolloutJob) -> Fingerprint {
+    let net = format!("{} ({:016x})", saved.evaluator, saved.fingerprint);
+    let s = &saved.settings;
     let on_off = |b: bool| if b { "on" } else { "off" };
     let or_none = |x: Option<String>| x.unwrap_or_else(|| "none".to_string());
     Fingerprint::new()
-        .with("position", position)
-        .with("--dice", dice.unwrap_or("none"))
+        .with("position", &saved.position)
+        .with("score and cube (XGID)", or_none(saved.context.clone()))
+        .with("--cube-decision", on_off(saved.cube_decision))
+        .with("--dice", or_none(saved.dice.clone()))
         .with("--games", s.trials)
         .with("--seed", s.seed)
         .with("--truncate", or_none(s.truncate.map(|t| t.to_string())))
@@ -170,17 +176,4 @@ fn settings_fingerprint(position: &str, dice: Option<&str>, s: &RolloutSettings,
         .with("exact bearoffs (--no-bearoff)", on_off(s.bearoff_exact))
         .with("--moves", or_none(s.candidates.map(|x| x.to_string())))
         .with("--weights", net)
-}
-
-/// The settings of a saved shard's rollout.
-fn fingerprint(saved: &RolloutJob) -> Fingerprint {
-    let net = format!("{} ({:016x})", saved.evaluator, saved.fingerprint);
-    settings_fingerprint(&saved.position, saved.dice.as_deref(), &saved.settings, net)
-}
-
-/// The settings of the rollout `job` plays.
-fn fingerprint_now<E: Evaluator>(job: &ShardJob<'_, E>) -> Fingerprint {
-    let net = format!("{} ({:016x})", job.engine.name(), job.fingerprint);
-    let dice = job.dice.map(|d| d.to_string());
-    settings_fingerprint(&job.position.to_position_id(), dice.as_deref(), &job.settings, net)
 }

@@ -6,7 +6,9 @@ mod rollout;
 
 pub use cube::{cube_decision, cube_in_analysis};
 pub use cubeful::{context_header, cubeful_roll_analysis};
-pub use rollout::{cube_rollout_report, merged_rollout_report, rollout_report, RolloutProgressLine};
+pub use rollout::{
+    cube_rollout_report, merged_cube_rollout_report, merged_rollout_report, rollout_report, RolloutProgressLine,
+};
 
 use gammon_engine::api::{CubeReport, Evaluation, LegalMoves, RollAnalysis};
 use gammon_eval::{evaluated_by, Probabilities};

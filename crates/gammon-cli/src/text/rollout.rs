@@ -257,6 +257,19 @@ fn rollout_body(out: &mut impl Write, r: &RolloutReport) -> io::Result<()> {
     writeln!(out)
 }
 
+/// `gammon merge` of the shards of a cube-decision rollout: what `gammon
+/// rollout --cube-decision` prints for the same games, then the shards and
+/// what is missing from a partial merge.
+pub fn merged_cube_rollout_report(out: &mut impl Write, r: &CubeRolloutReport, m: &MergeSummary) -> io::Result<()> {
+    cube_rollout_report(out, r)?;
+    let missing = if m.missing.is_empty() {
+        String::new()
+    } else {
+        format!("; missing games {}", TrialSet::from_ranges(m.missing.iter().cloned()))
+    };
+    writeln!(out, "Merged from {} shard{}{missing}", m.shards, if m.shards == 1 { "" } else { "s" })
+}
+
 /// `gammon rollout --cube-decision`: the context, the three equities with
 /// their standard errors as gnubg prints a cube rollout (and the match
 /// winning chances in a match), the difference of the paired lines, the

@@ -174,8 +174,7 @@ fn a_match_position_is_rolled_out_at_its_score() {
 }
 
 #[test]
-fn a_match_rollout_is_not_sharded_as_money() {
-    rollout_fails(&[MATCH_3_2, "--shard", "0/2", "--out", "/tmp/never-written.rs"], "money play only");
+fn cubeful_and_cubeless_are_one_choice() {
     rollout_fails(&[MATCH_3_2, "--cubeful", "--cubeless"], "cannot be used with");
 }
 

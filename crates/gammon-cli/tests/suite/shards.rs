@@ -78,6 +78,54 @@ fn shards_merged_in_any_order_print_what_one_run_prints() {
 }
 
 #[test]
+fn match_and_cube_decision_shards_merge_into_one_run() {
+    let dir = temp("match-shards");
+    let xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:2:0:7:10";
+    for extra in [&[][..], &["--cube-decision"][..]] {
+        let base = [&["rollout", xgid, "--games", "60", "--truncate", "3"][..], extra].concat();
+        let whole = gammon(&[&base[..], &["--json"]].concat());
+        assert!(whole.success(), "{}", whole.stderr);
+        let whole_text = gammon(&base);
+        let mut files = Vec::new();
+        for k in 0..3 {
+            let file = dir.join(format!("{}-{k}.rs", extra.len()));
+            let shard = format!("{k}/3");
+            let o = gammon(&[&base[..], &["--shard", &shard, "--out", path(&file)]].concat());
+            assert!(o.success() && o.stdout.contains("(complete)"), "{}{}", o.stdout, o.stderr);
+            files.push(file);
+        }
+        let names: Vec<&str> = files.iter().map(|f| path(f)).collect();
+        let merged = gammon(&[&["merge", "--json"], &names[..]].concat());
+        assert!(merged.success(), "{}", merged.stderr);
+        let strip = |text: &str| {
+            let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+            let map = v.as_object_mut().unwrap();
+            for key in ["seconds", "games_per_second"] {
+                map.remove(key);
+            }
+            for key in ["settings", "rollout"] {
+                if let Some(s) = map.get_mut(key).and_then(|s| s.as_object_mut()) {
+                    s.remove("threads");
+                }
+            }
+            v
+        };
+        assert_eq!(strip(&merged.stdout), strip(&whole.stdout), "{extra:?}");
+        // The text too, but for the costs.
+        let merged_text = gammon(&[&["merge"], &names[..]].concat());
+        let body = |t: &str| {
+            t.lines()
+                .filter(|l| !l.starts_with("Games:") && !l.starts_with("Merged from"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(body(&merged_text.stdout), body(&whole_text.stdout), "{extra:?}");
+        assert!(merged_text.stdout.contains("7-point match, score 3-2"), "{}", merged_text.stdout);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn the_index_comes_from_slurm_or_kubernetes_and_bad_merges_are_refused() {
     let dir = temp("shards-env");
     let file = |k: u32| dir.join(format!("s{k}.rs"));

@@ -5,7 +5,8 @@
 
 use super::{CubeQuestion, CubeReport, Engine, EngineError, MatchUnits, Request};
 use crate::cube::{analysis_of_values, Stakes};
-use crate::rollout::{match_chances, rollout_cube_decision, Estimate, RolloutProgress, RolloutSettings};
+use crate::met::Met;
+use crate::rollout::{match_chances, rollout_cube_decision, CubeLines, Estimate, RolloutProgress, RolloutSettings};
 use gammon_eval::{Evaluator, PositionClass};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -80,49 +81,64 @@ impl<E: Evaluator> Engine<E> {
         let start = Instant::now();
         let position = request.position;
         let lines = rollout_cube_decision(self.evaluator(), &position, (&state, self.met()), settings, progress, stop)?;
-        let elapsed = start.elapsed();
-        let (nd, dt) = (lines.no_double.headline(), lines.double_take.headline());
-        let cube = f64::from(state.cube);
-        // The values the cube analysis reads, and the estimates as printed.
-        let (values, estimates, mwc) = match state.stakes {
-            Stakes::Money { .. } => {
-                let (nd, dt, diff) =
-                    (nd.linear(1.0 / cube, 0.0), dt.linear(1.0 / cube, 0.0), lines.take_minus_no_double);
-                ([nd.mean, dt.mean / 2.0], [nd, dt, diff.linear(1.0 / cube, 0.0)], None)
-            }
-            Stakes::Match { .. } => {
-                let (m_nd, m_dt) = (match_chances(&nd), match_chances(&dt));
-                let m_diff = lines.take_minus_no_double.linear(0.5, 0.0);
-                let units = MatchUnits::new(question.context(), &state, self.met());
-                let emg = |e: &Estimate| units.map_or(*e, |u| u.emg_of_mwc(e));
-                let emg_diff = units.map_or(m_diff, |u| u.emg_difference(&m_diff));
-                ([m_nd.mean, m_dt.mean], [emg(&m_nd), emg(&m_dt), emg_diff], Some([m_nd, m_dt, m_diff]))
-            }
-        };
-        let probabilities = lines.no_double.mean_probabilities().sanitized();
-        let mut analysis = analysis_of_values(&position, &probabilities, &state, self.met(), values);
-        analysis.drop_inconsistent_take_point();
-        let report = CubeReport {
-            position,
-            context: *question.context(),
-            plies: settings.ply,
-            class: PositionClass::of(&position),
-            analysis,
-            notes: question.notes().to_vec(),
-        };
-        let [no_double, double_take, take_minus_no_double] = estimates;
-        Ok(CubeRolloutReport {
-            report,
-            no_double,
-            double_take,
-            take_minus_no_double,
-            mwc,
-            settings: RolloutSettings { cubeful: true, candidates: None, ..*settings },
-            games: lines.no_double.trials,
-            interrupted: lines.no_double.interrupted,
-            threads: rayon::current_num_threads(),
-            elapsed,
-        })
+        let (threads, elapsed) = (rayon::current_num_threads(), start.elapsed());
+        Ok(cube_rollout_report(&question, &lines, settings, self.met(), (threads, elapsed)))
+    }
+}
+
+/// A rolled-out cube decision read as `gammon cube` reads its search: the
+/// two lines' values in the analysis (money: normalised to the cube; a
+/// match: match winning chances), with their standard errors. `costs`: the
+/// threads and the time it took.
+pub(crate) fn cube_rollout_report(
+    question: &CubeQuestion,
+    lines: &CubeLines,
+    settings: &RolloutSettings,
+    met: &Met,
+    (threads, elapsed): (usize, Duration),
+) -> CubeRolloutReport {
+    let state = *question.state();
+    let position = *question.position();
+    let (nd, dt) = (lines.no_double.headline(), lines.double_take.headline());
+    let cube = f64::from(state.cube);
+    // The values the cube analysis reads, and the estimates as printed.
+    let (values, estimates, mwc) = match state.stakes {
+        Stakes::Money { .. } => {
+            let (nd, dt, diff) = (nd.linear(1.0 / cube, 0.0), dt.linear(1.0 / cube, 0.0), lines.take_minus_no_double);
+            ([nd.mean, dt.mean / 2.0], [nd, dt, diff.linear(1.0 / cube, 0.0)], None)
+        }
+        Stakes::Match { .. } => {
+            let (m_nd, m_dt) = (match_chances(&nd), match_chances(&dt));
+            let m_diff = lines.take_minus_no_double.linear(0.5, 0.0);
+            let units = MatchUnits::new(question.context(), &state, met);
+            let emg = |e: &Estimate| units.map_or(*e, |u| u.emg_of_mwc(e));
+            let emg_diff = units.map_or(m_diff, |u| u.emg_difference(&m_diff));
+            ([m_nd.mean, m_dt.mean], [emg(&m_nd), emg(&m_dt), emg_diff], Some([m_nd, m_dt, m_diff]))
+        }
+    };
+    let probabilities = lines.no_double.mean_probabilities().sanitized();
+    let mut analysis = analysis_of_values(&position, &probabilities, &state, met, values);
+    analysis.drop_inconsistent_take_point();
+    let report = CubeReport {
+        position,
+        context: *question.context(),
+        plies: settings.ply,
+        class: PositionClass::of(&position),
+        analysis,
+        notes: question.notes().to_vec(),
+    };
+    let [no_double, double_take, take_minus_no_double] = estimates;
+    CubeRolloutReport {
+        report,
+        no_double,
+        double_take,
+        take_minus_no_double,
+        mwc,
+        settings: RolloutSettings { cubeful: true, candidates: None, ..*settings },
+        games: lines.no_double.trials,
+        interrupted: lines.no_double.interrupted,
+        threads,
+        elapsed,
     }
 }
 

@@ -53,7 +53,8 @@ pub use request::{Request, RequestError};
 pub use resign::{CubeUse, ResignationAnswer, ResignationUnit, RESIGNATION_TOLERANCE};
 pub use rollout_report::{MatchUnits, RolloutOutcome, RolloutReport};
 pub use rollout_shard::{
-    merge_rollout_shards, MergeError, MergeSummary, RolloutJob, RolloutShard, MAX_SHARD_BYTES, SHARD_VERSION,
+    merge_rollout_shards, MergeError, MergeSummary, MergedRollout, RolloutJob, RolloutShard, MAX_SHARD_BYTES,
+    SHARD_VERSION,
 };
 pub use use_cases::{check_rollout, AnalyseOptions, Analysis, CubeOptions, EvalOptions};
 

@@ -3,16 +3,21 @@
 //! any set of shards into the report one run with the same settings gives
 //! ([`merge_rollout_shards`]).
 
-use super::{Engine, EngineError, RolloutOutcome, RolloutReport};
+use super::cube_rollout::cube_rollout_report;
+use super::{
+    check_rollout, CubeQuestion, CubeRolloutReport, Engine, EngineError, MatchUnits, Request, RolloutOutcome,
+    RolloutReport,
+};
+use crate::cube::CubeState;
 use crate::met::Met;
 use crate::rollout::{
-    move_results, position_result, rollout_candidates, rollout_trials, Candidate, Controls, RolloutProgress,
-    RolloutSettings, RolloutTally, Starts, TallyError, TrialCube, TrialSet, TrialsRun,
+    cube_lines, move_results, position_result, rollout_candidates, rollout_trials, Candidate, Controls,
+    RolloutProgress, RolloutSettings, RolloutTally, Starts, TallyError, TrialCube, TrialSet, TrialsRun,
 };
 use crate::shard::Shard;
 use gammon_eval::file_format::{self, FileError, FileKind};
 use gammon_eval::Evaluator;
-use gammon_rules::{Dice, Move, Position};
+use gammon_rules::{Dice, Move, Position, Xgid};
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 use std::path::Path;
@@ -20,8 +25,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
-/// The version of the rollout shard file format.
-pub const SHARD_VERSION: u32 = 1;
+/// The version of the rollout shard file format: 2 added match and
+/// cube-decision rollouts ([`RolloutJob::context`],
+/// [`RolloutJob::cube_decision`]); version 1 files are read as the money
+/// rollouts they are.
+pub const SHARD_VERSION: u32 = 2;
+const SHARD_VERSION_1: u32 = 1;
 /// The largest shard file read: 64 MiB (the sums of a rollout of a few
 /// hundred moves; the size does not grow with the trials).
 pub const MAX_SHARD_BYTES: u64 = 64 << 20;
@@ -46,6 +55,57 @@ pub struct RolloutJob {
     /// With dice: the moves rolled out, as the Position ID after each, and
     /// the evaluator's 0-ply equity of each, in the evaluator's order.
     pub candidates: Vec<(String, f64)>,
+    /// A rollout with the cube in a context (a match at its score, or a
+    /// cube decision): the position in it, as an XGID. `None`: money play,
+    /// cubeless or with a cube centred at 1.
+    pub context: Option<String>,
+    /// The cube decision of the player on roll was rolled out (two lines:
+    /// no double, double/take).
+    pub cube_decision: bool,
+}
+
+/// The formats of version 1, read into version 2's.
+mod v1 {
+    use super::{RolloutSettings, RolloutTally, Shard};
+    use serde::Deserialize;
+
+    #[derive(Deserialize)]
+    pub(super) struct RolloutJob {
+        position: String,
+        dice: Option<String>,
+        settings: RolloutSettings,
+        evaluator: String,
+        fingerprint: u64,
+        legal_moves: Option<usize>,
+        candidates: Vec<(String, f64)>,
+    }
+
+    #[derive(Deserialize)]
+    pub(super) struct RolloutShard {
+        job: RolloutJob,
+        shard: Shard,
+        tally: RolloutTally,
+        seconds: f64,
+        threads: usize,
+    }
+
+    impl From<RolloutShard> for super::RolloutShard {
+        fn from(s: RolloutShard) -> Self {
+            let j = s.job;
+            let job = super::RolloutJob {
+                position: j.position,
+                dice: j.dice,
+                settings: j.settings,
+                evaluator: j.evaluator,
+                fingerprint: j.fingerprint,
+                legal_moves: j.legal_moves,
+                candidates: j.candidates,
+                context: None,
+                cube_decision: false,
+            };
+            super::RolloutShard { job, shard: s.shard, tally: s.tally, seconds: s.seconds, threads: s.threads }
+        }
+    }
 }
 
 /// One shard of a rollout: its trials' exact sums and what they belong to.
@@ -87,8 +147,16 @@ impl RolloutShard {
     /// # Errors
     /// Unreadable, corrupt, or sums that disagree with each other.
     pub fn load(path: &Path) -> Result<Self, FileError> {
-        let s: RolloutShard = file_format::read_file(path, FileKind::RolloutShard, SHARD_VERSION, MAX_SHARD_BYTES)?;
-        let starts = s.job.candidates.len().max(1);
+        let kind = FileKind::RolloutShard;
+        let s: RolloutShard = match file_format::read_file(path, kind, SHARD_VERSION, MAX_SHARD_BYTES) {
+            Err(FileError::InFile { problem, .. })
+                if matches!(*problem, FileError::Version { found: SHARD_VERSION_1, .. }) =>
+            {
+                file_format::read_file::<v1::RolloutShard>(path, kind, SHARD_VERSION_1, MAX_SHARD_BYTES)?.into()
+            }
+            r => r?,
+        };
+        let starts = if s.job.cube_decision { 2 } else { s.job.candidates.len().max(1) };
         let problem = match s.tally.check() {
             Err(e) => Some(e.to_string()),
             Ok(()) if s.tally.starts() != starts => Some("the sums are not of the moves named".to_string()),
@@ -186,23 +254,23 @@ pub struct MergeSummary {
 }
 
 impl<E: Evaluator> Engine<E> {
-    /// Plays shard `shard` of the rollout of `position` (before the roll,
-    /// or with `dice` its candidate moves), continuing `resume` (a saved
-    /// shard of the same rollout) if given, in the current rayon pool:
-    /// `checkpoint` is called after each chunk of trials with the shard so
-    /// far (to save it), `progress` with where it stands. `fingerprint`
-    /// names the evaluator's weights in the shard, so that a merge refuses
-    /// shards of other nets.
+    /// Plays shard `shard` of the rollout of the request's position (before
+    /// the roll, with its dice its candidate moves, or with `cube_decision`
+    /// the cube decision of the player on roll; a match at its score),
+    /// continuing `resume` (a saved shard of the same rollout) if given, in
+    /// the current rayon pool: `checkpoint` is called after each chunk of
+    /// trials with the shard so far (to save it), `progress` with where it
+    /// stands. `fingerprint` names the evaluator's weights in the shard, so
+    /// that a merge refuses shards of other nets.
     ///
     /// # Errors
-    /// As [`Engine::rollout`]; [`EngineError::Rollout`] for a target
-    /// standard error (a shard cannot see the others' trials) or a `resume`
-    /// of another rollout or shard.
+    /// As [`Engine::rollout`] and [`Engine::cube_rollout`];
+    /// [`EngineError::Rollout`] for a target standard error (a shard cannot
+    /// see the others' trials) or a `resume` of another rollout or shard.
     #[allow(clippy::too_many_arguments)]
     pub fn rollout_shard(
         &self,
-        position: &Position,
-        dice: Option<Dice>,
+        (request, cube_decision): (&Request, bool),
         settings: &RolloutSettings,
         shard: Shard,
         fingerprint: u64,
@@ -215,20 +283,8 @@ impl<E: Evaluator> Engine<E> {
         if settings.target_se.is_some() && shard != Shard::ALL {
             return Err(RolloutError::ShardTarget.into());
         }
-        let evaluator = self.search.evaluator();
-        let candidates = match dice {
-            Some(d) => rollout_candidates(evaluator, position, d, settings)?,
-            None => Vec::new(),
-        };
-        let job = RolloutJob {
-            position: position.to_position_id(),
-            dice: dice.map(|d| d.to_string()),
-            settings: *settings,
-            evaluator: self.name(),
-            fingerprint,
-            legal_moves: dice.map(|d| position.legal_moves(d).len()),
-            candidates: candidates.iter().map(|c| (c.result.to_position_id(), c.static_equity)).collect(),
-        };
+        let Plan { job, cube, candidates } = self.plan((request, cube_decision), settings, fingerprint)?;
+        let (position, settings) = (&request.position, job.settings);
         let (tally, before) = match resume {
             Some(r) if r.job == job && r.shard == shard => (Some(r.tally), r.seconds),
             Some(_) => return Err(RolloutError::Resume.into()),
@@ -245,18 +301,114 @@ impl<E: Evaluator> Engine<E> {
         };
         let save = |t: &RolloutTally| checkpoint(&make(t.clone()));
         let controls = Controls { progress: &progress, checkpoint: &save, stop };
-        let starts = match dice {
-            Some(_) => Starts::Moves(&candidates),
-            None => Starts::Position(position),
+        let starts = if cube_decision {
+            Starts::CubeDecision(position)
+        } else if job.dice.is_some() {
+            Starts::Moves(&candidates)
+        } else {
+            Starts::Position(position)
         };
+        let lines = if cube_decision { 2 } else { candidates.len().max(1) };
         let range = shard.trials(settings.trials);
         if range.is_empty() {
             // More shards than trials: this one has none to play.
-            return Ok(make(tally.unwrap_or_else(|| RolloutTally::empty(candidates.len().max(1)))));
+            return Ok(make(tally.unwrap_or_else(|| RolloutTally::empty(lines))));
         }
-        let money = (&TrialCube::Money, Met::kazaross_xg2());
-        let run = rollout_trials(evaluator, starts, money, settings, range, tally, &controls)?;
+        let evaluator = self.search.evaluator();
+        let run = rollout_trials(evaluator, starts, (&cube, self.met()), &settings, range, tally, &controls)?;
         Ok(make(run.tally))
+    }
+
+    /// The rollout a shard of `(request, cube_decision)` with `settings`
+    /// belongs to, as its file names it: what a saved shard is compared
+    /// with before it is resumed.
+    ///
+    /// # Errors
+    /// As [`rollout_shard`](Self::rollout_shard), before any game.
+    pub fn rollout_job(
+        &self,
+        question: (&Request, bool),
+        settings: &RolloutSettings,
+        fingerprint: u64,
+    ) -> Result<RolloutJob, EngineError> {
+        Ok(self.plan(question, settings, fingerprint)?.job)
+    }
+
+    /// The job of a sharded rollout, the cube its trials play and its
+    /// candidate moves.
+    fn plan(
+        &self,
+        (request, cube_decision): (&Request, bool),
+        settings: &RolloutSettings,
+        fingerprint: u64,
+    ) -> Result<Plan, EngineError> {
+        let (position, dice) = (&request.position, if cube_decision { None } else { request.dice });
+        let (cube, settings) = if cube_decision {
+            let state = *self.check_cube_rollout(request, settings)?.state();
+            (TrialCube::Cube(state), RolloutSettings { cubeful: true, candidates: None, ..*settings })
+        } else {
+            check_rollout(request, settings)?;
+            (trial_cube(request, self.met())?, *settings)
+        };
+        let candidates = match dice {
+            Some(d) => rollout_candidates(self.search.evaluator(), position, d, &settings)?,
+            None => Vec::new(),
+        };
+        let job = RolloutJob {
+            position: position.to_position_id(),
+            dice: dice.map(|d| d.to_string()),
+            settings,
+            evaluator: self.name(),
+            fingerprint,
+            legal_moves: dice.map(|d| position.legal_moves(d).len()),
+            candidates: candidates.iter().map(|c| (c.result.to_position_id(), c.static_equity)).collect(),
+            context: match cube {
+                TrialCube::Money => None,
+                TrialCube::Cube(_) => Some(Xgid { position: *position, context: request.context }.to_string()),
+            },
+            cube_decision,
+        };
+        Ok(Plan { job, cube, candidates })
+    }
+}
+
+/// What a shard plays: its job, the cube of its trials and its candidates.
+struct Plan {
+    job: RolloutJob,
+    cube: TrialCube,
+    candidates: Vec<Candidate>,
+}
+
+/// The cube of a rollout of the request (not of a cube decision): money
+/// play as it always was (cubeless, or a cube centred at 1), a match at its
+/// score.
+///
+/// # Errors
+/// [`EngineError::Cube`] for a match context that breaks the rules or that
+/// `met` does not cover.
+pub(crate) fn trial_cube(request: &Request, met: &Met) -> Result<TrialCube, EngineError> {
+    if request.context.is_money() {
+        return Ok(TrialCube::Money);
+    }
+    Ok(TrialCube::Cube(CubeState::from_context(&request.context, met)?))
+}
+
+/// A merged rollout: of a position or moves, or of a cube decision.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MergedRollout {
+    /// What [`Engine::rollout`] answers.
+    Rollout(RolloutReport),
+    /// What [`Engine::cube_rollout`] answers.
+    CubeDecision(Box<CubeRolloutReport>),
+}
+
+impl MergedRollout {
+    /// Games played (per move or line).
+    pub fn trials(&self) -> u64 {
+        match self {
+            MergedRollout::Rollout(r) => r.trials(),
+            MergedRollout::CubeDecision(c) => c.games,
+        }
     }
 }
 
@@ -274,7 +426,8 @@ impl<E: Evaluator> Engine<E> {
 pub fn merge_rollout_shards(
     shards: &[RolloutShard],
     partial: bool,
-) -> Result<(RolloutReport, MergeSummary), MergeError> {
+    met: &Met,
+) -> Result<(MergedRollout, MergeSummary), MergeError> {
     let first = shards.first().ok_or(MergeError::Empty)?;
     let job = &first.job;
     let mut tally = first.tally.clone();
@@ -323,28 +476,56 @@ pub fn merge_rollout_shards(
         None => None,
     };
     let run = TrialsRun { tally, target_reached: false, interrupted: !missing.is_empty() };
+    let threads = shards.iter().map(|s| s.threads).sum();
+    let elapsed = Duration::from_secs_f64(shards.iter().map(|s| s.seconds.max(0.0)).sum::<f64>().min(1e12));
+    let summary = MergeSummary { shards: shards.len(), missing, missing_shards };
+    let bad_context = || MergeError::Different {
+        shard: 0,
+        what: "context",
+        this: job.context.clone().unwrap_or_default(),
+        first: String::new(),
+    };
+    let context = match &job.context {
+        Some(text) => Some(Xgid::parse(text).map_err(|_| bad_context())?.context),
+        None => None,
+    };
+    if job.cube_decision {
+        let context = context.ok_or_else(bad_context)?;
+        let question = CubeQuestion::new(position, context, met).map_err(|_| bad_context())?;
+        let lines = cube_lines(&run).map_err(|_| bad_context())?;
+        let report = cube_rollout_report(&question, &lines, &job.settings, met, (threads, elapsed));
+        return Ok((MergedRollout::CubeDecision(Box::new(report)), summary));
+    }
+    let (cube, match_units) = match context {
+        Some(c) => {
+            let state = CubeState::from_context(&c, met).map_err(|_| bad_context())?;
+            (TrialCube::Cube(state), MatchUnits::new(&c, &state, met))
+        }
+        None => (TrialCube::Money, None),
+    };
+    let cubeful = cube.headline_cubeful(&job.settings);
     let outcome = match dice {
-        None => RolloutOutcome::Position(Box::new(position_result(&run, job.settings.cubeful))),
+        None => RolloutOutcome::Position(Box::new(position_result(&run, cubeful))),
         Some(d) => {
             let candidates = candidates_of(&position, d, &job.candidates).ok_or_else(|| MergeError::Moves {
                 shard: 0,
                 position: job.position.clone(),
                 dice: d.to_string(),
             })?;
-            RolloutOutcome::Moves(move_results(&candidates, &run, job.settings.cubeful))
+            RolloutOutcome::Moves(move_results(&candidates, &run, cubeful))
         }
     };
     let report = RolloutReport {
         position,
         dice,
         settings: job.settings,
-        threads: shards.iter().map(|s| s.threads).sum(),
-        elapsed: Duration::from_secs_f64(shards.iter().map(|s| s.seconds.max(0.0)).sum::<f64>().min(1e12)),
+        threads,
+        elapsed,
         legal_moves: job.legal_moves,
         outcome,
-        match_units: None,
+        match_units,
     };
-    Ok((report, MergeSummary { shards: shards.len(), missing, missing_shards }))
+    Ok((MergedRollout::Rollout(report), summary))
 }
 
 /// Checks that shard `i`'s rollout is `first`'s, naming the first difference.
@@ -375,6 +556,8 @@ fn same_rollout(i: usize, this: &RolloutJob, first: &RolloutJob) -> Result<(), M
     let or_none = |x: Option<String>| x.unwrap_or_else(|| "none".to_string());
     let on_off = |b: bool| if b { "on" } else { "off" }.to_string();
     differ("position", this.position.clone(), first.position.clone())?;
+    differ("context", or_none(this.context.clone()), or_none(first.context.clone()))?;
+    differ("cube decision", on_off(this.cube_decision), on_off(first.cube_decision))?;
     differ("roll", or_none(this.dice.clone()), or_none(first.dice.clone()))?;
     differ("seed", s.seed.to_string(), f.seed.to_string())?;
     differ("number of games", s.trials.to_string(), f.trials.to_string())?;

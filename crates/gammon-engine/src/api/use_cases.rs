@@ -5,9 +5,9 @@
 //! the Python package only read requests and print answers: what `gammon
 //! analyse` searches is what `/api/analyse` searches.
 
+use super::rollout_shard::trial_cube;
 use super::{CubeQuestion, MatchUnits, RolloutOutcome, RolloutReport};
 use super::{CubeReport, CubefulRollAnalysis, Engine, EngineError, Evaluation, Request, RollAnalysis, MAX_PLY};
-use crate::cube::CubeState;
 use crate::review::{review_match_until, MatchReview, ReviewError, ReviewSettings};
 use crate::rollout::{rollout_moves_with, rollout_position_with, RolloutProgress, RolloutSettings, TrialCube};
 use crate::search::MoveFilter;
@@ -223,11 +223,10 @@ impl<E: Evaluator> Engine<E> {
     ) -> Result<RolloutReport, EngineError> {
         check_rollout(request, settings)?;
         let (position, dice) = (&request.position, request.dice);
-        let (cube, match_units) = if request.context.is_money() {
-            (TrialCube::Money, None)
-        } else {
-            let state = CubeState::from_context(&request.context, self.met())?;
-            (TrialCube::Cube(state), MatchUnits::new(&request.context, &state, self.met()))
+        let cube = trial_cube(request, self.met())?;
+        let match_units = match &cube {
+            TrialCube::Cube(state) => MatchUnits::new(&request.context, state, self.met()),
+            TrialCube::Money => None,
         };
         let stakes = (&cube, self.met());
         let evaluator = self.evaluator();

@@ -638,8 +638,18 @@ pub fn rollout_cube_decision(
     let cube = TrialCube::Cube(*state);
     let starts = Starts::CubeDecision(pos);
     let run = rollout_trials(evaluator, starts, (&cube, met), &settings, 0..settings.trials, None, &controls)?;
+    cube_lines(&run)
+}
+
+/// The two lines of a cube decision from its trials' sums (of
+/// [`Starts::CubeDecision`]).
+///
+/// # Errors
+/// [`RolloutError::NoCandidates`] for sums of another number of starts.
+pub fn cube_lines(run: &TrialsRun) -> Result<CubeLines, RolloutError> {
     let mut lines = run.tally.results(true, run.target_reached, run.interrupted).into_iter();
-    let (Some((no_double, nd_diff)), Some((double_take, dt_diff))) = (lines.next(), lines.next()) else {
+    let (Some((no_double, nd_diff)), Some((double_take, dt_diff)), None) = (lines.next(), lines.next(), lines.next())
+    else {
         return Err(RolloutError::NoCandidates);
     };
     // The tally measures each line against the better one (no double on a tie).
