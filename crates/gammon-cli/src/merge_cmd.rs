@@ -82,7 +82,9 @@ fn merge_rollouts(args: &MergeArgs) -> Result<()> {
         let missing_shards: Option<Vec<String>> =
             missing.then(|| summary.missing_shards.iter().map(ToString::to_string).collect());
         match &report {
-            MergedRollout::Rollout(r) => json::write(&mut out, &Merged { report: r, missing_games, missing_shards })?,
+            MergedRollout::Rollout(r) => {
+                json::write(&mut out, &Merged { report: r.as_ref(), missing_games, missing_shards })?;
+            }
             MergedRollout::CubeDecision(c) => {
                 json::write(&mut out, &Merged { report: c.as_ref(), missing_games, missing_shards })?;
             }

@@ -397,7 +397,7 @@ pub(crate) fn trial_cube(request: &Request, met: &Met) -> Result<TrialCube, Engi
 #[derive(Debug, Clone, PartialEq)]
 pub enum MergedRollout {
     /// What [`Engine::rollout`] answers.
-    Rollout(RolloutReport),
+    Rollout(Box<RolloutReport>),
     /// What [`Engine::cube_rollout`] answers.
     CubeDecision(Box<CubeRolloutReport>),
 }
@@ -525,7 +525,7 @@ pub fn merge_rollout_shards(
         outcome,
         match_units,
     };
-    Ok((MergedRollout::Rollout(report), summary))
+    Ok((MergedRollout::Rollout(Box::new(report)), summary))
 }
 
 /// Checks that shard `i`'s rollout is `first`'s, naming the first difference.

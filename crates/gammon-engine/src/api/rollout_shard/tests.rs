@@ -37,7 +37,7 @@ fn shard_of(
 /// The merge of shards of a position or moves rollout.
 fn merge(shards: &[RolloutShard], partial: bool) -> Result<(RolloutReport, MergeSummary), MergeError> {
     match merge_rollout_shards(shards, partial, Met::kazaross_xg2())? {
-        (MergedRollout::Rollout(r), summary) => Ok((r, summary)),
+        (MergedRollout::Rollout(r), summary) => Ok((*r, summary)),
         (MergedRollout::CubeDecision(_), _) => panic!("a cube decision"),
     }
 }
