@@ -39,17 +39,9 @@ impl ApiError {
     }
 }
 
-/// `reason` with every source of `error` after it, as `a: b: c`.
-pub fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(e) = source {
-        text.push_str(": ");
-        text.push_str(&e.to_string());
-        source = e.source();
-    }
-    text
-}
+/// An error with every source after it, as `a: b: c`: the engine's one
+/// line, as the CLI prints it.
+pub use gammon_engine::api::error_chain as chain;
 
 /// The most characters of the client's input an error message quotes.
 pub const QUOTE_CHARS: usize = 80;
