@@ -9,7 +9,9 @@
 //! checked against what it writes. It is types and their conversions, no
 //! logic.
 
-use super::{CubeReport, CubefulRollAnalysis, Evaluation, LegalMoves, RollAnalysis, RolloutOutcome, RolloutReport};
+use super::{
+    CubeMatrix, CubeReport, CubefulRollAnalysis, Evaluation, LegalMoves, RollAnalysis, RolloutOutcome, RolloutReport,
+};
 use crate::cube::{Fact, TakePoint};
 use crate::met::GammonPrices;
 use crate::rollout::{Estimate, RolloutResult};
@@ -251,7 +253,7 @@ impl Serialize for CubefulRollAnalysis {
             ply: self.plies,
             evaluator: &self.evaluator,
             cubeful: true,
-            context: (&self.context).into(),
+            context: CubeSettingsJson::valued(&self.context, &self.met),
             moves: self
                 .moves
                 .iter()
@@ -286,6 +288,17 @@ struct CubeSettingsJson {
     post_crawford: bool,
     jacoby: bool,
     beaver: bool,
+    /// The match equity table's name, in a match (absent in money play and
+    /// where no table was used).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    met: Option<String>,
+}
+
+impl CubeSettingsJson {
+    /// The settings of `ctx`, valued with the table named `met` in a match.
+    fn valued(ctx: &GameContext, met: &str) -> Self {
+        CubeSettingsJson { met: (!ctx.is_money()).then(|| met.to_string()), ..ctx.into() }
+    }
 }
 
 impl From<&GameContext> for CubeSettingsJson {
@@ -300,6 +313,7 @@ impl From<&GameContext> for CubeSettingsJson {
             post_crawford: ctx.is_post_crawford(),
             jacoby: ctx.jacoby,
             beaver: ctx.beaver,
+            met: None,
         }
     }
 }
@@ -394,7 +408,7 @@ impl Serialize for CubeReport {
             position: self.position.to_position_id(),
             class: evaluated_by(self.class).to_string(),
             ply: u32::from(self.plies),
-            settings: ctx.into(),
+            settings: CubeSettingsJson::valued(ctx, &self.met),
             probabilities: a.probabilities.into(),
             efficiency: a.efficiency,
             gammon_prices: a.gammon_prices,
@@ -554,6 +568,30 @@ impl Serialize for RolloutReport {
                         .collect(),
                 ),
             },
+        }
+        .serialize(serializer)
+    }
+}
+
+/// `gammon cube --matrix N --json`: the match, the depth, the table, and
+/// one cube report a score (the object `gammon cube --json` prints there,
+/// without its own `schema_version`), row by row: the away of the player on
+/// roll from 2 to N, in each row the opponent's from 2 to N.
+#[derive(Serialize)]
+struct CubeMatrixJson<'a> {
+    match_length: u32,
+    ply: u8,
+    met: Option<&'a str>,
+    matrix: &'a [CubeReport],
+}
+
+impl Serialize for CubeMatrix {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        CubeMatrixJson {
+            match_length: self.length,
+            ply: self.plies,
+            met: self.entries.first().map(|e| e.met.as_str()),
+            matrix: &self.entries,
         }
         .serialize(serializer)
     }
