@@ -83,7 +83,7 @@ pub enum MetError {
         post: usize,
     },
     /// A file that cannot be read, or holds no table gammon can use.
-    #[error("match equity table {}: {source}", .path.display())]
+    #[error("match equity table {}", .path.display())]
     File {
         /// The file.
         path: PathBuf,

@@ -158,8 +158,8 @@ mod tests {
     fn a_file_error_names_the_file() {
         let dir = tempfile_dir();
         let missing = dir.join("absent.xml");
-        let e = Met::read_xml_file(&missing).unwrap_err();
-        assert!(e.to_string().starts_with(&format!("match equity table {}: cannot read it", missing.display())), "{e}");
+        let e = crate::api::error_chain(&Met::read_xml_file(&missing).unwrap_err());
+        assert!(e.starts_with(&format!("match equity table {}: cannot read it", missing.display())), "{e}");
         let big = dir.join("big.xml");
         std::fs::write(&big, vec![b' '; usize::try_from(MAX_MET_FILE_BYTES).unwrap() + 1]).unwrap();
         let e = Met::read_xml_file(&big).unwrap_err();
