@@ -359,6 +359,33 @@ async fn cube_plays_on_for_a_certain_gammon_and_refuses_what_it_cannot_decide() 
 }
 
 #[tokio::test]
+async fn a_cube_matrix_is_the_cube_decision_at_each_score() {
+    let state = common::state();
+    let matrix = ok(&state, "/api/cube?position=start&ply=0&matrix=3").await;
+    assert_eq!((&matrix["match_length"], &matrix["met"]), (&json!(3), &json!("Kazaross XG2 25 point MET")));
+    let entries = matrix["matrix"].as_array().unwrap();
+    assert_eq!(entries.len(), 4);
+    for (entry, away) in entries.iter().zip([[2, 2], [2, 3], [3, 2], [3, 3]]) {
+        // The same score asked alone: 3 - away points each, as a Match ID would say.
+        let xgid = format!("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:{}:{}:0:3:10", 3 - away[0], 3 - away[1]);
+        let mut one = ok(&state, &format!("/api/cube?position={}&ply=0", enc(&xgid))).await;
+        one.as_object_mut().unwrap().remove("schema_version");
+        assert_eq!(entry["settings"]["away"], json!(away));
+        assert_eq!(entry, &one, "{away:?}");
+    }
+    refused_naming(
+        &state,
+        &[
+            ("/api/cube?position=start&matrix=1", "matrix"),
+            ("/api/cube?position=start&matrix=26", "matrix"),
+            ("/api/cube?position=start&matrix=x", "matrix"),
+            (&format!("/api/cube?position={}&matrix=5", enc(OPPONENT_OWNS_CUBE)), "position"),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn wildbg_move_bears_off_the_last_checker() {
     let state = common::state();
     // p1 = 1: X's checker on his ace point; p19 = -15: the opponent's 15
