@@ -90,15 +90,11 @@ pub enum MetError {
         /// Why.
         source: Box<MetError>,
     },
-    /// The file could not be read (the I/O error's text).
-    #[error("cannot read it: {0}")]
-    Io(String),
-    /// The file is larger than any match equity table.
-    #[error("it is larger than {max} bytes: not a match equity table")]
-    TooLarge {
-        /// The limit, [`MAX_MET_FILE_BYTES`].
-        max: u64,
-    },
+    /// The file could not be read: not there, not a regular file, larger
+    /// than [`MAX_MET_FILE_BYTES`], not UTF-8 (the file format's error and
+    /// its causes, which name the file).
+    #[error("match equity table: {0}")]
+    Read(String),
     /// Not well-formed XML.
     #[error("it is not well-formed XML: {0}")]
     Xml(String),

@@ -322,7 +322,7 @@ fn a_match_equity_table_file_is_named_and_covers_its_matches() {
     assert_eq!(ok_json(&["cube", RACE, "--ply", "0", "--met", path])["settings"].get("met"), None);
     let analysed = ok_json(&["analyse", RACE, "--match", "33", "--dice", "31", "--ply", "0", "--met", path]);
     assert_eq!(analysed["context"]["met"], "Made-up 40");
-    fails(&["cube", "start", "--met", "/no/such/met.xml"], "match equity table /no/such/met.xml: cannot read it");
+    fails(&["cube", "start", "--met", "/no/such/met.xml"], "match equity table: cannot read /no/such/met.xml: ");
     let text = gammon(&["cube", "start", "--met", "/no/such/met.xml"]);
     assert_eq!(text.stderr.lines().count(), 1, "{}", text.stderr);
     std::fs::remove_file(table).unwrap();

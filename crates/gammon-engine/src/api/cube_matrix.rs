@@ -128,6 +128,7 @@ impl<E: Evaluator> Engine<E> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::api::MAX_PLY;
     use gammon_eval::NetEvaluator;
 
     fn engine() -> Engine<NetEvaluator> {
@@ -168,10 +169,8 @@ mod tests {
         let theirs =
             Request { context: GameContext { cube_owner: CubeOwner::Opponent, ..request().context }, ..request() };
         assert_eq!(e.cube_matrix(&theirs, &o, 5), Err(EngineError::Matrix(MatrixError::OpponentOwnsCube(2))));
-        assert_eq!(
-            e.cube_matrix(&request(), &CubeOptions { ply: 4 }, 5).unwrap_err().to_string().contains("deeper"),
-            true
-        );
+        let deep = e.cube_matrix(&request(), &CubeOptions { ply: 4 }, 5);
+        assert_eq!(deep, Err(EngineError::TooDeep { ply: 4, max: MAX_PLY }));
         let over = Request::read("AAAAAAAA/38AAA", None, None).unwrap();
         assert_eq!(e.cube_matrix(&over, &o, 5), Err(EngineError::GameOver));
     }
