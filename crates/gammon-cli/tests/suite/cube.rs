@@ -296,7 +296,7 @@ fn a_score_matrix_is_cube_at_every_score() {
 }
 
 /// An explicit gnubg-format table of `n` points (made-up numbers) in a file.
-fn long_table_file(n: u32) -> std::path::PathBuf {
+pub(crate) fn long_table_file(n: u32) -> std::path::PathBuf {
     let me = |a: u32, b: u32| 0.5 + (f64::from(b) - f64::from(a)) / (4.0 * f64::from(n));
     let row = |a: u32, to: u32| (1..=to).map(|b| format!("<me>{}</me>", me(a, b))).collect::<String>();
     let pre: String = (1..=n).map(|a| format!("<row>{}</row>", row(a, n))).collect();
