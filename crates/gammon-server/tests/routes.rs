@@ -547,3 +547,26 @@ async fn play_refuses_a_bad_body_naming_the_field() {
         assert!(reason.starts_with("bad JSON body: "), "{body}: {reason}");
     }
 }
+
+#[tokio::test]
+async fn the_servers_match_equity_table_is_named_and_covers_its_matches() {
+    // A made-up explicit 30-point table in gnubg's layout.
+    let me = |a: u32, b: u32| 0.5 + (f64::from(b) - f64::from(a)) / 120.0;
+    let row = |a: u32| (1..=30).map(|b| format!("<me>{}</me>", me(a, b))).collect::<String>();
+    let pre: String = (1..=30).map(|a| format!("<row>{}</row>", row(a))).collect();
+    let post: String = (1..=30).map(|a| format!("<me>{}</me>", me(a, 0).min(0.5))).collect();
+    let xml = format!(
+        "<met><info><name>Thirty</name></info><pre-crawford-table type=\"explicit\">{pre}</pre-crawford-table>\
+         <post-crawford-table type=\"explicit\" player=\"both\"><row>{post}</row></post-crawford-table></met>"
+    );
+    let met = gammon_engine::met::Met::parse_xml(&xml).unwrap();
+    let pool = std::sync::Arc::new(rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap());
+    let net = gammon_eval::NetEvaluator::shipped().unwrap();
+    let state = gammon_server::state_with_met(net, met, pool, gammon_server::JobLimits::default());
+    let long = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:7:0:28:10";
+    let answer = ok(&state, &format!("/api/cube?position={}&ply=0", enc(long))).await;
+    assert_eq!((&answer["settings"]["met"], &answer["settings"]["away"]), (&json!("Thirty"), &json!([25, 21])));
+    let matrix = ok(&state, "/api/cube?position=start&ply=0&matrix=27").await;
+    assert_eq!((matrix["met"].as_str(), matrix["matrix"].as_array().map(Vec::len)), (Some("Thirty"), Some(26 * 26)));
+    refused_naming(&state, &[("/api/cube?position=start&matrix=31", "matrix")]).await;
+}
