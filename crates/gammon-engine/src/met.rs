@@ -9,7 +9,10 @@
 //! Backgammon 1.07.001's `met/Kazaross-XG2.xml` into
 //! `crates/gammon-engine/data/kazaross-xg2.txt` (the file's header says where
 //! they come from and keeps the original notice), embedded with
-//! `include_str!` and parsed on first use.
+//! `include_str!` and parsed on first use. [`Met::read_xml_file`] reads
+//! another of gnubg's tables (`--met`): explicit ones, which cover the
+//! matches their rows cover, longer than 25 points too. Each table has a
+//! [`name`](Met::name), which every answer about a match carries.
 //!
 //! A score is described by what each side still needs ("away"): a player
 //! with 3 points in a 7-point match is 4-away. 0-away means the match is
@@ -82,7 +85,7 @@ pub enum MetError {
         /// Entries of the post-Crawford row.
         post: usize,
     },
-    /// A file that cannot be read, or holds no table gammon can use.
+    /// A file that holds no table gammon can use (the reason is the source).
     #[error("match equity table {}", .path.display())]
     File {
         /// The file.

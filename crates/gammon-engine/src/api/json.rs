@@ -371,6 +371,8 @@ struct CubeReportJson<'a> {
     no_double_reason: Option<&'static str>,
     action: &'static str,
     action_code: u8,
+    /// The action's short code for a table cell (`ND`, `DT`, `DP`, `TG`, …).
+    action_short: &'static str,
     doubles: bool,
     response: Option<String>,
     take_point: Option<TakePointJson>,
@@ -429,6 +431,7 @@ impl Serialize for CubeReport {
             no_double_reason: a.no_double_reason.map(|r| r.describe()),
             action: a.action.as_str(),
             action_code: a.action.code(),
+            action_short: a.action.short(),
             doubles: a.action.doubles(),
             response: a.response().map(|r| r.to_string()),
             take_point: a.take_point.map(TakePointJson::from),
