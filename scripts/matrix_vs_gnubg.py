@@ -6,12 +6,14 @@ first of each category), asks gammon for the cube decision at every score of
 an N-point match where both sides need 2 to N (one `--matrix` call each), and
 gnubg for the same decisions with `gnubg.cfevaluate` at the same depth
 (`evalcontext(cubeful=1, plies, reduced=0, deterministic=1, noise=0)`, the
-Kazaross-XG2 table, gnubg's default), one score at a time. Prints how often the
+Kazaross-XG2 table, gnubg's default, or both given `--met FILE`), one score
+at a time. Prints how often the
 proper actions agree (the exact verdict, and the double / no-double and
 take / pass halves), the mean and largest differences of the no-double and
 double/take equities (EMG), and the disagreements.
 
   scripts/matrix_vs_gnubg.py --gammon target/debug/gammon [--length 7] [--ply 2] [--positions 10]
+      [--met /usr/share/gnubg/met/woolsey.xml]
 
 Standard library only; needs gnubg (apt-get install -y gnubg).
 """
@@ -30,6 +32,8 @@ ORACLE = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "oracle",
 GNUBG_SIDE = r"""
 import gnubg, json, os
 job = json.load(open(os.environ["MATRIX_JOB"]))
+if job["met"]:
+    gnubg.command("set matchequitytable " + job["met"])
 n, ctx = job["length"], gnubg.evalcontext(1, job["ply"], 0, 1, 0.0)
 with open(os.environ["MATRIX_OUT"], "w") as out:
     for pos, cube, owner in job["positions"]:
@@ -56,10 +60,11 @@ def positions(count):
     return out[:count]
 
 
-def gnubg_side(poss, length, ply):
+def gnubg_side(poss, length, ply, met=None):
     with tempfile.TemporaryDirectory() as d:
         job, out, script = (os.path.join(d, x) for x in ("job.json", "out.jsonl", "side.py"))
-        json.dump({"positions": [[p, 1, -1] for p in poss], "length": length, "ply": ply}, open(job, "w"))
+        json.dump({"positions": [[p, 1, -1] for p in poss], "length": length, "ply": ply, "met": met},
+                  open(job, "w"))
         open(script, "w").write(GNUBG_SIDE)
         env = dict(os.environ, MATRIX_JOB=job, MATRIX_OUT=out)
         subprocess.run([GNUBG, "-t", "-q", "-p", script], env=env, check=True, stdout=subprocess.DEVNULL,
@@ -80,15 +85,18 @@ def main():
     ap.add_argument("--length", type=int, default=7)
     ap.add_argument("--ply", type=int, default=2)
     ap.add_argument("--positions", type=int, default=10)
+    ap.add_argument("--met", help="a gnubg XML match equity table for both programs")
     args = ap.parse_args()
     poss = positions(args.positions)
     ours = {}
     for p in poss:
-        out = subprocess.run([args.gammon, "cube", p, "--matrix", str(args.length), "--ply", str(args.ply), "--json"],
-                             check=True, capture_output=True, text=True).stdout
+        cmd = [args.gammon, "cube", p, "--matrix", str(args.length), "--ply", str(args.ply), "--json"]
+        cmd += ["--met", args.met] if args.met else []
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
         for e in json.loads(out)["matrix"]:
             ours[(p, tuple(e["settings"]["away"]))] = e
-    theirs = gnubg_side(poss, args.length, args.ply)
+    theirs = gnubg_side(poss, args.length, args.ply, args.met)
+    table = next(iter(ours.values()))["settings"]["met"]
     n = same = same_double = same_take = 0
     dnd, ddt, bad = [], [], []
     for key, g in sorted(theirs.items()):
@@ -103,7 +111,7 @@ def main():
         if e["action"] != g["action"]:
             bad.append((key, e, g))
     print(f"{len(poss)} positions x {(args.length - 1) ** 2} scores of a {args.length}-point match, "
-          f"{args.ply}-ply, centred cube, Kazaross-XG2: {n} decisions")
+          f"{args.ply}-ply, centred cube, {table}: {n} decisions")
     print(f"  same verdict:            {same}/{n} ({100.0 * same / n:.1f}%)")
     print(f"  same double / no double: {same_double}/{n} ({100.0 * same_double / n:.1f}%)")
     print(f"  same take / pass:        {same_take}/{n} ({100.0 * same_take / n:.1f}%)")
