@@ -11,6 +11,12 @@ GNUBG=${GNUBG:-/usr/games/gnubg}
 out=crates/gammon-engine/data/gnubg-met7.tsv
 {
     echo "# From gnubg 1.07.001 (scripts/gnubg_met_fixture.sh): file, table, away, opponent's away, percent"
+    echo "# Excerpts of tables distributed with GNU Backgammon; their notices, preserved as they ask:"
+    for f in Kazaross-XG2.xml mec26.xml woolsey.xml g11.xml; do
+        echo "# $f:"
+        sed -n '/<!--/,/-->/p' "/usr/share/gnubg/met/$f" | grep -v -e '<!--' -e '-->' -e '\$Id' -e '^[[:space:]]*$' \
+            | sed -e 's/^[[:space:]]*/#   /' -e 's/[[:space:]]*$//'
+    done
     for f in Kazaross-XG2.xml mec26.xml woolsey.xml g11.xml; do
         printf 'set matchequitytable /usr/share/gnubg/met/%s\nshow matchequitytable 7\n' "$f" \
             | "$GNUBG" -t -q 2>/dev/null \
