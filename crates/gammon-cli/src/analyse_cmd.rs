@@ -7,7 +7,7 @@
 //! equity in that context, as gnubg ranks them; `--cubeless` ranks them by
 //! cubeless money equity instead.
 
-use crate::args::{ContextArgs, DiceOption, JsonArg, PlyArg, PositionText, WeightsArg};
+use crate::args::{ContextArgs, DiceOption, JsonArg, MetArg, PlyArg, PositionText, WeightsArg};
 use crate::{json, text};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
@@ -52,6 +52,8 @@ pub struct AnalyseArgs {
     #[command(flatten)]
     weights: WeightsArg,
     #[command(flatten)]
+    met: MetArg,
+    #[command(flatten)]
     json: JsonArg,
     /// Also name the evaluator in full (its weights' notes).
     #[arg(long)]
@@ -75,7 +77,7 @@ pub fn run(args: &AnalyseArgs) -> Result<()> {
     let notes;
     (request.context, notes) = args.context.apply(request.context)?;
     let options = AnalyseOptions { ply: args.ply.ply, cubeless: args.cubeless, prune: args.prune };
-    let engine = Engine::new(args.weights.net()?);
+    let engine = Engine::new(args.weights.net()?).with_met(args.met.met()?);
     let mut analysis = engine.analyse(&request, &options).map_err(|e| match e {
         EngineError::GameOver => anyhow!("the game in this position is over: there is no move to analyse"),
         EngineError::Cube(e) => anyhow::Error::new(e)

@@ -4,6 +4,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use gammon_engine::met::Met;
 use gammon_engine::shard::{Shard, ShardSpec};
 use gammon_eval::NetEvaluator;
 use gammon_rules::{ContextError, CubeOwner, GameContext};
@@ -46,6 +47,26 @@ impl WeightsArg {
     /// The net of these arguments: the shipped one, or the weights file.
     pub fn net(&self) -> Result<NetEvaluator> {
         crate::evaluators::net(self.weights.as_deref())
+    }
+}
+
+/// `--met`: the match equity table of match play.
+#[derive(Debug, Args)]
+pub struct MetArg {
+    /// A gnubg XML match equity table for match play (such as
+    /// /usr/share/gnubg/met/g11.xml from Debian's gnubg-data); the built-in
+    /// Kazaross-XG2 is the default. A longer table covers longer matches.
+    #[arg(long, value_name = "FILE")]
+    pub met: Option<PathBuf>,
+}
+
+impl MetArg {
+    /// The table: the file's, or the built-in Kazaross-XG2.
+    pub fn met(&self) -> Result<Met> {
+        match &self.met {
+            Some(path) => Ok(Met::read_xml_file(path)?),
+            None => Ok(Met::kazaross_xg2().clone()),
+        }
     }
 }
 

@@ -14,7 +14,7 @@
 //!
 //! [`analyse_state_nply`]: gammon_engine::cube::analyse_state_nply
 
-use crate::args::{ContextArgs, JsonArg, PlyArg, PositionText, WeightsArg};
+use crate::args::{ContextArgs, JsonArg, MetArg, PlyArg, PositionText, WeightsArg};
 use crate::{json, text};
 use anyhow::{anyhow, Result};
 use clap::Args;
@@ -41,6 +41,13 @@ pub struct CubeArgs {
     #[command(flatten)]
     weights: WeightsArg,
     #[command(flatten)]
+    met: MetArg,
+    /// Show the decision, with the position's cube, at every score of an
+    /// N-point match where both sides need 2 to N points: rows the away of
+    /// the player on roll, columns the opponent's.
+    #[arg(long, value_name = "N", conflicts_with_all = ["match_length", "score", "crawford"])]
+    matrix: Option<u32>,
+    #[command(flatten)]
     json: JsonArg,
 }
 
@@ -49,8 +56,37 @@ pub fn run(args: &CubeArgs) -> Result<()> {
     let mut request = Request::read(&args.position.position, None, None)?;
     let notes;
     (request.context, notes) = args.context.apply(request.context)?;
-    let engine = Engine::new(args.weights.net()?);
-    let mut decision = engine.cube(&request, &CubeOptions { ply: args.ply.ply }).map_err(|e| match e {
+    let engine = Engine::new(args.weights.net()?).with_met(args.met.met()?);
+    let options = CubeOptions { ply: args.ply.ply };
+    if let Some(length) = args.matrix {
+        let mut matrix = engine.cube_matrix(&request, &options, length).map_err(refusal)?;
+        matrix.entries.iter_mut().for_each(|d| d.notes.extend(notes.iter().cloned()));
+        return print(args, &matrix, text::cube_matrix);
+    }
+    let mut decision = engine.cube(&request, &options).map_err(refusal)?;
+    decision.notes.extend(notes);
+    print(args, &decision, text::cube_decision)
+}
+
+/// `value` as JSON or as `text` prints it.
+fn print<T: serde::Serialize>(
+    args: &CubeArgs,
+    value: &T,
+    text: fn(&mut std::io::StdoutLock<'static>, &T) -> std::io::Result<()>,
+) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    if args.json.json {
+        json::write(&mut out, value)?;
+    } else {
+        text(&mut out, value)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The engine's refusal in the words of the command.
+fn refusal(e: EngineError) -> anyhow::Error {
+    match e {
         EngineError::GameOver => anyhow!("the game is over in this position: there is no cube decision"),
         EngineError::Cube(e) => anyhow::Error::new(e).context("cannot analyse the cube at this score and cube"),
         EngineError::OpponentOwnsCube { cube_value, playing_on, mwc } => {
@@ -61,15 +97,5 @@ pub fn run(args: &CubeArgs) -> Result<()> {
             )
         }
         e => e.into(),
-    })?;
-    decision.notes.extend(notes);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    if args.json.json {
-        json::write(&mut out, &decision)?;
-    } else {
-        text::cube_decision(&mut out, &decision)?;
     }
-    out.flush()?;
-    Ok(())
 }

@@ -3,12 +3,11 @@
 //! report, label shards (`gammon label rollout --shard K/N`) into one
 //! labels file.
 
-use crate::args::JsonArg;
+use crate::args::{JsonArg, MetArg};
 use crate::{json, text};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_engine::api::{merge_rollout_shards, MergeError, MergedRollout, RolloutShard};
-use gammon_engine::met::Met;
 use gammon_eval::file_format::{identify_file, FileKind, Found};
 use gammon_train::dataset::Dataset;
 use gammon_train::labels::{merge_label_shards, LabelMergeError};
@@ -38,6 +37,10 @@ pub struct MergeArgs {
     /// Label shards: the labels file to write.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Rollout shards of a match: the match equity table they were rolled
+    /// out with (`gammon rollout --met`), if not the built-in one.
+    #[command(flatten)]
+    met: MetArg,
     #[command(flatten)]
     json: JsonArg,
 }
@@ -62,7 +65,7 @@ fn merge_rollouts(args: &MergeArgs) -> Result<()> {
     }
     let shards: Vec<RolloutShard> =
         args.files.iter().map(|f| RolloutShard::load(f).context("merge")).collect::<Result<_>>()?;
-    let (report, summary) = merge_rollout_shards(&shards, args.partial, Met::kazaross_xg2()).map_err(|e| match &e {
+    let (report, summary) = merge_rollout_shards(&shards, args.partial, &args.met.met()?).map_err(|e| match &e {
         MergeError::Duplicate { shard, other, .. } => {
             anyhow::anyhow!("merge: {} and {}: {e}", args.files[*other].display(), args.files[*shard].display())
         }

@@ -1,7 +1,7 @@
 //! `gammon rollout`: Monte Carlo rollouts of a position (the player on roll,
 //! before rolling) or of the candidate moves of a roll.
 
-use crate::args::{DiceOption, JsonArg, PositionText, ShardArg, ThreadsArg, WeightsArg};
+use crate::args::{DiceOption, JsonArg, MetArg, PositionText, ShardArg, ThreadsArg, WeightsArg};
 use crate::json;
 use crate::text::{self, RolloutProgressLine};
 use anyhow::{anyhow, bail, Context, Result};
@@ -98,6 +98,8 @@ pub struct RolloutArgs {
     #[command(flatten)]
     weights: WeightsArg,
     #[command(flatten)]
+    met: MetArg,
+    #[command(flatten)]
     shard: ShardArg,
     /// Write the games' exact sums to this file (a rollout shard) for
     /// `gammon merge`, instead of printing the result; resumed if it holds
@@ -143,7 +145,7 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
     }
     let net = args.weights.net()?;
     let fingerprint = net.weights().fingerprint();
-    let engine = Engine::new(net);
+    let engine = Engine::new(net).with_met(args.met.met()?);
     let pool = args.threads.pool()?;
     let progress = Arc::new(RolloutProgressLine::new(
         std::io::stderr().is_terminal(),

@@ -1,7 +1,7 @@
 //! `gammon serve`: the HTTP JSON API and the web page ([`gammon_server`]) on
 //! a local port until Ctrl-C or SIGTERM.
 
-use crate::args::{ThreadsArg, WeightsArg};
+use crate::args::{MetArg, ThreadsArg, WeightsArg};
 use anyhow::{Context, Result};
 use clap::Args;
 use gammon_server::JobLimits;
@@ -32,6 +32,8 @@ pub struct ServeArgs {
     threads: ThreadsArg,
     #[command(flatten)]
     weights: WeightsArg,
+    #[command(flatten)]
+    met: MetArg,
 }
 
 /// Runs `gammon serve`.
@@ -52,7 +54,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     }
     let evaluator = args.weights.net()?;
     let pool = Arc::new(args.threads.pool()?);
-    let state = gammon_server::state(evaluator, pool, JobLimits::default());
+    let state = gammon_server::state_with_met(evaluator, args.met.met()?, pool, JobLimits::default());
     // The async threads only read and write sockets: two are plenty.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

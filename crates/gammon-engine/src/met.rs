@@ -9,7 +9,10 @@
 //! Backgammon 1.07.001's `met/Kazaross-XG2.xml` into
 //! `crates/gammon-engine/data/kazaross-xg2.txt` (the file's header says where
 //! they come from and keeps the original notice), embedded with
-//! `include_str!` and parsed on first use.
+//! `include_str!` and parsed on first use. [`Met::read_xml_file`] reads
+//! another of gnubg's tables (`--met`): explicit ones, which cover the
+//! matches their rows cover, longer than 25 points too. Each table has a
+//! [`name`](Met::name), which every answer about a match carries.
 //!
 //! A score is described by what each side still needs ("away"): a player
 //! with 3 points in a 7-point match is 4-away. 0-away means the match is
@@ -36,9 +39,17 @@
 //! (or backgammon) is worth at a score and cube, in units of the single-game
 //! swing; `1` is the money value.
 
+mod xml;
+
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::OnceLock;
 use thiserror::Error;
+
+pub use xml::MAX_MET_FILE_BYTES;
+
+/// The built-in table's name, as gnubg's `Kazaross-XG2.xml` names it.
+pub const KAZAROSS_XG2_NAME: &str = "Kazaross XG2 25 point MET";
 
 /// The Kazaross-XG2 table as committed (see the module documentation).
 pub const KAZAROSS_XG2_TEXT: &str = include_str!("../data/kazaross-xg2.txt");
@@ -74,6 +85,50 @@ pub enum MetError {
         /// Entries of the post-Crawford row.
         post: usize,
     },
+    /// A file that holds no table gammon can use (the reason is the source).
+    #[error("match equity table {}", .path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: Box<MetError>,
+    },
+    /// The file could not be read: not there, not a regular file, larger
+    /// than [`MAX_MET_FILE_BYTES`], not UTF-8 (the file format's error and
+    /// its causes, which name the file).
+    #[error("match equity table: {0}")]
+    Read(String),
+    /// Not well-formed XML.
+    #[error("it is not well-formed XML: {0}")]
+    Xml(String),
+    /// An element gnubg's format requires is missing.
+    #[error("it has no <{0}> element (not a gnubg match equity table)")]
+    Missing(&'static str),
+    /// A table gnubg computes from a formula (`zadeh`, `mec`): only explicit
+    /// tables are read.
+    #[error("its {table} table is of type {kind:?}, computed by a formula gammon does not implement; give a table of type \"explicit\"")]
+    Formula {
+        /// `pre-crawford` or `post-crawford`.
+        table: &'static str,
+        /// The `type` attribute.
+        kind: String,
+    },
+    /// Post-Crawford tables that differ by player (`player="0"`, `"1"`):
+    /// gammon's tables are the same for both sides.
+    #[error("it has a post-Crawford table per player (player={0:?}); gammon reads only tables for both players")]
+    PerPlayer(String),
+    /// An `<me>` entry that is not a probability.
+    #[error("{table} table, row {row}, entry {entry}: {text:?} is not a probability between 0 and 1")]
+    Entry {
+        /// `pre-crawford` or `post-crawford`.
+        table: &'static str,
+        /// The row (from 1).
+        row: usize,
+        /// The entry in the row (from 1).
+        entry: usize,
+        /// The text found.
+        text: String,
+    },
 }
 
 /// Gammon and backgammon prices at a score and cube, as gnubg computes them
@@ -106,9 +161,11 @@ impl GammonPrices {
         GammonPrices { my_gammon: 0.0, my_backgammon: 0.0, opp_gammon: 0.0, opp_backgammon: 0.0 };
 }
 
-/// A match equity table: pre-Crawford and post-Crawford winning chances.
+/// A match equity table: pre-Crawford and post-Crawford winning chances,
+/// and its name.
 #[derive(Clone, PartialEq)]
 pub struct Met {
+    name: String,
     /// `pre[i][j]`: P(win) needing `i + 1` against `j + 1`.
     pre: Vec<Vec<f64>>,
     /// `post[i]`: the trailer's P(win) needing `i + 1`, leader 1-away,
@@ -118,7 +175,7 @@ pub struct Met {
 
 impl fmt::Debug for Met {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Met").field("max_away", &self.max_away()).finish_non_exhaustive()
+        f.debug_struct("Met").field("name", &self.name).field("max_away", &self.max_away()).finish_non_exhaustive()
     }
 }
 
@@ -131,9 +188,31 @@ impl Met {
     pub fn kazaross_xg2() -> &'static Met {
         static MET: OnceLock<Met> = OnceLock::new();
         MET.get_or_init(|| match Met::parse(KAZAROSS_XG2_TEXT) {
-            Ok(met) => met,
+            Ok(met) => met.named(KAZAROSS_XG2_NAME),
             Err(e) => panic!("the embedded Kazaross-XG2 table does not parse: {e}"),
         })
+    }
+
+    /// The same table under another name.
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// The table's name (gnubg's `<name>`; `unnamed` for a text table).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A table from its rows, checked: `pre` n rows of n probabilities,
+    /// `post` n entries.
+    fn from_tables(name: String, pre: Vec<Vec<f64>>, post: Vec<f64>) -> Result<Met, MetError> {
+        let n = pre.len();
+        if n == 0 || post.len() != n || pre.iter().any(|r| r.len() != n) {
+            return Err(MetError::Shape { rows: n, row_lengths: pre.iter().map(Vec::len).collect(), post: post.len() });
+        }
+        Ok(Met { name, pre, post })
     }
 
     /// Reads a table in the layout of `data/kazaross-xg2.txt`: `#` comments
@@ -186,11 +265,7 @@ impl Met {
                 _ => post.extend(row),
             }
         }
-        let n = pre.len();
-        if n == 0 || post.len() != n || pre.iter().any(|r| r.len() != n) {
-            return Err(MetError::Shape { rows: n, row_lengths: pre.iter().map(Vec::len).collect(), post: post.len() });
-        }
-        Ok(Met { pre, post })
+        Met::from_tables("unnamed".into(), pre, post)
     }
 
     /// The longest "away" the table covers (25 for Kazaross-XG2): matches up

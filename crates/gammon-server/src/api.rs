@@ -13,7 +13,9 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::Json;
 use gammon_engine::api::json::{EvalJson, PositionJson};
+use gammon_engine::api::MatrixError;
 use gammon_engine::api::{check_rollout, legal_moves, AnalyseOptions, CubeOptions, EngineError, EvalOptions, Request};
+use gammon_engine::cube::CubeError;
 use gammon_engine::review::{ReviewError, ReviewSettings, MAX_REVIEW_PLIES};
 use gammon_engine::rollout::{
     match_chances, Estimate as RunningEstimate, RolloutError, RolloutProgress, RolloutSettings, BATCH,
@@ -88,12 +90,20 @@ pub async fn analyse(State(state): State<AppState>, RawQuery(raw): RawQuery) -> 
 }
 
 /// `GET /api/cube`: the cube decision of the player on roll (`gammon cube
-/// --json`; `ply` defaults to 2).
+/// --json`; `ply` defaults to 2); with `matrix=N`, at every score of an
+/// N-point match (`gammon cube --matrix N --json`).
 pub async fn cube(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Answer {
-    let query = Query::parse(raw.as_deref(), &["position", "match_id", "ply"])?;
+    let query = Query::parse(raw.as_deref(), &["position", "match_id", "ply", "matrix"])?;
     let (request, options) = (query.request()?, CubeOptions { ply: query.ply(2)? });
-    with_engine(&state, move |engine| {
-        to_value(&engine.cube(&request, &options).map_err(|e| ApiError::engine(e, Asked::Cube))?)
+    let matrix = query.number("matrix")?;
+    with_engine(&state, move |engine| match matrix {
+        Some(length) => to_value(&engine.cube_matrix(&request, &options, length).map_err(|e| match e {
+            EngineError::Matrix(MatrixError::TooShort(_)) | EngineError::Cube(CubeError::MatchTooLong { .. }) => {
+                ApiError::bad("matrix", chain(&e))
+            }
+            e => ApiError::engine(e, Asked::Cube),
+        })?),
+        None => to_value(&engine.cube(&request, &options).map_err(|e| ApiError::engine(e, Asked::Cube))?),
     })
     .await?
 }

@@ -7,6 +7,7 @@ use crate::jobs::{JobLimits, Jobs};
 use crate::listen::ConnectionLimits;
 use crate::seal::StateSeal;
 use gammon_engine::api::Engine;
+use gammon_engine::met::Met;
 use gammon_eval::NetEvaluator;
 use std::sync::Arc;
 
@@ -41,13 +42,21 @@ pub struct AppState {
 /// When the operating system gives no random numbers for the key (std's
 /// `HashMap` panics there too).
 pub fn state(evaluator: NetEvaluator, pool: Arc<rayon::ThreadPool>, limits: JobLimits) -> AppState {
+    state_with_met(evaluator, Met::kazaross_xg2().clone(), pool, limits)
+}
+
+/// [`state`] with the match equity table `met` (`gammon serve --met`).
+///
+/// # Panics
+/// As [`state`].
+pub fn state_with_met(evaluator: NetEvaluator, met: Met, pool: Arc<rayon::ThreadPool>, limits: JobLimits) -> AppState {
     let jobs_pool = rayon::ThreadPoolBuilder::new()
         .num_threads(pool.current_num_threads())
         .thread_name(|i| format!("gammon-job-{i}"))
         .build()
         .map_or_else(|_| Arc::clone(&pool), Arc::new);
     AppState {
-        engine: Arc::new(Engine::new(evaluator)),
+        engine: Arc::new(Engine::new(evaluator).with_met(met)),
         jobs: Jobs::new(jobs_pool, limits),
         pool,
         connections: ConnectionLimits::default(),

@@ -23,7 +23,7 @@ pub mod seal;
 mod wildbg;
 mod work;
 
-pub use app::{state, AppState};
+pub use app::{state, state_with_met, AppState};
 pub use error::ApiError;
 pub use jobs::{JobLimits, Jobs};
 pub use listen::{serve, ConnectionLimits};

@@ -66,6 +66,13 @@ impl Query {
         self.get("ply").map_or(Ok(default), parse_ply)
     }
 
+    /// A whole number `key`, if given.
+    pub fn number(&self, key: &str) -> Result<Option<u32>, ApiError> {
+        self.get(key)
+            .map(|t| t.parse().map_err(|_| ApiError::bad(key, format!("{t:?} is not a whole number"))))
+            .transpose()
+    }
+
     /// A boolean flag: `true`, `false`, `1` or `0`; false when absent.
     pub fn flag(&self, key: &str) -> Result<bool, ApiError> {
         match self.get(key) {

@@ -421,6 +421,33 @@ async fn cube_plays_on_for_a_certain_gammon_and_refuses_what_it_cannot_decide() 
 }
 
 #[tokio::test]
+async fn a_cube_matrix_is_the_cube_decision_at_each_score() {
+    let state = common::state();
+    let matrix = ok(&state, "/api/cube?position=start&ply=0&matrix=3").await;
+    assert_eq!((&matrix["match_length"], &matrix["met"]), (&json!(3), &json!("Kazaross XG2 25 point MET")));
+    let entries = matrix["matrix"].as_array().unwrap();
+    assert_eq!(entries.len(), 4);
+    for (entry, away) in entries.iter().zip([[2, 2], [2, 3], [3, 2], [3, 3]]) {
+        // The same score asked alone: 3 - away points each, as a Match ID would say.
+        let xgid = format!("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:{}:{}:0:3:10", 3 - away[0], 3 - away[1]);
+        let mut one = ok(&state, &format!("/api/cube?position={}&ply=0", enc(&xgid))).await;
+        one.as_object_mut().unwrap().remove("schema_version");
+        assert_eq!(entry["settings"]["away"], json!(away));
+        assert_eq!(entry, &one, "{away:?}");
+    }
+    refused_naming(
+        &state,
+        &[
+            ("/api/cube?position=start&matrix=1", "matrix"),
+            ("/api/cube?position=start&matrix=26", "matrix"),
+            ("/api/cube?position=start&matrix=x", "matrix"),
+            (&format!("/api/cube?position={}&matrix=5", enc(OPPONENT_OWNS_CUBE)), "position"),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn wildbg_move_bears_off_the_last_checker() {
     let state = common::state();
     // p1 = 1: X's checker on his ace point; p19 = -15: the opponent's 15
@@ -618,4 +645,27 @@ async fn play_refuses_a_bad_body_naming_the_field() {
         assert_eq!((status, got.as_deref()), (400, field), "{body}: {reason}");
         assert!(reason.starts_with("bad JSON body: "), "{body}: {reason}");
     }
+}
+
+#[tokio::test]
+async fn the_servers_match_equity_table_is_named_and_covers_its_matches() {
+    // A made-up explicit 30-point table in gnubg's layout.
+    let me = |a: u32, b: u32| 0.5 + (f64::from(b) - f64::from(a)) / 120.0;
+    let row = |a: u32| (1..=30).map(|b| format!("<me>{}</me>", me(a, b))).collect::<String>();
+    let pre: String = (1..=30).map(|a| format!("<row>{}</row>", row(a))).collect();
+    let post: String = (1..=30).map(|a| format!("<me>{}</me>", me(a, 0).min(0.5))).collect();
+    let xml = format!(
+        "<met><info><name>Thirty</name></info><pre-crawford-table type=\"explicit\">{pre}</pre-crawford-table>\
+         <post-crawford-table type=\"explicit\" player=\"both\"><row>{post}</row></post-crawford-table></met>"
+    );
+    let met = gammon_engine::met::Met::parse_xml(&xml).unwrap();
+    let pool = std::sync::Arc::new(rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap());
+    let net = gammon_eval::NetEvaluator::shipped().unwrap();
+    let state = gammon_server::state_with_met(net, met, pool, gammon_server::JobLimits::default());
+    let long = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:7:0:28:10";
+    let answer = ok(&state, &format!("/api/cube?position={}&ply=0", enc(long))).await;
+    assert_eq!((&answer["settings"]["met"], &answer["settings"]["away"]), (&json!("Thirty"), &json!([25, 21])));
+    let matrix = ok(&state, "/api/cube?position=start&ply=0&matrix=27").await;
+    assert_eq!((matrix["met"].as_str(), matrix["matrix"].as_array().map(Vec::len)), (Some("Thirty"), Some(26 * 26)));
+    refused_naming(&state, &[("/api/cube?position=start&matrix=31", "matrix")]).await;
 }

@@ -112,12 +112,12 @@ mod resign;
 mod session;
 mod table;
 
+use crate::args::MetArg;
 use crate::{evaluators, text};
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use gammon_engine::api::Engine;
 use gammon_engine::api::Request;
-use gammon_engine::met::Met;
 use gammon_eval::Evaluator;
 use gammon_rules::{Cube, Dice, GameContext, GameResult, MatchError, MatchRules, MatchState, RandomDice, Seat};
 use std::io::{IsTerminal, Write};
@@ -187,6 +187,8 @@ pub struct PlayArgs {
     /// resignations and hints.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=i64::from(gammon_engine::api::MAX_PLY)))]
     ply: u8,
+    #[command(flatten)]
+    met: MetArg,
 }
 
 /// Reads a score `2-4`.
@@ -206,7 +208,7 @@ type PlayEngine = Engine<Box<dyn Evaluator>>;
 
 /// Runs `gammon play` on the terminal (or any standard input).
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let met = Met::kazaross_xg2();
+    let met = args.met.met()?;
     let match_length = args.match_length.unwrap_or(0);
     if match_length > met.max_away() {
         bail!(
@@ -249,11 +251,12 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         (Some(spec), None) => evaluators::by_name(spec)?,
         (None, None) => Box::new(evaluators::net(None)?),
     };
-    let engine = Engine::new(evaluator);
+    let engine = Engine::new(evaluator).with_met(met.clone());
     // pubeval has no real probabilities: the built-in net takes the cube
     // decisions (and answers resignations) for it.
     let cube_net: Option<PlayEngine> = if args.engine.as_deref() == Some("pubeval") {
-        Some(Engine::new(Box::new(evaluators::net(None)?)))
+        let net: Box<dyn Evaluator> = Box::new(evaluators::net(None)?);
+        Some(Engine::new(net).with_met(met.clone()))
     } else {
         None
     };
@@ -274,6 +277,9 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     };
     text::write_wrapped(&mut out, &header, "", "")?;
     writeln!(out, "Engine depth: {depth}.")?;
+    if !money {
+        writeln!(out, "Match equity table: {}.", met.name())?;
+    }
     let mut rule_names = Vec::new();
     if rules.jacoby {
         rule_names.push("the Jacoby rule (gammons count single while the cube is centred)".to_string());

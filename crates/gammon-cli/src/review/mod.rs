@@ -9,7 +9,7 @@ mod svg_board;
 mod text;
 mod words;
 
-use crate::args::{ThreadsArg, WeightsArg};
+use crate::args::{MetArg, ThreadsArg, WeightsArg};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_engine::api::Engine;
@@ -63,6 +63,8 @@ pub struct ReviewArgs {
     threads: ThreadsArg,
     #[command(flatten)]
     weights: WeightsArg,
+    #[command(flatten)]
+    met: MetArg,
 }
 
 /// `--filter`.
@@ -80,7 +82,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     if record.games.is_empty() {
         bail!("{}: no game to review", args.file.display());
     }
-    let engine = Engine::new(args.weights.net()?);
+    let engine = Engine::new(args.weights.net()?).with_met(args.met.met()?);
     let filter = match args.filter {
         Filter::Large => MoveFilter::LARGE,
         Filter::Normal => MoveFilter::NORMAL,

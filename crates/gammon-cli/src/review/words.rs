@@ -5,11 +5,13 @@ use gammon_engine::review::{luck_rating, CubeChoice, GameReview, MatchReview, Pl
 use gammon_engine::search::MoveFilter;
 use gammon_rules::MatchRecord;
 
-/// How the review was made: depths, filter, screen, time, threads.
+/// How the review was made: depths, filter, screen, time, threads, and in
+/// a match the match equity table.
 pub(super) fn settings_line(r: &MatchReview) -> String {
     let s = &r.settings;
+    let table = if r.match_length > 0 { format!(", match equity table {}", r.met) } else { String::new() };
     format!(
-        "Reviewed by {} at {}-ply (moves; {} filter{}), {}-ply (cube), {}-ply (luck), in {:.1} s on {} thread{}",
+        "Reviewed by {} at {}-ply (moves; {} filter{}), {}-ply (cube), {}-ply (luck), in {:.1} s on {} thread{}{table}",
         r.evaluator,
         s.plies,
         if s.filter == MoveFilter::LARGE { "large" } else { "normal" },

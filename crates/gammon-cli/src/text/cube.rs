@@ -1,7 +1,7 @@
 //! Cube decisions as gnubg prints them, with the explanation.
 
 use super::{gnubg_line, write_wrapped};
-use gammon_engine::api::CubeReport;
+use gammon_engine::api::{CubeMatrix, CubeReport};
 use gammon_engine::cube::Stakes;
 use gammon_eval::evaluated_by;
 use gammon_rules::CubeOwner;
@@ -123,6 +123,60 @@ fn decision(out: &mut impl Write, d: &CubeReport, indent: &str) -> io::Result<()
             "(Janowski's take point at these {ply}-ply chances points the other way than the {ply}-ply search, which decides; so it is not shown.)"
         );
         write_wrapped(out, &text, &first, &rest)?;
+    }
+    Ok(())
+}
+
+/// The doubler's margin of `d` in match winning chances: how much better
+/// the proper choice is than the other (no double against double, the
+/// opponent answering as he should); `None` where he may not double.
+fn double_margin(d: &CubeReport) -> Option<f64> {
+    let m = d.analysis.match_chances.filter(|_| d.analysis.can_double())?;
+    Some((m.no_double - m.double_take.min(m.double_pass)).abs())
+}
+
+/// `gammon cube --matrix N`: a grid of the proper action and the doubler's
+/// margin at every score, rows the away of the player on roll (X),
+/// columns the opponent's (O).
+pub fn cube_matrix(out: &mut impl Write, m: &CubeMatrix) -> io::Result<()> {
+    let Some(first) = m.entries.first() else { return Ok(()) };
+    write!(out, "{}", first.position)?;
+    writeln!(out)?;
+    let ctx = &first.context;
+    let owner = match ctx.cube_owner {
+        CubeOwner::Centered => "centred",
+        CubeOwner::OnRoll => "owned by X",
+        CubeOwner::Opponent => "owned by O",
+    };
+    let head = format!(
+        "Cube decisions at every score of a {}-point match, {}-ply ({}), cube {} {owner}, table {}",
+        m.length,
+        m.plies,
+        evaluated_by(first.class),
+        ctx.cube_value,
+        first.met
+    );
+    write_wrapped(out, &head, " ", "   ")?;
+    notes(out, first, " ")?;
+    writeln!(out, " Rows: X (on roll) needs; columns: O needs. Each cell: the proper action and the")?;
+    writeln!(out, " doubler's margin in match winning chances (%) between doubling and not.")?;
+    writeln!(out, " ND no double, DT double/take, DP double/pass, TG too good, DC dead cube.")?;
+    writeln!(out)?;
+    write!(out, "{:>8}", "")?;
+    for b in m.aways() {
+        write!(out, " {:>10}", format!("{b}-away"))?;
+    }
+    writeln!(out)?;
+    for a in m.aways() {
+        write!(out, "{:>8}", format!("{a}-away"))?;
+        for b in m.aways() {
+            let cell = m.at((a, b)).map_or_else(String::new, |d| match double_margin(d) {
+                Some(margin) => format!("{} {:.1}", d.analysis.action.short(), 100.0 * margin),
+                None => d.analysis.action.short().to_string(),
+            });
+            write!(out, " {cell:>10}")?;
+        }
+        writeln!(out)?;
     }
     Ok(())
 }

@@ -4,7 +4,7 @@ mod cube;
 mod cubeful;
 mod rollout;
 
-pub use cube::{cube_decision, cube_in_analysis};
+pub use cube::{cube_decision, cube_in_analysis, cube_matrix};
 pub use cubeful::{context_header, cubeful_roll_analysis};
 pub use rollout::{
     cube_rollout_report, merged_cube_rollout_report, merged_rollout_report, rollout_report, RolloutProgressLine,

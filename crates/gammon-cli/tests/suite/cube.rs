@@ -8,7 +8,7 @@ use gammon_engine::search::Search;
 use gammon_eval::NetEvaluator;
 use gammon_rules::{CubeOwner, GameContext, Position};
 use gammon_testkit::{read_oracle, CubeMatch};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn ok_json(args: &[&str]) -> Value {
     let mut all = args.to_vec();
@@ -263,4 +263,67 @@ fn a_cube_that_is_not_a_power_of_two_is_told_so_before_its_owner() {
         );
         assert!(!out.stderr.contains("--owner"), "{args:?}: {}", out.stderr);
     }
+}
+
+#[test]
+fn a_score_matrix_is_cube_at_every_score() {
+    // X owns a 2-cube; the XGID's own money context is set aside.
+    const OWNED: &str = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:0:0:0:0:10";
+    let matrix = ok_json(&["cube", OWNED, "--matrix", "3", "--ply", "1"]);
+    assert_eq!((matrix["match_length"].as_u64(), matrix["ply"].as_u64()), (Some(3), Some(1)));
+    let entries = matrix["matrix"].as_array().unwrap();
+    assert_eq!(entries.len(), 4);
+    for (entry, (a, b)) in entries.iter().zip([(2, 2), (2, 3), (3, 2), (3, 3)]) {
+        let score = format!("{}-{}", 3 - a, 3 - b);
+        let mut one = ok_json(&["cube", OWNED, "--match", "3", "--score", &score, "--ply", "1"]);
+        one.as_object_mut().unwrap().remove("schema_version");
+        assert_eq!(entry, &one, "{a}-away {b}-away");
+        assert_eq!((entry["settings"]["cube"].as_u64(), entry["settings"]["owner"].as_str()), (Some(2), Some("me")));
+    }
+    let text = gammon(&["cube", OWNED, "--matrix", "4", "--ply", "0"]);
+    assert!(text.success(), "{}", text.stderr);
+    let grid: Vec<&str> = text.stdout.lines().skip_while(|l| !l.trim_start().starts_with("2-away")).collect();
+    assert_eq!(grid.len(), 4, "{}", text.stdout);
+    assert!(grid[1].trim_start().starts_with("2-away") && grid[3].trim_start().starts_with("4-away"), "{grid:?}");
+    let words = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("cube 2 owned by X, table Kazaross XG2 25 point MET"), "{words}");
+    // X owns the 2-cube: at 2-away winning it wins the match, a dead cube.
+    assert_eq!(grid[1].split_whitespace().collect::<Vec<_>>(), ["2-away", "DC", "DC", "DC"]);
+    fails(&["cube", "start", "--matrix", "1"], "a score matrix needs a match of 2 points or more");
+    fails(&["cube", "start", "--matrix", "26"], "covers matches up to 25 points");
+    fails(&["cube", "start", "--matrix", "5", "--score", "1-2"], "cannot be used with");
+    fails(&["cube", "start", "--matrix", "5", "--cube", "2", "--owner", "opponent"], "opponent owns the 2-cube");
+}
+
+/// An explicit gnubg-format table of `n` points (made-up numbers) in a file.
+pub(crate) fn long_table_file(n: u32) -> std::path::PathBuf {
+    let me = |a: u32, b: u32| 0.5 + (f64::from(b) - f64::from(a)) / (4.0 * f64::from(n));
+    let row = |a: u32, to: u32| (1..=to).map(|b| format!("<me>{}</me>", me(a, b))).collect::<String>();
+    let pre: String = (1..=n).map(|a| format!("<row>{}</row>", row(a, n))).collect();
+    let post: String = (1..=n).map(|a| format!("<me>{}</me>", me(a, 0).min(0.5))).collect();
+    let path = std::env::temp_dir().join(format!("gammon-cli-met-{n}-{}.xml", std::process::id()));
+    let text = format!(
+        "<?xml version=\"1.0\"?><met><info><name>Made-up {n}</name><description/><length>{n}</length></info>\
+         <pre-crawford-table type=\"explicit\">{pre}</pre-crawford-table>\
+         <post-crawford-table type=\"explicit\" player=\"both\"><row>{post}</row></post-crawford-table></met>"
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_match_equity_table_file_is_named_and_covers_its_matches() {
+    let table = long_table_file(40);
+    let path = table.to_str().unwrap();
+    let json = ok_json(&["cube", RACE, "--match", "33", "--score", "1-0", "--ply", "0", "--met", path]);
+    assert_eq!((&json["settings"]["met"], &json["settings"]["away"]), (&json!("Made-up 40"), &json!([32, 33])));
+    fails(&["cube", RACE, "--match", "33", "--ply", "0"], "covers matches up to 25 points");
+    // Money play uses no table: none is named.
+    assert_eq!(ok_json(&["cube", RACE, "--ply", "0", "--met", path])["settings"].get("met"), None);
+    let analysed = ok_json(&["analyse", RACE, "--match", "33", "--dice", "31", "--ply", "0", "--met", path]);
+    assert_eq!(analysed["context"]["met"], "Made-up 40");
+    fails(&["cube", "start", "--met", "/no/such/met.xml"], "match equity table: cannot read /no/such/met.xml: ");
+    let text = gammon(&["cube", "start", "--met", "/no/such/met.xml"]);
+    assert_eq!(text.stderr.lines().count(), 1, "{}", text.stderr);
+    std::fs::remove_file(table).unwrap();
 }

@@ -546,3 +546,13 @@ fn an_unreadable_line_is_refused_and_the_prompt_comes_again() {
     assert!(stdout.contains("You play 8/5 6/5."), "{stdout}");
     assert!(!stdout.contains("xxxx"), "the long line is not echoed: {stdout}");
 }
+
+#[test]
+fn a_match_longer_than_25_points_needs_a_table_that_covers_it() {
+    let refused = play(&["--match", "30", "--seed", "1"], b"quit\n");
+    assert!(!refused.success() && refused.stderr.contains("covers matches up to 25 points"), "{}", refused.stderr);
+    let table = crate::cube::long_table_file(32);
+    let out = transcript(&["--match", "30", "--seed", "1", "--met", table.to_str().unwrap()], "quit\n");
+    assert!(out.contains("a 30-point match") && out.contains("Match equity table: Made-up 32."), "{out}");
+    std::fs::remove_file(table).unwrap();
+}

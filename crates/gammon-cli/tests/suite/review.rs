@@ -479,3 +479,16 @@ fn docs_review_md_documents_every_json_field() {
     let missing: Vec<&String> = all.iter().filter(|k| !doc.contains(&format!("`{k}`"))).collect();
     assert!(missing.is_empty(), "docs/review.md does not name {missing:?}");
 }
+
+#[test]
+fn a_match_review_names_its_match_equity_table() {
+    let file = rules_match("three_point.mat");
+    assert_eq!(review_json(&file, &[])["settings"]["met"], "Kazaross XG2 25 point MET");
+    let table = crate::cube::long_table_file(30);
+    let json = review_json(&file, &["--met", table.to_str().unwrap()]);
+    assert_eq!(json["settings"]["met"], "Made-up 30");
+    let text = gammon(&["review", &file, "--ply", "0", "--cube-ply", "0", "--met", table.to_str().unwrap()]);
+    let words = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains(", match equity table Made-up 30"), "{words}");
+    std::fs::remove_file(table).unwrap();
+}

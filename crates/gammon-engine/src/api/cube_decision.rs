@@ -87,6 +87,8 @@ pub struct CubeReport {
     pub analysis: CubeAnalysis,
     /// The question's notes; callers may add their own.
     pub notes: Vec<String>,
+    /// The match equity table's name.
+    pub met: String,
 }
 
 /// The correct answer to a pending cube action, from the doubler's analysis.

@@ -126,6 +126,7 @@ pub(crate) fn cube_rollout_report(
         class: PositionClass::of(&position),
         analysis,
         notes: question.notes().to_vec(),
+        met: met.name().to_string(),
     };
     let [no_double, double_take, take_minus_no_double] = estimates;
     CubeRolloutReport {

@@ -41,6 +41,8 @@ pub struct CubefulRollAnalysis {
     pub plies: u8,
     /// The evaluator's name.
     pub evaluator: String,
+    /// The match equity table's name.
+    pub met: String,
     /// Every legal move, best first; empty when no checker can move.
     pub moves: Vec<CubefulMove>,
     /// The search's work during the analysis.

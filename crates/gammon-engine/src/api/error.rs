@@ -1,5 +1,6 @@
 //! What can go wrong when the engine is asked something.
 
+use super::MatrixError;
 use crate::cube::{CubeError, NoDouble};
 use crate::rollout::RolloutError;
 use crate::search::SearchError;
@@ -30,6 +31,10 @@ pub enum EngineError {
         /// The deepest the engine answers at.
         max: u8,
     },
+    /// A score matrix that cannot be made (too short a match, a cube the
+    /// opponent owns).
+    #[error(transparent)]
+    Matrix(#[from] MatrixError),
     /// A cube decision asked of a player who cannot double: the opponent
     /// owns the cube. Playing on is all he has; its value comes with the
     /// refusal.

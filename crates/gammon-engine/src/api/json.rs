@@ -10,7 +10,7 @@
 //! logic.
 
 use super::{
-    CubeReport, CubeRolloutReport, CubefulRollAnalysis, Evaluation, LegalMoves, MatchUnits, RollAnalysis,
+    CubeMatrix, CubeReport, CubeRolloutReport, CubefulRollAnalysis, Evaluation, LegalMoves, MatchUnits, RollAnalysis,
     RolloutOutcome, RolloutReport,
 };
 use crate::cube::{Fact, TakePoint};
@@ -299,7 +299,7 @@ impl Serialize for CubefulRollAnalysis {
             ply: self.plies,
             evaluator: &self.evaluator,
             cubeful: true,
-            context: (&self.context).into(),
+            context: CubeSettingsJson::valued(&self.context, &self.met),
             moves: self
                 .moves
                 .iter()
@@ -334,6 +334,17 @@ struct CubeSettingsJson {
     post_crawford: bool,
     jacoby: bool,
     beaver: bool,
+    /// The match equity table's name, in a match (absent in money play and
+    /// where no table was used).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    met: Option<String>,
+}
+
+impl CubeSettingsJson {
+    /// The settings of `ctx`, valued with the table named `met` in a match.
+    fn valued(ctx: &GameContext, met: &str) -> Self {
+        CubeSettingsJson { met: (!ctx.is_money()).then(|| met.to_string()), ..ctx.into() }
+    }
 }
 
 impl From<&GameContext> for CubeSettingsJson {
@@ -348,6 +359,7 @@ impl From<&GameContext> for CubeSettingsJson {
             post_crawford: ctx.is_post_crawford(),
             jacoby: ctx.jacoby,
             beaver: ctx.beaver,
+            met: None,
         }
     }
 }
@@ -405,6 +417,8 @@ struct CubeReportJson<'a> {
     no_double_reason: Option<&'static str>,
     action: &'static str,
     action_code: u8,
+    /// The action's short code for a table cell (`ND`, `DT`, `DP`, `TG`, …).
+    action_short: &'static str,
     doubles: bool,
     response: Option<String>,
     take_point: Option<TakePointJson>,
@@ -442,7 +456,7 @@ impl Serialize for CubeReport {
             position: self.position.to_position_id(),
             class: evaluated_by(self.class).to_string(),
             ply: u32::from(self.plies),
-            settings: ctx.into(),
+            settings: CubeSettingsJson::valued(ctx, &self.met),
             probabilities: a.probabilities.into(),
             efficiency: a.efficiency,
             gammon_prices: a.gammon_prices,
@@ -463,6 +477,7 @@ impl Serialize for CubeReport {
             no_double_reason: a.no_double_reason.map(|r| r.describe()),
             action: a.action.as_str(),
             action_code: a.action.code(),
+            action_short: a.action.short(),
             doubles: a.action.doubles(),
             response: a.response().map(|r| r.to_string()),
             take_point: a.take_point.map(TakePointJson::from),
@@ -686,6 +701,30 @@ impl Serialize for CubeRolloutReport {
             partial: self.interrupted,
             rollout: RolloutSettingsJson::new(&self.settings, self.threads, in_match),
             seconds: self.elapsed.as_secs_f64(),
+        }
+        .serialize(serializer)
+    }
+}
+
+/// `gammon cube --matrix N --json`: the match, the depth, the table, and
+/// one cube report a score (the object `gammon cube --json` prints there,
+/// without its own `schema_version`), row by row: the away of the player on
+/// roll from 2 to N, in each row the opponent's from 2 to N.
+#[derive(Serialize)]
+struct CubeMatrixJson<'a> {
+    match_length: u32,
+    ply: u8,
+    met: Option<&'a str>,
+    matrix: &'a [CubeReport],
+}
+
+impl Serialize for CubeMatrix {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        CubeMatrixJson {
+            match_length: self.length,
+            ply: self.plies,
+            met: self.entries.first().map(|e| e.met.as_str()),
+            matrix: &self.entries,
         }
         .serialize(serializer)
     }

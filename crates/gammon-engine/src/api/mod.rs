@@ -21,6 +21,7 @@
 
 mod analysis;
 mod cube_decision;
+mod cube_matrix;
 mod cube_player;
 mod cube_rollout;
 mod cubeful_analysis;
@@ -44,6 +45,7 @@ pub const MAX_PLY: u8 = 3;
 
 pub use analysis::{Evaluation, RollAnalysis};
 pub use cube_decision::{pending_answer, CubeQuestion, CubeReport, PendingAnswer};
+pub use cube_matrix::{CubeMatrix, MatrixError};
 pub use cube_player::CubePlayer;
 pub use cube_rollout::CubeRolloutReport;
 pub use cubeful_analysis::{CubefulMove, CubefulRollAnalysis};
@@ -260,6 +262,7 @@ impl<E: Evaluator> Engine<E> {
             context: *context,
             plies,
             evaluator: self.name(),
+            met: self.met.name().to_string(),
             moves,
             stats: stats_since(before, self.search.stats()),
             elapsed: start.elapsed(),
@@ -321,6 +324,7 @@ impl<E: Evaluator> Engine<E> {
             class: PositionClass::of(&position),
             analysis,
             notes: question.notes().to_vec(),
+            met: self.met.name().to_string(),
         })
     }
 }

@@ -62,6 +62,9 @@ pub struct RolloutJob {
     /// The cube decision of the player on roll was rolled out (two lines:
     /// no double, double/take).
     pub cube_decision: bool,
+    /// A match: the name of the match equity table it was rolled out with,
+    /// which a merge must be given too.
+    pub met: Option<String>,
 }
 
 /// The formats of version 1, read into version 2's.
@@ -102,6 +105,7 @@ mod v1 {
                 candidates: j.candidates,
                 context: None,
                 cube_decision: false,
+                met: None,
             };
             super::RolloutShard { job, shard: s.shard, tally: s.tally, seconds: s.seconds, threads: s.threads }
         }
@@ -209,6 +213,14 @@ pub enum MergeError {
         /// trials, whole or in part.
         shards: Vec<Shard>,
     },
+    /// A match rolled out with another match equity table than the merge's.
+    #[error("the shards were rolled out with the match equity table \"{rolled_out}\", not \"{given}\": merge them with that table (--met)")]
+    Table {
+        /// The shards' table.
+        rolled_out: String,
+        /// The table given to the merge.
+        given: String,
+    },
     /// The candidate moves are not moves of the position and roll.
     #[error("its moves are not moves of {position} and {dice}")]
     Moves {
@@ -236,7 +248,7 @@ impl MergeError {
             MergeError::Different { shard, .. }
             | MergeError::Duplicate { shard, .. }
             | MergeError::Moves { shard, .. } => Some(*shard),
-            MergeError::Empty | MergeError::Missing { .. } => None,
+            MergeError::Empty | MergeError::Missing { .. } | MergeError::Table { .. } => None,
         }
     }
 }
@@ -367,6 +379,10 @@ impl<E: Evaluator> Engine<E> {
                 TrialCube::Cube(_) => Some(Xgid { position: *position, context: request.context }.to_string()),
             },
             cube_decision,
+            met: match cube {
+                TrialCube::Cube(state) if !state.is_money() => Some(self.met().name().to_string()),
+                _ => None,
+            },
         };
         Ok(Plan { job, cube, candidates })
     }
@@ -485,6 +501,9 @@ pub fn merge_rollout_shards(
         this: job.context.clone().unwrap_or_default(),
         first: String::new(),
     };
+    if let Some(name) = job.met.as_deref().filter(|&name| name != met.name()) {
+        return Err(MergeError::Table { rolled_out: name.to_string(), given: met.name().to_string() });
+    }
     let context = match &job.context {
         Some(text) => Some(Xgid::parse(text).map_err(|_| bad_context())?.context),
         None => None,
@@ -558,6 +577,7 @@ fn same_rollout(i: usize, this: &RolloutJob, first: &RolloutJob) -> Result<(), M
     differ("position", this.position.clone(), first.position.clone())?;
     differ("context", or_none(this.context.clone()), or_none(first.context.clone()))?;
     differ("cube decision", on_off(this.cube_decision), on_off(first.cube_decision))?;
+    differ("match equity table", or_none(this.met.clone()), or_none(first.met.clone()))?;
     differ("roll", or_none(this.dice.clone()), or_none(first.dice.clone()))?;
     differ("seed", s.seed.to_string(), f.seed.to_string())?;
     differ("number of games", s.trials.to_string(), f.trials.to_string())?;

@@ -122,7 +122,7 @@ impl Serialize for Analysis {
 }
 
 /// Refuses a depth beyond [`MAX_PLY`].
-fn check_depth(ply: u8) -> Result<(), EngineError> {
+pub(super) fn check_depth(ply: u8) -> Result<(), EngineError> {
     if ply > MAX_PLY {
         return Err(EngineError::TooDeep { ply, max: MAX_PLY });
     }

@@ -110,6 +110,29 @@ impl CubeAction {
         }
     }
 
+    /// A short code for a table cell (a score matrix): `ND` no double, `DT`
+    /// double/take, `DP` double/pass, `TG` too good (play on for the
+    /// gammon; `TGT` where a double would be taken), `DB` double/beaver,
+    /// `NDB` no double/beaver, `OD` optional double (`ODP` passed), `DC` a
+    /// dead cube, `-` no double possible. Redoubles share the codes.
+    pub const fn short(self) -> &'static str {
+        match self {
+            CubeAction::DoubleTake | CubeAction::RedoubleTake => "DT",
+            CubeAction::DoublePass | CubeAction::RedoublePass => "DP",
+            CubeAction::NoDoubleTake | CubeAction::NoRedoubleTake => "ND",
+            CubeAction::TooGoodTake | CubeAction::TooGoodRedoubleTake => "TGT",
+            CubeAction::TooGoodPass | CubeAction::TooGoodRedoublePass => "TG",
+            CubeAction::DoubleBeaver => "DB",
+            CubeAction::NoDoubleBeaver | CubeAction::NoRedoubleBeaver => "NDB",
+            CubeAction::NeverDoubleDeadCube | CubeAction::NeverRedoubleDeadCube => "DC",
+            CubeAction::NotAvailable => "-",
+            CubeAction::OptionalDoubleTake | CubeAction::OptionalRedoubleTake | CubeAction::OptionalDoubleBeaver => {
+                "OD"
+            }
+            CubeAction::OptionalDoublePass | CubeAction::OptionalRedoublePass => "ODP",
+        }
+    }
+
     /// True if the player on roll should double (optional doubles count as
     /// doubles: doubling loses nothing).
     pub const fn doubles(self) -> bool {

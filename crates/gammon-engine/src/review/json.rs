@@ -35,6 +35,9 @@ struct SettingsJson {
     filter_window: Option<f32>,
     /// The pubeval screen inside the lookahead (0: none).
     prune: usize,
+    /// The match equity table's name (a match only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    met: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -328,6 +331,7 @@ impl Serialize for MatchReview {
                 filter_moves: root.map(|c| c.max),
                 filter_window: root.map(|c| c.window),
                 prune: self.settings.prune,
+                met: (self.match_length > 0).then(|| self.met.clone()),
             },
             evaluator: &self.evaluator,
             games: self.games.iter().map(game_json).collect(),

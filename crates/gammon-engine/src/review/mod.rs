@@ -192,6 +192,7 @@ pub fn review_match_until<E: Evaluator>(
         match_length: record.match_length,
         settings: *settings,
         evaluator: engine.name(),
+        met: engine.met().name().to_string(),
         games,
         summary,
         elapsed: start.elapsed(),

@@ -20,6 +20,8 @@ pub struct MatchReview {
     pub settings: ReviewSettings,
     /// The evaluator's name.
     pub evaluator: String,
+    /// The match equity table's name.
+    pub met: String,
     /// The games in file order.
     pub games: Vec<GameReview>,
     /// Per player (index = seat): rates, marks, luck, rating.

@@ -8,6 +8,7 @@
 
 mod cube;
 mod cube_nply;
+mod met;
 mod review;
 mod rollout;
 mod search;

@@ -189,6 +189,10 @@ fn match_and_cube_decision_shards_merge_into_the_whole_rollout() {
     assert_eq!(format!("{:?}", merged.report), format!("{:?}", whole.report));
     assert_eq!((merged.no_double, merged.double_take, merged.mwc), (whole.no_double, whole.double_take, whole.mwc));
     assert_eq!((merged.games, merged.settings), (60, settings_of_lines));
+    // A match is merged with the table it was rolled out with.
+    let other = Met::kazaross_xg2().clone().named("another table");
+    let err = merge_rollout_shards(&shards(false), false, &other).unwrap_err();
+    assert!(matches!(&err, MergeError::Table { given, .. } if given == "another table"), "{err:?}");
     // A money shard and a match shard of the same position are not one rollout.
     let mut money = shards(false);
     money[1].job.context = None;
