@@ -7,6 +7,7 @@ import { clearError } from './api.mjs';
 import { drawBoard } from './board.mjs';
 import { analyseAll, buildDiceButtons, loadPosition, setDice, showContext, typedDice, updateAddress, wireMoveList } from './analysis.mjs';
 import { showEditLines, stopEditing, wireEditing } from './edit.mjs';
+import { showMatrix } from './matrix.mjs';
 import { cancelRollout, startRollout } from './rollout.mjs';
 import { cancelReview, readReviewFile, reviewView, showReviewLines, startReview, stepReview } from './review.mjs';
 import { markPlayBoard, playView, showPlayLines, wirePlay } from './play.mjs';
@@ -96,6 +97,7 @@ function wireControls() {
     state.flipped = !state.flipped;
     redraw();
   });
+  $('matrix-button').addEventListener('click', showMatrix);
   $('rollout-button').addEventListener('click', startRollout);
   $('rollout-cancel').addEventListener('click', cancelRollout);
   $('review-file').addEventListener('change', readReviewFile);

@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 /// The page's script: ES modules, loaded by `main.mjs` (tests `*.test.mjs`
 /// beside them are not served).
-const MODULES: [(&str, &str); 12] = [
+const MODULES: [(&str, &str); 13] = [
     ("analysis.mjs", include_str!("../assets/analysis.mjs")),
     ("api.mjs", include_str!("../assets/api.mjs")),
     ("board.mjs", include_str!("../assets/board.mjs")),
@@ -18,6 +18,7 @@ const MODULES: [(&str, &str); 12] = [
     ("format.mjs", include_str!("../assets/format.mjs")),
     ("ids.mjs", include_str!("../assets/ids.mjs")),
     ("main.mjs", include_str!("../assets/main.mjs")),
+    ("matrix.mjs", include_str!("../assets/matrix.mjs")),
     ("play.mjs", include_str!("../assets/play.mjs")),
     ("review.mjs", include_str!("../assets/review.mjs")),
     ("rollout.mjs", include_str!("../assets/rollout.mjs")),

@@ -361,6 +361,65 @@ fn a_rollout_on_the_page_shows_its_progress_and_a_cancel_keeps_its_games() {
     });
 }
 
+#[test]
+fn the_cube_panel_shows_a_score_matrix_and_a_cube_decision_is_rolled_out() {
+    let server = super::serve::Server::start();
+    let url = server.url.clone();
+    let Some((_driver, driver_url)) = chromedriver() else { return };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let client = browser(&driver_url).await;
+        let xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:2:0:7:10";
+        client.goto(&format!("{url}/?position={xgid}")).await.unwrap();
+        wait_for(&client, "#board [data-player]", 30).await;
+        // A 3-point matrix: 2-away and 3-away for each side, four cells, as
+        // the API gives them.
+        let length = client.find(Locator::Css("#matrix-length")).await.unwrap();
+        length.select_by_value("3").await.unwrap();
+        click(&client, "#matrix-button").await;
+        let cells = wait_for(&client, "table.cube-matrix td[data-action]", 4).await;
+        let mut shown = Vec::new();
+        for cell in &cells {
+            shown.push(cell.attr("data-action").await.unwrap().unwrap());
+        }
+        // The caption names the depth; the API at that depth gives the
+        // same actions, row by row.
+        let caption = client.find(Locator::Css("table.cube-matrix caption")).await.unwrap().text().await.unwrap();
+        let ply = caption.split(" at ").nth(1).and_then(|t| t.split('-').next()).unwrap().to_string();
+        let answer = api(&url, &format!("/api/cube?position={}&ply={ply}&matrix=3", xgid.replace('=', "%3D")));
+        let want: Vec<String> = answer["matrix"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["action_short"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(shown, want, "{caption}");
+        screenshot(&client, "8-score-matrix").await;
+
+        // The cube decision, rolled out: the three equities and the action.
+        let games = client.find(Locator::Css("#rollout-games")).await.unwrap();
+        games.clear().await.unwrap();
+        games.send_keys("72").await.unwrap();
+        client.find(Locator::Css("#rollout-cube")).await.unwrap().select_by_value("decision").await.unwrap();
+        click(&client, "#rollout-button").await;
+        let began = Instant::now();
+        let result = loop {
+            let text = client.find(Locator::Css("#rollout-result")).await.unwrap().text().await.unwrap();
+            if text.contains("Proper action") {
+                break text;
+            }
+            assert!(began.elapsed() < Duration::from_secs(90), "no cube decision shown: {text}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        for row in ["No double", "Double, take", "Double, pass", "MWC %"] {
+            assert!(result.contains(row), "{row}: {result}");
+        }
+        assert!(result.contains("at 3-2 in a 7-point match"), "{result}");
+        screenshot(&client, "9-cube-decision-rollout").await;
+        client.close().await.unwrap();
+    });
+}
+
 /// The `data-turn` of the play status once the page is not busy.
 async fn play_turn(client: &Client) -> String {
     let began = Instant::now();

@@ -224,6 +224,26 @@ mod tests {
     }
 
     #[test]
+    fn a_bearoff_beyond_the_exact_cubeful_database_is_played_out() {
+        // gnubg 1.07 (the oracle, 2-ply): no double +0.876, double/take
+        // +1.273. The one-sided database knows its cubeless chances, not
+        // its cubeful equities: stopped there, the cube model's estimate
+        // (0.860, 1.195) came out with no standard error at all.
+        let r = engine()
+            .cube_rollout(
+                &Request::money(position("1wIAAO4AAAAAAA")),
+                &RolloutSettings { trials: 1296, ..RolloutSettings::default() },
+                |_| {},
+                &AtomicBool::new(false),
+            )
+            .unwrap();
+        assert!(r.no_double.standard_error > 0.0 && r.double_take.standard_error > 0.0, "{r:?}");
+        assert!((r.no_double.mean - 0.876).abs() < 0.012, "{:?}", r.no_double);
+        assert!((r.double_take.mean - 1.273).abs() < 0.012, "{:?}", r.double_take);
+        assert_eq!(r.report.analysis.action, CubeAction::DoublePass);
+    }
+
+    #[test]
     fn a_player_who_cannot_double_has_no_cube_decision_to_roll_out() {
         let p = position(RACE_DOUBLE_TAKE);
         let owned = GameContext { cube_value: 2, cube_owner: CubeOwner::Opponent, ..GameContext::money() };

@@ -92,28 +92,37 @@
 //! sees each first roll and each second roll exactly once, every block of
 //! 1296 each pair of them exactly once. Later rolls are random.
 //!
-//! # Cubeful rollouts (money)
+//! # Cubeful rollouts
 //!
 //! With [`RolloutSettings::cubeful`] each trial also carries a doubling
-//! cube: money play, cube 1 centred at the start, no Jacoby rule, no beavers,
-//! the largest cube [`GameContext::DEFAULT_MAX_CUBE`](gammon_rules::GameContext::DEFAULT_MAX_CUBE).
-//! Before every roll (the first included) the side on roll, if he may double,
-//! takes the 0-ply cube decision of [`crate::cube`] (Janowski's model at
-//! gnubg's cube efficiency, the evaluator's probabilities): he doubles when
+//! cube: in money play cube 1 centred at the start, no Jacoby rule, no
+//! beavers, the largest cube [`GameContext::DEFAULT_MAX_CUBE`](gammon_rules::GameContext::DEFAULT_MAX_CUBE);
+//! with [`TrialCube::Cube`] the cube of a game context, in a match at its
+//! score. Before every roll (the first included) the side on roll, if he
+//! may double, takes the 0-ply cube decision of [`crate::cube`] (Janowski's
+//! model at gnubg's cube efficiency, the evaluator's probabilities; in a
+//! match at the changing score, so nobody doubles in the Crawford game and
+//! the trailer doubles after it): he doubles when
 //! [`decide`](crate::cube::decide) (the decision of
 //! [`analyse`](crate::cube::analyse)) says so (optional doubles included)
-//! and the opponent takes or passes as it says. A pass ends the cubeful game at
-//! the cube value; otherwise the game's points are multiplied by the final
-//! cube. At a truncation or bearoff stop the cubeful value is the Janowski
-//! equity of the probabilities there, with the side on roll's cube decision
-//! (`max(no double, min(double/take, +1))` when he may double). The chequer
-//! play is cubeless (the same moves as without the cube), so the cubeless
-//! results of the same trials are kept: the game goes on to its end after a
-//! pass for the cubeless part. The cubeful equity is in points per game with
-//! the cube starting at 1. This is an approximation in two ways: the cube
-//! strategy is the 0-ply Janowski decision, not a cubeful search, and the
-//! bearoff stop uses Janowski's model where gnubg has exact cubeful bearoff
-//! values.
+//! and the opponent takes, beavers (money play with beavers) or passes as it
+//! says. A pass ends the cubeful game at the cube value; otherwise the
+//! game's points are multiplied by the final cube. At a truncation the
+//! cubeful value is the cube model's value of the probabilities there, with
+//! the side on roll's cube decision (`max(no double, min(double/take, +1))`
+//! when he may double). A bearoff ends a cubeful trial only where its
+//! cubeful value is exact (the two-sided database, money play); elsewhere
+//! the trial plays on, as gnubg's do. The chequer play is cubeless money
+//! play (the same moves as without the cube, at any score: gnubg's is
+//! cubeful and score-aware), so the cubeless results of the same trials
+//! are kept: the game goes on to its end after a pass for the cubeless
+//! part. The cubeful result is in points per game with the cube starting at
+//! 1 in money play, `2 × MWC − 1` in a match. The cube strategy is the
+//! 0-ply decision, not a cubeful search.
+//!
+//! A cube decision ([`rollout_cube_decision`]) rolls out two lines with the
+//! same dice: no double now (the side on roll does not double before his
+//! first roll), and double/take.
 //!
 //! # Rolling out moves
 //!

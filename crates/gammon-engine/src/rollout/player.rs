@@ -8,7 +8,7 @@ use super::{RolloutError, RolloutSettings, Starts, TrialCube, MAX_TURNS};
 use crate::cube::{cube_efficiency, cubeless_mwc, decide_for, CubeError, CubeState, Response, Stakes};
 use crate::met::Met;
 use crate::search::Search;
-use gammon_eval::bearoff_two_sided::bearoff_value;
+use gammon_eval::bearoff_two_sided::{self, bearoff_value};
 use gammon_eval::{choose_move, Evaluator, Probabilities};
 use gammon_rules::{
     play_game, Abandoned, CubeOwner, Decision, Dice, DiceSource, Flow, GameStart, MatchRules, MatchState, MoveList,
@@ -364,6 +364,19 @@ impl Trial<'_, '_> {
         Ok(())
     }
 
+    /// Whether the trial's value in `pos`, which the bearoff database holds
+    /// (or a finished game), is exact: always without the cube; with it only
+    /// where the two-sided database gives exact cubeful equities too (money
+    /// play, few checkers). Elsewhere the cube model's value there is an
+    /// estimate, and the trial plays on, as gnubg's cubeful rollouts do.
+    /// (Not whether a double was passed: the lines of a cube decision play
+    /// the same games.)
+    fn value_is_exact(&self, pos: &Position) -> bool {
+        !self.player.doubling()
+            || pos.game_result().is_some()
+            || (self.cube.state.is_money() && bearoff_two_sided::holds(pos))
+    }
+
     /// Keeps a failure for [`Player::trial`] and abandons the game.
     fn fail<T>(&mut self, r: Result<T, RolloutError>) -> Decision<T> {
         r.map_err(|e| {
@@ -388,7 +401,8 @@ impl Table for Trial<'_, '_> {
     fn before_roll(&mut self, seat: Seat, pos: &Position, turn: u32) -> Decision<Flow> {
         self.turn = turn;
         let s = &self.player.settings;
-        if self.player.exact(pos).is_some() || s.truncate.is_some_and(|t| turn >= t) || turn >= MAX_TURNS {
+        let exact = self.player.exact(pos).is_some() && self.value_is_exact(pos);
+        if exact || s.truncate.is_some_and(|t| turn >= t) || turn >= MAX_TURNS {
             let sample = self.stop(pos, seat);
             self.sample = Some(self.fail(sample)?);
             return Ok(Flow::Stop);
