@@ -15,7 +15,7 @@ pub struct TrainArgs {
     #[arg(long)]
     config: Option<PathBuf>,
     /// Run folder for checkpoints, logs and the final weights
-    /// (default: training/runs/<name>).
+    /// (default: `training/runs/<name>`).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Continue the run in the run folder from its checkpoint (--config only

@@ -1,6 +1,6 @@
 //! Where the bearoff databases keep their cache: the folder
 //! ([`cache_dir`]), reading the cache file or building and writing it
-//! ([`load_or_build_cached`]), and the one warning when it cannot be
+//! (`load_or_build_cached`), and the one warning when it cannot be
 //! written. Shared by the one-sided (`bearoff.rs`) and the two-sided
 //! (`bearoff_two_sided.rs`) databases, so that neither imports the other for it.
 

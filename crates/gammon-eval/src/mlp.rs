@@ -94,7 +94,7 @@ impl Mlp {
     }
 
     /// [`Mlp::forward`] reading the first layer from `w1`, a copy of
-    /// `self.w1` (an aligned one: [`simd::AlignedFloats`]); the same bits.
+    /// `self.w1` (an aligned one: `simd::AlignedFloats`); the same bits.
     #[inline]
     pub fn forward_reading(&self, w1: &[f32], x: &SparseInputs, hidden: &mut [f32]) -> [f32; OUTPUTS] {
         let slices = NetSlices {

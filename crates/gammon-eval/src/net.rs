@@ -285,7 +285,7 @@ const RUN: usize = 32;
 
 /// [`evaluate_position_by`] of each of `positions` into the same place of
 /// `out`, with the same values, faster on many contact positions: in runs
-/// of [`RUN`], the contact positions of a run are encoded together
+/// of `RUN`, the contact positions of a run are encoded together
 /// ([`ContactEncoding::encode_many`]: the features of eight at a time in
 /// vector lanes), then the net runs on each. On the results of a roll this
 /// is about 1.2 times as fast as one position at a time (`cargo bench -p

@@ -1,5 +1,5 @@
 //! The JSON endpoints: each reads its request ([`crate::params`]), calls the
-//! engine on the rayon pool ([`crate::work`]) and answers the JSON the CLI's
+//! engine on the rayon pool (`crate::work`) and answers the JSON the CLI's
 //! `--json` prints for the same input. No game logic lives here.
 
 use crate::app::AppState;

@@ -75,7 +75,7 @@ fn cut(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
 
 /// `reason` with every quoted stretch (between `"` or backquotes, as the
 /// parsers' and serde's messages quote the input) cut after
-/// [`QUOTE_CHARS`] characters, and the whole cut after [`REASON_CHARS`]:
+/// [`QUOTE_CHARS`] characters, and the whole cut after `REASON_CHARS`:
 /// messages written by other crates quote the input whole.
 pub fn shorten_quotes(reason: &str) -> String {
     let mut out = String::new();

@@ -108,7 +108,7 @@ pub fn parse_dice(text: &str) -> Result<Dice, ApiError> {
 
 /// A JSON body of at most [`MAX_BODY_BYTES`], read into `T` (whose fields
 /// refuse unknown names); a refusal names the field at fault
-/// ([`field_at_fault`]) with serde_json's reason. The
+/// (`field_at_fault`) with serde_json's reason. The
 /// body must arrive whole within `timeout` (408 otherwise: a client that
 /// sends slowly does not hold the connection).
 pub async fn json_body<T: DeserializeOwned>(body: Body, timeout: Duration) -> Result<T, ApiError> {

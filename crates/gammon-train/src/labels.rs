@@ -1,7 +1,7 @@
 //! Rollout labels: training positions labelled by rollouts of the current
 //! net, the targets gnubg's and Open Sage's nets learned from.
 //!
-//! A label is the mean of a rollout's trials ([`rollout_position`]): 0-ply
+//! A label is the mean of a rollout's trials ([`rollout_position`](gammon_engine::rollout::rollout_position)): 0-ply
 //! play by the net, quasi-random first two rolls, gnubg's luck adjustment
 //! (variance reduction), truncation after a set number of half-moves with the
 //! net's evaluation there (exact values for finished games and bearoffs, at

@@ -137,7 +137,7 @@ impl Table {
         Table::Money { cubeless: fits }
     }
 
-    /// The headings of the values, as wide as [`Table::values`].
+    /// The headings of the values, as wide as `Table::values`.
     fn headings(self) -> String {
         match self {
             Table::Match => format!("{:>7} {:>6}", "MWC", "EMG"),

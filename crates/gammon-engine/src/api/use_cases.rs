@@ -202,8 +202,8 @@ impl<E: Evaluator> Engine<E> {
     }
 
     /// Rolls out the request's position before the roll or, with dice, the
-    /// candidate moves of that roll ([`rollout_position_until`],
-    /// [`rollout_moves_until`]) in the current rayon pool; `progress` is
+    /// candidate moves of that roll ([`rollout_position_with`],
+    /// [`rollout_moves_with`]) in the current rayon pool; `progress` is
     /// called after each chunk of trials, and once `stop` is set (a Ctrl-C
     /// handler's flag) no new trial starts: the report then holds the
     /// trials finished in order and says it is partial

@@ -39,7 +39,7 @@ impl Candidates {
 
 /// gnubg-style move filters: the screens of the root (a roll being analysed)
 /// and the candidate rule inside the lookahead. See the
-/// [module documentation](self).
+/// [module documentation](crate::search).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveFilter {
     /// `root[d]`: the screen applied after evaluating the surviving moves at
