@@ -160,14 +160,27 @@ impl<'a> Player<'a> {
 
     /// The position after the 0-ply best move (seen by the next player) and
     /// its value for its side on roll (exact where [`Self::exact`] knows), from
-    /// the evaluation that chose it.
-    fn play0_valued(&self, list: &mut MoveList, pos: &Position, dice: Dice) -> (Position, Probabilities) {
+    /// the evaluation that chose it. The mover's cube is `state`: in money
+    /// play the best move is the evaluator's (by cubeless equity); in a match
+    /// it is the one that leaves him the best cubeless match winning chances
+    /// at the score and cube, where gammons are worth what the table says.
+    fn play0_valued(
+        &self,
+        list: &mut MoveList,
+        pos: &Position,
+        dice: Dice,
+        state: &CubeState,
+    ) -> (Position, Probabilities) {
         list.generate(pos, dice);
         let (after, value) = match list.positions() {
             [] => (pos.switched(), None),
             [only] => (*only, None),
             results => {
-                let (i, v) = self.evaluator.best_move_valued(pos, results);
+                let (i, v) = if state.is_money() {
+                    self.evaluator.best_move_valued(pos, results)
+                } else {
+                    self.best_for_the_match(results, state)
+                };
                 // An evaluator answering out of range plays the first move.
                 results.get(i).map_or((results[0], None), |&r| (r, Some(v)))
             }
@@ -176,16 +189,34 @@ impl<'a> Player<'a> {
         (after, value)
     }
 
+    /// The index of the result that leaves the mover (whose cube is the
+    /// match `state`) the best cubeless match winning chances, and its
+    /// value for the next player; the first of equals.
+    fn best_for_the_match(&self, results: &[Position], state: &CubeState) -> (usize, Probabilities) {
+        let mut values = vec![Probabilities::default(); results.len()];
+        self.evaluator.evaluate_batch(results, &mut values);
+        let mut best = (0, f64::NEG_INFINITY);
+        for (i, v) in values.iter().enumerate() {
+            // Each result is seen by the opponent: his chances turned round.
+            let mwc = cubeless_mwc(&v.sanitized().inverted(), state, self.met).ok().flatten().unwrap_or(0.0);
+            if mwc > best.1 {
+                best = (i, mwc);
+            }
+        }
+        (best.0, values[best.0])
+    }
+
     /// The position after the move of the rollout's chequer play (seen by
-    /// the next player): the 0-ply best move, or from 1 ply on the first of
-    /// the search's ranking (gnubg's normal filter), which is the search's
-    /// own [`Evaluator::best_move`].
-    fn play(&self, w: &mut Work, pos: &Position, dice: Dice) -> Position {
-        let mover: &dyn Evaluator = match &self.search {
-            None => self.evaluator,
-            Some(search) => search,
-        };
-        choose_move(mover, pos, dice, &mut w.list).map_or_else(|| pos.switched(), |(_, after)| after)
+    /// the next player): the 0-ply best move (for a mover whose cube is
+    /// `state`, as [`Self::play0_valued`] chooses it), or from 1 ply on the
+    /// first of the search's ranking (gnubg's normal filter), which is the
+    /// search's own [`Evaluator::best_move`] by cubeless money equity.
+    fn play(&self, w: &mut Work, pos: &Position, dice: Dice, state: &CubeState) -> Position {
+        match &self.search {
+            None if !state.is_money() => self.play0_valued(&mut w.list, pos, dice, state).0,
+            None => choose_move(self.evaluator, pos, dice, &mut w.list).map_or_else(|| pos.switched(), |(_, a)| a),
+            Some(search) => choose_move(search, pos, dice, &mut w.list).map_or_else(|| pos.switched(), |(_, a)| a),
+        }
     }
 
     /// Plays trial `k` from `start` at the one game loop's table ([`Trial`]);
@@ -325,7 +356,7 @@ impl Trial<'_, '_> {
     fn count_luck(&mut self, pos: &Position, dice: Dice, mover_is_root: bool) -> Result<(), RolloutError> {
         let (player, w) = (self.player, &mut *self.w);
         for (i, d) in ALL_ROLLS.iter().enumerate() {
-            (w.chosen[i], w.values[i]) = player.play0_valued(&mut w.list, pos, *d);
+            (w.chosen[i], w.values[i]) = player.play0_valued(&mut w.list, pos, *d, &self.cube.state);
         }
         let actual = roll_index(dice);
         // Values for the mover: the chosen results are seen by the next player.
@@ -425,10 +456,10 @@ impl Table for Trial<'_, '_> {
             self.fail(r)?;
             match &player.search {
                 None => self.w.chosen[roll_index(dice)],
-                Some(_) => player.play(self.w, pos, dice),
+                Some(_) => player.play(self.w, pos, dice, &self.cube.state),
             }
         } else {
-            player.play(self.w, pos, dice)
+            player.play(self.w, pos, dice, &self.cube.state)
         };
         // Results are distinct positions: the one reached names the move.
         Ok(moves.positions().iter().position(|p| *p == chosen).unwrap_or(0))
@@ -444,5 +475,57 @@ impl Table for Trial<'_, '_> {
         self.luck_done = false;
         self.cube.state = self.cube.state.switched();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::rollout::Starts;
+    use gammon_eval::NetEvaluator;
+    use gammon_rules::Xgid;
+
+    fn middle_game() -> Position {
+        Xgid::parse("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10").unwrap().position
+    }
+
+    fn match_state(away: (u32, u32)) -> CubeState {
+        CubeState {
+            cube: 1,
+            owner: CubeOwner::Centered,
+            max_cube: 64,
+            stakes: Stakes::Match { length: 7, away, crawford: false },
+        }
+    }
+
+    #[test]
+    fn the_rollout_players_choose_their_moves_for_the_score() {
+        let net = NetEvaluator::shipped().unwrap();
+        let settings = RolloutSettings::default();
+        let pos = middle_game();
+        let met = Met::kazaross_xg2();
+        let player = Player::new(&net, &settings, &TrialCube::Money, &Starts::Position(&pos), met);
+        let mut list = MoveList::new();
+        let money = CubeState::money(1, CubeOwner::Centered, false, false);
+        let dmp = match_state((1, 1));
+        let mut differ = 0;
+        for dice in ALL_ROLLS {
+            list.generate(&pos, dice);
+            let results = list.positions().to_vec();
+            // Money: the evaluator's own choice.
+            let (chosen, _) = player.play0_valued(&mut list, &pos, dice, &money);
+            let (i, _) = net.best_move_valued(&pos, &results);
+            assert_eq!(chosen, results[i], "{dice}");
+            // Double match point: only winning counts, so the move that wins
+            // most often.
+            let (at_dmp, _) = player.play0_valued(&mut list, &pos, dice, &dmp);
+            let wins = |r: &Position| 1.0 - net.evaluate(r).win;
+            let most = results.iter().map(wins).fold(f32::MIN, f32::max);
+            assert_eq!(wins(&at_dmp), most, "{dice}");
+            differ += usize::from(at_dmp != chosen);
+        }
+        // Gammons change some of the choices.
+        assert!(differ > 0, "the same moves at every roll");
     }
 }
