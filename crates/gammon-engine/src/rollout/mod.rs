@@ -112,11 +112,11 @@
 //! the side on roll's cube decision (`max(no double, min(double/take, +1))`
 //! when he may double). A bearoff ends a cubeful trial only where its
 //! cubeful value is exact (the two-sided database, money play); elsewhere
-//! the trial plays on, as gnubg's do. The chequer play is cubeless money
-//! play (the same moves as without the cube, at any score: gnubg's is
-//! cubeful and score-aware), so the cubeless results of the same trials
-//! are kept: the game goes on to its end after a pass for the cubeless
-//! part. The cubeful result is in points per game with the cube starting at
+//! the trial plays on, as gnubg's do. The chequer play is cubeless: in
+//! money play the same moves as without the cube; in a match the moves that
+//! leave the mover the best cubeless match winning chances at the score and
+//! cube (gnubg's are cubeful). The cubeless results of the same trials are
+//! kept: the game goes on to its end after a pass for the cubeless part. The cubeful result is in points per game with the cube starting at
 //! 1 in money play, `2 × MWC − 1` in a match. The cube strategy is the
 //! 0-ply decision, not a cubeful search.
 //!

@@ -207,14 +207,35 @@ impl<'a> Player<'a> {
     }
 
     /// The position after the move of the rollout's chequer play (seen by
-    /// the next player): the 0-ply best move (for a mover whose cube is
-    /// `state`, as [`Self::play0_valued`] chooses it), or from 1 ply on the
-    /// first of the search's ranking (gnubg's normal filter), which is the
-    /// search's own [`Evaluator::best_move`] by cubeless money equity.
+    /// the next player), for a mover whose cube is `state`: the 0-ply best
+    /// move (as [`Self::play0_valued`] chooses it), or from 1 ply on the
+    /// search's choice (gnubg's normal filter): in money play its own
+    /// [`Evaluator::best_move`], in a match the move among those searched
+    /// deepest that leaves the best cubeless match winning chances.
     fn play(&self, w: &mut Work, pos: &Position, dice: Dice, state: &CubeState) -> Position {
         match &self.search {
             None if !state.is_money() => self.play0_valued(&mut w.list, pos, dice, state).0,
             None => choose_move(self.evaluator, pos, dice, &mut w.list).map_or_else(|| pos.switched(), |(_, a)| a),
+            Some(search) if !state.is_money() => {
+                w.list.generate(pos, dice);
+                match w.list.positions() {
+                    [] => pos.switched(),
+                    [only] => *only,
+                    results => {
+                        let ranked = search.rank_results(results, search.plies());
+                        let deepest = ranked.iter().map(|r| r.plies).max().unwrap_or(0);
+                        let mut best = (0, f64::NEG_INFINITY);
+                        for r in ranked.iter().filter(|r| r.plies == deepest) {
+                            let mwc = cubeless_mwc(&r.probabilities.sanitized(), state, self.met).ok().flatten();
+                            let mwc = mwc.unwrap_or(0.0);
+                            if mwc > best.1 || (mwc == best.1 && r.index < best.0) {
+                                best = (r.index, mwc);
+                            }
+                        }
+                        results.get(best.0).copied().unwrap_or(results[0])
+                    }
+                }
+            }
             Some(search) => choose_move(search, pos, dice, &mut w.list).map_or_else(|| pos.switched(), |(_, a)| a),
         }
     }
@@ -527,5 +548,29 @@ mod tests {
         }
         // Gammons change some of the choices.
         assert!(differ > 0, "the same moves at every roll");
+    }
+
+    #[test]
+    fn deeper_rollout_players_choose_for_the_score_too() {
+        let net = NetEvaluator::shipped().unwrap();
+        let settings = RolloutSettings { ply: 1, ..RolloutSettings::default() };
+        let pos = middle_game();
+        let player = Player::new(&net, &settings, &TrialCube::Money, &Starts::Position(&pos), Met::kazaross_xg2());
+        let search = Search::new(&net as &dyn Evaluator).with_plies(1);
+        let mut w = Work::new();
+        let dmp = match_state((1, 1));
+        for dice in ALL_ROLLS {
+            w.list.generate(&pos, dice);
+            let results = w.list.positions().to_vec();
+            let chosen = player.play(&mut w, &pos, dice, &dmp);
+            // At double match point: the move that wins most often among
+            // those the 1-ply search valued.
+            let ranked = search.rank_results(&results, 1);
+            let deepest = ranked.iter().map(|r| r.plies).max().unwrap();
+            let most =
+                ranked.iter().filter(|r| r.plies == deepest).map(|r| r.probabilities.win).fold(f32::MIN, f32::max);
+            let got = ranked.iter().find(|r| results[r.index] == chosen).unwrap();
+            assert_eq!((got.plies, got.probabilities.win), (deepest, most), "{dice}");
+        }
     }
 }
