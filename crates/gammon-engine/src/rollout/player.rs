@@ -82,11 +82,18 @@ pub(super) struct Work {
     list: MoveList,
     chosen: [Position; 21],
     values: [Probabilities; 21],
+    /// The values of a roll's moves, when a match player compares them.
+    scratch: Vec<Probabilities>,
 }
 
 impl Work {
     pub(super) fn new() -> Self {
-        Work { list: MoveList::new(), chosen: [Position::STARTING; 21], values: [Probabilities::default(); 21] }
+        Work {
+            list: MoveList::new(),
+            chosen: [Position::STARTING; 21],
+            values: [Probabilities::default(); 21],
+            scratch: Vec::new(),
+        }
     }
 }
 
@@ -166,7 +173,7 @@ impl<'a> Player<'a> {
     /// at the score and cube, where gammons are worth what the table says.
     fn play0_valued(
         &self,
-        list: &mut MoveList,
+        (list, scratch): (&mut MoveList, &mut Vec<Probabilities>),
         pos: &Position,
         dice: Dice,
         state: &CubeState,
@@ -179,7 +186,7 @@ impl<'a> Player<'a> {
                 let (i, v) = if state.is_money() {
                     self.evaluator.best_move_valued(pos, results)
                 } else {
-                    self.best_for_the_match(results, state)
+                    self.best_for_the_match(results, state, scratch)
                 };
                 // An evaluator answering out of range plays the first move.
                 results.get(i).map_or((results[0], None), |&r| (r, Some(v)))
@@ -192,9 +199,15 @@ impl<'a> Player<'a> {
     /// The index of the result that leaves the mover (whose cube is the
     /// match `state`) the best cubeless match winning chances, and its
     /// value for the next player; the first of equals.
-    fn best_for_the_match(&self, results: &[Position], state: &CubeState) -> (usize, Probabilities) {
-        let mut values = vec![Probabilities::default(); results.len()];
-        self.evaluator.evaluate_batch(results, &mut values);
+    fn best_for_the_match(
+        &self,
+        results: &[Position],
+        state: &CubeState,
+        values: &mut Vec<Probabilities>,
+    ) -> (usize, Probabilities) {
+        values.clear();
+        values.resize(results.len(), Probabilities::default());
+        self.evaluator.evaluate_batch(results, values);
         let mut best = (0, f64::NEG_INFINITY);
         for (i, v) in values.iter().enumerate() {
             // Each result is seen by the opponent: his chances turned round.
@@ -214,7 +227,7 @@ impl<'a> Player<'a> {
     /// deepest that leaves the best cubeless match winning chances.
     fn play(&self, w: &mut Work, pos: &Position, dice: Dice, state: &CubeState) -> Position {
         match &self.search {
-            None if !state.is_money() => self.play0_valued(&mut w.list, pos, dice, state).0,
+            None if !state.is_money() => self.play0_valued((&mut w.list, &mut w.scratch), pos, dice, state).0,
             None => choose_move(self.evaluator, pos, dice, &mut w.list).map_or_else(|| pos.switched(), |(_, a)| a),
             Some(search) if !state.is_money() => {
                 w.list.generate(pos, dice);
@@ -377,7 +390,7 @@ impl Trial<'_, '_> {
     fn count_luck(&mut self, pos: &Position, dice: Dice, mover_is_root: bool) -> Result<(), RolloutError> {
         let (player, w) = (self.player, &mut *self.w);
         for (i, d) in ALL_ROLLS.iter().enumerate() {
-            (w.chosen[i], w.values[i]) = player.play0_valued(&mut w.list, pos, *d, &self.cube.state);
+            (w.chosen[i], w.values[i]) = player.play0_valued((&mut w.list, &mut w.scratch), pos, *d, &self.cube.state);
         }
         let actual = roll_index(dice);
         // Values for the mover: the chosen results are seen by the next player.
@@ -528,6 +541,7 @@ mod tests {
         let met = Met::kazaross_xg2();
         let player = Player::new(&net, &settings, &TrialCube::Money, &Starts::Position(&pos), met);
         let mut list = MoveList::new();
+        let mut scratch = Vec::new();
         let money = CubeState::money(1, CubeOwner::Centered, false, false);
         let dmp = match_state((1, 1));
         let mut differ = 0;
@@ -535,12 +549,12 @@ mod tests {
             list.generate(&pos, dice);
             let results = list.positions().to_vec();
             // Money: the evaluator's own choice.
-            let (chosen, _) = player.play0_valued(&mut list, &pos, dice, &money);
+            let (chosen, _) = player.play0_valued((&mut list, &mut scratch), &pos, dice, &money);
             let (i, _) = net.best_move_valued(&pos, &results);
             assert_eq!(chosen, results[i], "{dice}");
             // Double match point: only winning counts, so the move that wins
             // most often.
-            let (at_dmp, _) = player.play0_valued(&mut list, &pos, dice, &dmp);
+            let (at_dmp, _) = player.play0_valued((&mut list, &mut scratch), &pos, dice, &dmp);
             let wins = |r: &Position| 1.0 - net.evaluate(r).win;
             let most = results.iter().map(wins).fold(f32::MIN, f32::max);
             assert_eq!(wins(&at_dmp), most, "{dice}");
