@@ -185,9 +185,10 @@ mod tests {
             &AtomicBool::new(false),
         )
         .unwrap();
-        // The cube changes no checker play: the same dice give the same
-        // cubeless games in both lines.
-        assert_eq!(lines.no_double.probabilities, lines.double_take.probabilities);
+        // The same dice in both lines: the cube changes a few checker plays
+        // (cubeful chequer play), so the cubeless games are nearly the same.
+        let (nd, dt) = (lines.no_double.probabilities[0], lines.double_take.probabilities[0]);
+        assert!((nd.mean - dt.mean).abs() < nd.standard_error / 4.0, "{nd:?} against {dt:?}");
         assert_eq!((r.games, r.report.analysis.double_pass), (72, 1.0));
         // The analysis reads the lines: no double, and double/take
         // normalised to the cube now (twice the value after the take).

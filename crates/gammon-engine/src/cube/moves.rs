@@ -12,6 +12,11 @@ use gammon_eval::{Evaluator, Probabilities};
 use gammon_rules::Position;
 use rayon::prelude::*;
 
+/// The mover's cubeless equity of a ranked result.
+fn cubeless(r: &CubefulResult) -> f32 {
+    r.probabilities.equity()
+}
+
 /// One of several results of a roll ranked by [`rank_results_cubeful`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CubefulResult {
@@ -35,8 +40,8 @@ pub struct CubefulResult {
 /// screens of `filter` (as [`Search::rank_results`] applies them
 /// to cubeless equities), the survivors at `plies`. `also` (the move a player
 /// chose, for a review) is valued at `plies` whether or not it survives.
-/// Best first, deeper valuations before shallower ones, ties in the given
-/// order.
+/// Best first, deeper valuations before shallower ones, equal equities by
+/// cubeless equity, then in the given order.
 ///
 /// # Errors
 /// [`CubeError::MatchTooLong`] for a score that `met` does not cover.
@@ -65,8 +70,12 @@ pub fn rank_results_cubeful<E: Evaluator>(
             CubefulResult { index, probabilities: p.inverted(), equity, mwc, plies: 0 }
         })
         .collect();
-    let by_equity =
-        |ranked: &[CubefulResult], a: &usize, b: &usize| ranked[*b].equity.total_cmp(&ranked[*a].equity).then(a.cmp(b));
+    // Equal cubeful equities (every move cashes, or gammons are worth
+    // nothing at the score) are told apart by cubeless equity.
+    let by_equity = |ranked: &[CubefulResult], a: &usize, b: &usize| {
+        let (a_, b_) = (&ranked[*a], &ranked[*b]);
+        b_.equity.total_cmp(&a_.equity).then(cubeless(b_).total_cmp(&cubeless(a_))).then(a.cmp(b))
+    };
     let deepen = |ranked: &mut [CubefulResult], which: &[usize], depth: u8| {
         let values: Vec<(f64, Probabilities)> = which
             .par_iter()
@@ -96,6 +105,12 @@ pub fn rank_results_cubeful<E: Evaluator>(
         }
         deepen(&mut ranked, &survivors, plies);
     }
-    ranked.sort_by(|a, b| b.plies.cmp(&a.plies).then(b.equity.total_cmp(&a.equity)).then(a.index.cmp(&b.index)));
+    ranked.sort_by(|a, b| {
+        b.plies
+            .cmp(&a.plies)
+            .then(b.equity.total_cmp(&a.equity))
+            .then(cubeless(b).total_cmp(&cubeless(a)))
+            .then(a.index.cmp(&b.index))
+    });
     Ok(ranked)
 }

@@ -5,7 +5,9 @@
 use super::dice::{roll_index, TrialDice};
 use super::stats::{equity_of, five, invert, invert_difference, Sample};
 use super::{RolloutError, RolloutSettings, Starts, TrialCube, MAX_TURNS};
-use crate::cube::{cube_efficiency, cubeless_mwc, decide_for, CubeError, CubeState, Response, Stakes};
+use crate::cube::{
+    cube_efficiency, cubeless_mwc, decide_for, rank_results_cubeful, CubeError, CubeState, Response, Stakes,
+};
 use crate::met::Met;
 use crate::search::Search;
 use gammon_eval::bearoff_two_sided::{self, bearoff_value};
@@ -24,6 +26,14 @@ struct Cube {
     /// The cubeful result once a double was passed, for the root (see
     /// [`mover_value`]).
     settled: Option<f64>,
+}
+
+impl Cube {
+    /// What the side on roll chooses his move for: his cube, and whether
+    /// the trial still plays it (not after a passed double).
+    fn chooser(&self, player: &Player<'_>) -> (&CubeState, bool) {
+        (&self.state, player.doubling() && self.settled.is_none())
+    }
 }
 
 /// The cubeful value of a position for its side on roll with the cube in
@@ -165,28 +175,47 @@ impl<'a> Player<'a> {
         Probabilities::of_finished(pos).or_else(|| if self.settings.bearoff_exact { bearoff_value(pos) } else { None })
     }
 
+    /// Whether a mover whose cube is `state` chooses by cubeless equity
+    /// (money play without a live cube: the evaluator's own choice) rather
+    /// than by [`Self::value_after`].
+    fn cubeless_money(state: &CubeState, live: bool) -> bool {
+        state.is_money() && !live
+    }
+
+    /// The mover's value of `result` (seen by the next player, whose
+    /// cubeless chances there are `p`), the mover's cube being `state`, in
+    /// [`mover_value`]'s units: with a `live` cube the cubeful value, the
+    /// next player doubling or not as the cube model says (gnubg's cubeful
+    /// chequer play); without, the cubeless match winning chances at the
+    /// score and cube. Never above a finished game's result.
+    fn value_after(&self, result: &Position, p: &Probabilities, state: &CubeState, live: bool) -> f64 {
+        mover_value(result, &p.sanitized(), &state.switched(), self.met, (live, true)).map_or(f64::NEG_INFINITY, |v| -v)
+    }
+
     /// The position after the 0-ply best move (seen by the next player) and
     /// its value for its side on roll (exact where [`Self::exact`] knows), from
-    /// the evaluation that chose it. The mover's cube is `state`: in money
-    /// play the best move is the evaluator's (by cubeless equity); in a match
-    /// it is the one that leaves him the best cubeless match winning chances
-    /// at the score and cube, where gammons are worth what the table says.
+    /// the evaluation that chose it. The mover's cube is `state`, `live`
+    /// when the trial plays it: in money play without a live cube the best
+    /// move is the evaluator's (by cubeless equity); otherwise the one with
+    /// the best [`Self::value_after`]: cubeful, or the cubeless match
+    /// winning chances at the score, where gammons are worth what the table
+    /// says.
     fn play0_valued(
         &self,
         (list, scratch): (&mut MoveList, &mut Vec<Probabilities>),
         pos: &Position,
         dice: Dice,
-        state: &CubeState,
+        (state, live): (&CubeState, bool),
     ) -> (Position, Probabilities) {
         list.generate(pos, dice);
         let (after, value) = match list.positions() {
             [] => (pos.switched(), None),
             [only] => (*only, None),
             results => {
-                let (i, v) = if state.is_money() {
+                let (i, v) = if Self::cubeless_money(state, live) {
                     self.evaluator.best_move_valued(pos, results)
                 } else {
-                    self.best_for_the_match(results, state, scratch)
+                    self.best_for_the_cube(results, (state, live), scratch)
                 };
                 // An evaluator answering out of range plays the first move.
                 results.get(i).map_or((results[0], None), |&r| (r, Some(v)))
@@ -196,61 +225,78 @@ impl<'a> Player<'a> {
         (after, value)
     }
 
-    /// The index of the result that leaves the mover (whose cube is the
-    /// match `state`) the best cubeless match winning chances, and its
-    /// value for the next player; the first of equals.
-    fn best_for_the_match(
+    /// The index of the result with the mover's best [`Self::value_after`]
+    /// at 0 ply, and its value for the next player; the first of equals.
+    fn best_for_the_cube(
         &self,
         results: &[Position],
-        state: &CubeState,
+        (state, live): (&CubeState, bool),
         values: &mut Vec<Probabilities>,
     ) -> (usize, Probabilities) {
         values.clear();
         values.resize(results.len(), Probabilities::default());
         self.evaluator.evaluate_batch(results, values);
-        let mut best = (0, f64::NEG_INFINITY);
-        for (i, v) in values.iter().enumerate() {
-            // Each result is seen by the opponent: his chances turned round.
-            let mwc = cubeless_mwc(&v.sanitized().inverted(), state, self.met).ok().flatten().unwrap_or(0.0);
-            if mwc > best.1 {
-                best = (i, mwc);
+        for (r, v) in results.iter().zip(values.iter_mut()) {
+            // The cube's values of a finished game or a bearoff are exact.
+            if let Some(exact) = self.exact(r) {
+                *v = exact;
+            }
+        }
+        // Equal values (a cash, or gammons worth nothing at the score) are
+        // told apart by cubeless equity, not by the order of the moves.
+        let mut best = (0, f64::NEG_INFINITY, f32::NEG_INFINITY);
+        for (i, (r, v)) in results.iter().zip(values.iter()).enumerate() {
+            let value = (self.value_after(r, v, state, live), -v.equity());
+            if value.0 > best.1 || (value.0 == best.1 && value.1 > best.2) {
+                best = (i, value.0, value.1);
             }
         }
         (best.0, values[best.0])
     }
 
     /// The position after the move of the rollout's chequer play (seen by
-    /// the next player), for a mover whose cube is `state`: the 0-ply best
-    /// move (as [`Self::play0_valued`] chooses it), or from 1 ply on the
-    /// search's choice (gnubg's normal filter): in money play its own
-    /// [`Evaluator::best_move`], in a match the move among those searched
-    /// deepest that leaves the best cubeless match winning chances.
-    fn play(&self, w: &mut Work, pos: &Position, dice: Dice, state: &CubeState) -> Position {
-        match &self.search {
-            None if !state.is_money() => self.play0_valued((&mut w.list, &mut w.scratch), pos, dice, state).0,
-            None => choose_move(self.evaluator, pos, dice, &mut w.list).map_or_else(|| pos.switched(), |(_, a)| a),
-            Some(search) if !state.is_money() => {
-                w.list.generate(pos, dice);
-                match w.list.positions() {
-                    [] => pos.switched(),
-                    [only] => *only,
-                    results => {
-                        let ranked = search.rank_results(results, search.plies());
-                        let deepest = ranked.iter().map(|r| r.plies).max().unwrap_or(0);
-                        let mut best = (0, f64::NEG_INFINITY);
-                        for r in ranked.iter().filter(|r| r.plies == deepest) {
-                            let mwc = cubeless_mwc(&r.probabilities.sanitized(), state, self.met).ok().flatten();
-                            let mwc = mwc.unwrap_or(0.0);
-                            if mwc > best.1 || (mwc == best.1 && r.index < best.0) {
-                                best = (r.index, mwc);
-                            }
-                        }
-                        results.get(best.0).copied().unwrap_or(results[0])
-                    }
-                }
-            }
-            Some(search) => choose_move(search, pos, dice, &mut w.list).map_or_else(|| pos.switched(), |(_, a)| a),
+    /// the next player), for a mover whose cube is `state` (`live` when the
+    /// trial plays it): the 0-ply best move (as [`Self::play0_valued`]
+    /// chooses it), or from 1 ply on the search's choice through gnubg's
+    /// normal filter: in money play without a live cube its own
+    /// [`Evaluator::best_move`]; with a live cube the cubeful ranking
+    /// ([`rank_results_cubeful`], as gnubg's cubeful chequer play screens and
+    /// values the moves); in a match without one, the move among those
+    /// searched deepest that leaves the best cubeless match winning chances.
+    fn play(&self, w: &mut Work, pos: &Position, dice: Dice, (state, live): (&CubeState, bool)) -> Position {
+        let Some(search) = &self.search else {
+            return if Self::cubeless_money(state, live) {
+                choose_move(self.evaluator, pos, dice, &mut w.list).map_or_else(|| pos.switched(), |(_, a)| a)
+            } else {
+                self.play0_valued((&mut w.list, &mut w.scratch), pos, dice, (state, live)).0
+            };
+        };
+        if Self::cubeless_money(state, live) {
+            return choose_move(search, pos, dice, &mut w.list).map_or_else(|| pos.switched(), |(_, a)| a);
         }
+        w.list.generate(pos, dice);
+        let results = match w.list.positions() {
+            [] => return pos.switched(),
+            [only] => return *only,
+            results => results,
+        };
+        if live {
+            let ranked = rank_results_cubeful(search, results, state, self.met, search.plies(), search.filter(), None);
+            // A score the table does not cover was refused before the trials.
+            let best = ranked.ok().and_then(|r| r.first().map(|r| r.index)).unwrap_or(0);
+            return results.get(best).copied().unwrap_or(results[0]);
+        }
+        let ranked = search.rank_results(results, search.plies());
+        let deepest = ranked.iter().map(|r| r.plies).max().unwrap_or(0);
+        let mut best = (0, f64::NEG_INFINITY);
+        for r in ranked.iter().filter(|r| r.plies == deepest) {
+            let mwc = cubeless_mwc(&r.probabilities.sanitized(), state, self.met).ok().flatten();
+            let mwc = mwc.unwrap_or(0.0);
+            if mwc > best.1 || (mwc == best.1 && r.index < best.0) {
+                best = (r.index, mwc);
+            }
+        }
+        results.get(best.0).copied().unwrap_or(results[0])
     }
 
     /// Plays trial `k` from `start` at the one game loop's table ([`Trial`]);
@@ -390,7 +436,8 @@ impl Trial<'_, '_> {
     fn count_luck(&mut self, pos: &Position, dice: Dice, mover_is_root: bool) -> Result<(), RolloutError> {
         let (player, w) = (self.player, &mut *self.w);
         for (i, d) in ALL_ROLLS.iter().enumerate() {
-            (w.chosen[i], w.values[i]) = player.play0_valued((&mut w.list, &mut w.scratch), pos, *d, &self.cube.state);
+            (w.chosen[i], w.values[i]) =
+                player.play0_valued((&mut w.list, &mut w.scratch), pos, *d, self.cube.chooser(player));
         }
         let actual = roll_index(dice);
         // Values for the mover: the chosen results are seen by the next player.
@@ -490,10 +537,10 @@ impl Table for Trial<'_, '_> {
             self.fail(r)?;
             match &player.search {
                 None => self.w.chosen[roll_index(dice)],
-                Some(_) => player.play(self.w, pos, dice, &self.cube.state),
+                Some(_) => player.play(self.w, pos, dice, self.cube.chooser(player)),
             }
         } else {
-            player.play(self.w, pos, dice, &self.cube.state)
+            player.play(self.w, pos, dice, self.cube.chooser(player))
         };
         // Results are distinct positions: the one reached names the move.
         Ok(moves.positions().iter().position(|p| *p == chosen).unwrap_or(0))
@@ -549,12 +596,12 @@ mod tests {
             list.generate(&pos, dice);
             let results = list.positions().to_vec();
             // Money: the evaluator's own choice.
-            let (chosen, _) = player.play0_valued((&mut list, &mut scratch), &pos, dice, &money);
+            let (chosen, _) = player.play0_valued((&mut list, &mut scratch), &pos, dice, (&money, false));
             let (i, _) = net.best_move_valued(&pos, &results);
             assert_eq!(chosen, results[i], "{dice}");
             // Double match point: only winning counts, so the move that wins
             // most often.
-            let (at_dmp, _) = player.play0_valued((&mut list, &mut scratch), &pos, dice, &dmp);
+            let (at_dmp, _) = player.play0_valued((&mut list, &mut scratch), &pos, dice, (&dmp, false));
             let wins = |r: &Position| 1.0 - net.evaluate(r).win;
             let most = results.iter().map(wins).fold(f32::MIN, f32::max);
             assert_eq!(wins(&at_dmp), most, "{dice}");
@@ -576,7 +623,7 @@ mod tests {
         for dice in ALL_ROLLS {
             w.list.generate(&pos, dice);
             let results = w.list.positions().to_vec();
-            let chosen = player.play(&mut w, &pos, dice, &dmp);
+            let chosen = player.play(&mut w, &pos, dice, (&dmp, false));
             // At double match point: the move that wins most often among
             // those the 1-ply search valued.
             let ranked = search.rank_results(&results, 1);
@@ -586,5 +633,86 @@ mod tests {
             let got = ranked.iter().find(|r| results[r.index] == chosen).unwrap();
             assert_eq!((got.plies, got.probabilities.win), (deepest, most), "{dice}");
         }
+    }
+
+    #[test]
+    fn with_a_live_cube_the_players_choose_by_cubeful_value() {
+        // The choice equals the cubeful ranking of `gammon cube`'s move
+        // analysis at 0 ply (the opponent's double or not after each move,
+        // through the n-ply cube code), in money play and at match scores.
+        let net = NetEvaluator::shipped().unwrap();
+        let settings = RolloutSettings { cubeful: true, ..RolloutSettings::default() };
+        let met = Met::kazaross_xg2();
+        let search = Search::new(&net as &dyn Evaluator);
+        let positions = [
+            middle_game(),
+            // A blitz: X has hit two checkers and owns a 2-cube.
+            Xgid::parse("XGID=aa--BBBBB-A-cA---c-e-B----:1:1:1:00:0:0:0:0:10").unwrap().position,
+            Xgid::parse("XGID=-a-BBBBBA-----a--b-bbbbc-A:0:0:1:00:0:0:0:0:10").unwrap().position,
+        ];
+        let states = [
+            CubeState::money(1, CubeOwner::Centered, false, false),
+            CubeState::money(2, CubeOwner::OnRoll, false, false),
+            match_state((3, 5)),
+            match_state((5, 2)),
+        ];
+        let mut w = Work::new();
+        let (mut moves, mut differ) = (0, 0);
+        for pos in &positions {
+            let player = Player::new(&net, &settings, &TrialCube::Money, &Starts::Position(pos), met);
+            for state in &states {
+                for dice in ALL_ROLLS {
+                    w.list.generate(pos, dice);
+                    let results = w.list.positions().to_vec();
+                    if results.len() < 2 {
+                        continue;
+                    }
+                    let chosen = player.play(&mut w, pos, dice, (state, true));
+                    let ranked = rank_results_cubeful(&search, &results, state, met, 0, search.filter(), None).unwrap();
+                    let (best, got) = (ranked[0], ranked.iter().find(|r| results[r.index] == chosen).unwrap());
+                    // The same move, or one worth the same to rounding.
+                    assert!(best.equity - got.equity < 1e-9, "{dice}: {} against {}", got.equity, best.equity);
+                    let cubeless = player.play(&mut w, pos, dice, (state, false));
+                    moves += 1;
+                    differ += usize::from(cubeless != chosen);
+                }
+            }
+        }
+        // The cube changes some choices.
+        assert!(differ > 0, "the cube changed none of {moves} choices");
+    }
+
+    #[test]
+    fn equal_cubeful_values_are_told_apart_by_cubeless_equity() {
+        // X bears off his last two checkers against O's six: after most rolls
+        // every move leaves a cash (exact in the two-sided database), so the
+        // cube cannot choose; some leave O fewer chances than others.
+        let net = NetEvaluator::shipped().unwrap();
+        let settings = RolloutSettings { cubeful: true, ..RolloutSettings::default() };
+        let pos = Xgid::parse("XGID=------B------------f------:0:0:1:00:0:0:0:0:10").unwrap().position;
+        let player = Player::new(&net, &settings, &TrialCube::Money, &Starts::Position(&pos), Met::kazaross_xg2());
+        let state = CubeState::money(1, CubeOwner::Centered, false, false);
+        let mut w = Work::new();
+        let mut ties = 0;
+        for dice in ALL_ROLLS {
+            w.list.generate(&pos, dice);
+            let results = w.list.positions().to_vec();
+            let values: Vec<f64> =
+                results.iter().map(|r| player.value_after(r, &player.exact(r).unwrap(), &state, true)).collect();
+            if results.len() < 2 || values.iter().any(|v| *v != values[0]) {
+                continue;
+            }
+            ties += 1;
+            let chosen = player.play(&mut w, &pos, dice, (&state, true));
+            let (best, _) = net.best_move_valued(&pos, &results);
+            let equity = |r: &Position| -player.exact(r).unwrap().equity();
+            assert_eq!(equity(&chosen), equity(&results[best]), "{dice}");
+            // The cubeful move ranking of analysis orders them alike.
+            let search = Search::new(&net as &dyn Evaluator);
+            let met = Met::kazaross_xg2();
+            let ranked = rank_results_cubeful(&search, &results, &state, met, 0, search.filter(), None).unwrap();
+            assert_eq!(equity(&results[ranked[0].index]), equity(&results[best]), "{dice}");
+        }
+        assert!(ties > 0, "no roll whose moves the cube values alike");
     }
 }
