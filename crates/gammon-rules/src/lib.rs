@@ -74,6 +74,7 @@ mod random_games;
 mod seat;
 mod sgf;
 mod step_orders;
+mod stored_analysis;
 mod xgid;
 
 pub use context::{ContextError, CubeOwner, DiceState, DoubleRefusal, GameContext};
@@ -103,4 +104,5 @@ pub use position_text::{parse_position_text, PositionText, PositionTextError};
 pub use seat::Seat;
 pub use sgf::{parse_sgf, parse_sgf_until_error};
 pub use step_orders::{step_orders, PlayedStep, StepNode};
+pub use stored_analysis::{StoredAnalysis, StoredCandidate, StoredCube, StoredMove, StoredRecord};
 pub use xgid::{Xgid, XgidError};

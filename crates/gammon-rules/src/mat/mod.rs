@@ -39,6 +39,8 @@ pub struct MatchRecord {
     pub headers: BTreeMap<String, String>,
     /// The games in file order.
     pub games: Vec<GameText>,
+    /// Another program's analysis stored in the file (XG, OGXM), if any.
+    pub stored: Option<crate::StoredAnalysis>,
 }
 
 /// One game of a match file.

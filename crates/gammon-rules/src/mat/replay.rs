@@ -73,8 +73,15 @@ pub(crate) fn replay_until_error(raw: RawMatch) -> Result<(MatchRecord, Option<M
             }
         }
     }
-    let record =
-        MatchRecord { players: raw.players, match_length: rules.length, crawford, rules, headers: raw.headers, games };
+    let record = MatchRecord {
+        players: raw.players,
+        match_length: rules.length,
+        crawford,
+        rules,
+        headers: raw.headers,
+        games,
+        stored: None,
+    };
     Ok((record, error))
 }
 

@@ -1,0 +1,93 @@
+//! Another program's analysis of a match, as match files store it (eXtreme
+//! Gammon's `.xg`, OGXM, gnubg's SGF), kept beside the [`MatchRecord`] so
+//! that a review can show the program's verdict next to gammon's own, and
+//! the form in which a writer is given gammon's analysis to store.
+//!
+//! Values follow gammon's conventions whatever the file held: equities are
+//! normalised cubeful equities of the player who decides (money: per unit
+//! of the cube; match: EMG, the equivalent-to-money equity of his match
+//! winning chances at the score and cube), probabilities are the cubeless
+//! `[win, win gammon, win backgammon, lose gammon, lose backgammon]` of
+//! that player, cumulative as gnubg and gammon write them (a backgammon is
+//! also a gammon).
+//!
+//! [`MatchRecord`]: crate::MatchRecord
+
+use crate::Position;
+use std::collections::BTreeMap;
+
+/// One program's analysis of the decisions of a match record.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StoredAnalysis {
+    /// The program, as the file names it (`"eXtreme Gammon"`, `"GNU
+    /// Backgammon 1.07"`, an OGXM engine's name).
+    pub program: String,
+    /// The analysed decisions by `(game, record)`: the index of the game in
+    /// [`MatchRecord::games`](crate::MatchRecord::games) and of the record in
+    /// its [`GameText::records`](crate::GameText::records).
+    pub records: BTreeMap<(usize, usize), StoredRecord>,
+}
+
+/// What was stored for one record of a game.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StoredRecord {
+    /// The cube decision of the player on roll before his roll, on the record
+    /// of that turn: the record of his roll (move or dance) when he did not
+    /// double, the `Double` record when he did, and the answer's record
+    /// (take, beaver, drop) too. Its values are the doubler's.
+    pub cube: Option<StoredCube>,
+    /// The chequer play of a move record.
+    pub chequer: Option<StoredMove>,
+}
+
+/// A stored cube analysis, for the player on roll before his roll.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredCube {
+    /// Normalised cubeful equity if he does not double.
+    pub no_double: f64,
+    /// ... if he doubles and the opponent takes (normalised to the cube
+    /// before the double, as gnubg and gammon show it).
+    pub double_take: f64,
+    /// ... if he doubles and the opponent passes.
+    pub double_pass: f64,
+    /// Cubeless probabilities of the position, where stored.
+    pub probabilities: Option<[f64; 5]>,
+    /// The depth, as the program names it (`"2-ply"`, `"XG Roller+"`,
+    /// `"rollout"`).
+    pub depth: String,
+}
+
+/// A stored chequer-play analysis: the candidates the program valued.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredMove {
+    /// Best first, as the program ranked them.
+    pub candidates: Vec<StoredCandidate>,
+    /// The index in `candidates` of the move played; `None` when it is not
+    /// among them.
+    pub played: Option<usize>,
+}
+
+/// One candidate move of a stored chequer-play analysis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredCandidate {
+    /// The position after the move, still seen by the mover (not switched):
+    /// it names the move whatever the notation.
+    pub after: Position,
+    /// Normalised cubeful equity for the mover.
+    pub equity: f64,
+    /// Cubeless probabilities for the mover, where stored.
+    pub probabilities: Option<[f64; 5]>,
+    /// The depth, as the program names it.
+    pub depth: String,
+}
+
+impl StoredMove {
+    /// The best candidate's equity less the played move's: the equity the
+    /// mover gave up by the program's numbers (`None` when the played move
+    /// was not valued).
+    pub fn loss(&self) -> Option<f64> {
+        let best = self.candidates.first()?;
+        let played = self.candidates.get(self.played?)?;
+        Some(best.equity - played.equity)
+    }
+}
