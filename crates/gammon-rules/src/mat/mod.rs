@@ -143,7 +143,7 @@ pub enum WinHow {
 /// Where in a match file an error is.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct MatPlace {
-    /// The line (1-based).
+    /// The line (1-based); 0 in a binary file (XG, OGXM), which has none.
     pub line: usize,
     /// The game number, once a game has started.
     pub game: Option<u32>,
@@ -155,13 +155,21 @@ pub struct MatPlace {
 
 impl fmt::Display for MatPlace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}", self.line)?;
+        // Binary files (XG, OGXM) have no lines: line 0.
+        let mut parts = Vec::with_capacity(3);
+        if self.line > 0 {
+            parts.push(format!("line {}", self.line));
+        }
         if let Some(g) = self.game {
-            write!(f, ", game {g}")?;
+            parts.push(format!("game {g}"));
         }
         if let Some(m) = self.move_number {
-            write!(f, ", move {m}")?;
+            parts.push(format!("move {m}"));
         }
+        if parts.is_empty() {
+            parts.push("the file".to_string());
+        }
+        f.write_str(&parts.join(", "))?;
         if let Some(p) = &self.player {
             write!(f, " ({})", shorten(p, NAME_CHARS))?;
         }
