@@ -11,7 +11,10 @@
 use super::escape::escape;
 use super::svg_board::{self, Players};
 use super::text::{describe_length, eq};
-use super::words::{choice_text, game_result, loss_text, partial_line, settings_line, unit, SUMMARY_ROWS};
+use super::words::{
+    choice_text, game_result, loss_text, partial_line, settings_line, stored_mark, stored_name, stored_rows,
+    stored_verdict, unit, SUMMARY_ROWS,
+};
 use gammon_engine::api::CubefulMove;
 use gammon_engine::review::{ChequerReview, CubeChoice, CubeReview, GameReview, Mark, MatchReview, RecordReview};
 use gammon_rules::{shorten, MatAction, MatchRecord, NAME_CHARS};
@@ -110,6 +113,9 @@ fn summary(s: &mut String, r: &MatchReview) {
     for (label, figure) in SUMMARY_ROWS {
         let _ = writeln!(s, "<tr><td>{label}</td><td>{}</td><td>{}</td></tr>", escape(&figure(a)), escape(&figure(b)));
     }
+    for (label, [x, y]) in stored_rows(r) {
+        let _ = writeln!(s, "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", escape(&label), escape(&x), escape(&y));
+    }
     s.push_str("</table></div>\n");
 }
 
@@ -126,7 +132,8 @@ fn game_section(s: &mut String, r: &MatchReview, game: &GameReview) {
         game.score[1],
         if game.crawford { ", Crawford game" } else { "" }
     );
-    let errors: Vec<&RecordReview> = game.records.iter().filter(|rec| rec.worst_mark() != Mark::None).collect();
+    let errors: Vec<&RecordReview> =
+        game.records.iter().filter(|rec| rec.worst_mark() != Mark::None || stored_mark(rec) != Mark::None).collect();
     if errors.is_empty() {
         s.push_str("<p>No marked errors.</p>\n");
     }
@@ -154,7 +161,11 @@ fn place(r: &MatchReview, rec: &RecordReview) -> String {
 }
 
 fn record_error(s: &mut String, r: &MatchReview, rec: &RecordReview) {
-    let mark = rec.worst_mark();
+    // A record only the stored analysis marks shows that analysis's mark.
+    let mark = match rec.worst_mark() {
+        Mark::None => stored_mark(rec),
+        mark => mark,
+    };
     let dice = rec.dice().map(|d| format!(", rolled {d}")).unwrap_or_default();
     let _ = writeln!(
         s,
@@ -172,6 +183,12 @@ fn record_error(s: &mut String, r: &MatchReview, rec: &RecordReview) {
     }
     if let Some(c) = rec.chequer.as_ref().filter(|c| c.mark != Mark::None) {
         chequer_error(s, r, rec, c);
+    }
+    if rec.worst_mark() == Mark::None {
+        let _ = writeln!(s, "<p>gammon: no error.</p>");
+    }
+    if let Some(verdict) = stored_verdict(r, rec) {
+        let _ = writeln!(s, "<p class=\"stored\">{}</p>", escape(&verdict));
     }
     s.push_str("</article>\n");
 }
@@ -290,10 +307,13 @@ fn action_text(rec: &RecordReview) -> String {
 
 /// Every record of the game, folded: the unmarked ones too.
 fn all_records(s: &mut String, r: &MatchReview, game: &GameReview) {
+    let stored = stored_name(r).map(escape);
+    let stored_head =
+        stored.as_ref().map(|n| format!("<th>Loss by {n}</th><th>Cube error by {n}</th>")).unwrap_or_default();
     let _ = writeln!(
         s,
         "<details><summary>All {} records of game {}</summary><div class=\"scroll\"><table class=\"records\">\
-         <tr><th>Move</th><th>Player</th><th>Action</th><th>Loss</th><th>Cube error</th><th>Luck</th></tr>",
+         <tr><th>Move</th><th>Player</th><th>Action</th><th>Loss</th><th>Cube error</th>{stored_head}<th>Luck</th></tr>",
         game.records.len(),
         game.number
     );
@@ -306,9 +326,21 @@ fn all_records(s: &mut String, r: &MatchReview, game: &GameReview) {
             .unwrap_or_default();
         let cube = rec.cube.as_ref().map(|c| format!("{:.3} {}", c.error, c.mark.symbol())).unwrap_or_default();
         let luck = rec.luck.map(|l| format!("{:+.3}", l.luck)).unwrap_or_default();
+        let by_stored = if stored.is_some() {
+            let st = rec.stored.as_ref();
+            let three = |x: Option<f64>| x.map(|x| format!("{x:.3}")).unwrap_or_default();
+            let unforced = rec.chequer.as_ref().is_some_and(|c| !c.forced);
+            format!(
+                "<td>{}</td><td>{}</td>",
+                three(st.and_then(|x| x.loss).filter(|_| unforced)),
+                three(st.and_then(|x| x.cube_error))
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             s,
-            "<tr{}><td>{}</td><td>{}</td><td class=\"mv\">{}</td><td>{loss}</td><td>{cube}</td><td>{luck}</td></tr>",
+            "<tr{}><td>{}</td><td>{}</td><td class=\"mv\">{}</td><td>{loss}</td><td>{cube}</td>{by_stored}<td>{luck}</td></tr>",
             match mark_class(rec.worst_mark()) {
                 "" => String::new(),
                 class => format!(" class=\"{class}\""),

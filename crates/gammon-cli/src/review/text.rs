@@ -1,7 +1,10 @@
 //! The review as a report for people: each game's errors in order, with
 //! the board before them, then both players' figures side by side.
 
-use super::words::{choice_text, game_result, loss_text, partial_line, settings_line, unit, SUMMARY_ROWS};
+use super::words::{
+    choice_text, game_result, loss_text, partial_line, settings_line, stored_mark, stored_name, stored_rows,
+    stored_verdict, unit, SUMMARY_ROWS,
+};
 use gammon_engine::review::{ChequerReview, CubeReview, GameReview, MatchReview, RecordReview};
 use gammon_rules::{MatAction, MatchRecord};
 use std::io::{self, Write};
@@ -47,7 +50,15 @@ fn header(out: &mut impl Write, r: &MatchReview, record: &MatchRecord) -> io::Re
     let line = settings_line(r);
     crate::text::write_wrapped(out, &line, "", "  ")?;
     let marks = format!("Losses in {}; marked: ?! doubtful (> 0.03), ? bad (> 0.06), ?? very bad (> 0.12)", unit(r));
-    crate::text::write_wrapped(out, &marks, "", "  ")
+    crate::text::write_wrapped(out, &marks, "", "  ")?;
+    if let (Some(name), Some(program)) = (stored_name(r), &r.stored_program) {
+        let line = format!(
+            "The file holds {program}'s analysis: its verdict follows gammon's on every error, and errors only {name} \
+             marks are listed too"
+        );
+        crate::text::write_wrapped(out, &line, "", "  ")?;
+    }
+    Ok(())
 }
 
 fn game_errors(out: &mut impl Write, r: &MatchReview, game: &GameReview) -> io::Result<()> {
@@ -57,7 +68,10 @@ fn game_errors(out: &mut impl Write, r: &MatchReview, game: &GameReview) -> io::
     let [a, b] = &r.players;
     writeln!(out, "Game {}: {a} {}, {b} {}{crawford}: {result}", game.number, game.score[0], game.score[1])?;
     let mut errors = 0;
-    for rec in game.records.iter().filter(|rec| rec.worst_mark() != gammon_engine::review::Mark::None) {
+    let marked = |rec: &&RecordReview| {
+        rec.worst_mark() != gammon_engine::review::Mark::None || stored_mark(rec) != gammon_engine::review::Mark::None
+    };
+    for rec in game.records.iter().filter(marked) {
         errors += 1;
         record_error(out, r, rec)?;
     }
@@ -83,6 +97,21 @@ fn record_error(out: &mut impl Write, r: &MatchReview, rec: &RecordReview) -> io
     }
     if let Some(c) = rec.chequer.as_ref().filter(|c| c.mark != gammon_engine::review::Mark::None) {
         chequer_error(out, r, rec, c, money)?;
+    }
+    if rec.worst_mark() == gammon_engine::review::Mark::None {
+        let mark = stored_mark(rec);
+        let dice = rec.dice().map(|d| format!(", rolled {d}")).unwrap_or_default();
+        let name = stored_name(r).unwrap_or("");
+        writeln!(
+            out,
+            "  {}{dice}: {} {} by {name} only (gammon: no error)",
+            place(r, rec),
+            mark.name(),
+            mark.symbol()
+        )?;
+    }
+    if let Some(verdict) = stored_verdict(r, rec) {
+        writeln!(out, "    {verdict}")?;
     }
     Ok(())
 }
@@ -165,6 +194,9 @@ fn summary(out: &mut impl Write, r: &MatchReview) -> io::Result<()> {
     writeln!(out, "{:<34} {:>20} {:>20}", "", a.name, b.name)?;
     for (label, figure) in SUMMARY_ROWS {
         writeln!(out, "{label:<34} {:>20} {:>20}", figure(a), figure(b))?;
+    }
+    for (label, [x, y]) in stored_rows(r) {
+        writeln!(out, "{label:<34} {x:>20} {y:>20}")?;
     }
     Ok(())
 }

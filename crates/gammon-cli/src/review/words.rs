@@ -1,7 +1,7 @@
 //! The words of a review that the text report and the HTML page share: the
 //! settings line, the unit, the summary rows, what a cube choice was.
 
-use gammon_engine::review::{luck_rating, CubeChoice, GameReview, MatchReview, PlayerSummary};
+use gammon_engine::review::{luck_rating, CubeChoice, GameReview, Mark, MatchReview, PlayerSummary, RecordReview};
 use gammon_engine::search::MoveFilter;
 use gammon_rules::MatchRecord;
 
@@ -113,3 +113,56 @@ pub(super) const SUMMARY_ROWS: [SummaryRow; 12] = [
     ("Luck rating", |p| p.luck_rate().map_or("n/a", luck_rating).to_string()),
     ("Rating", |p| p.rating().map_or("n/a", |x| x.name()).to_string()),
 ];
+
+/// The short name of the program whose analysis the file stored: "XG" for
+/// eXtreme Gammon, else as the file names it.
+pub(super) fn stored_name(r: &MatchReview) -> Option<&str> {
+    let program = r.stored_program.as_deref()?;
+    Some(if program.contains("eXtreme Gammon") { "XG" } else { program })
+}
+
+/// The stored program's verdict on a record, in a few words: "XG (2-ply):
+/// move lost 0.045; cube lost 0.000 (3-ply)".
+pub(super) fn stored_verdict(r: &MatchReview, rec: &RecordReview) -> Option<String> {
+    let name = stored_name(r)?;
+    let stored = rec.stored.as_ref()?;
+    let mut parts = Vec::new();
+    if let (Some(c), Some(loss)) = (&stored.record.chequer, stored.loss) {
+        let depth = c.played.and_then(|k| c.candidates.get(k)).map(|m| m.depth.as_str()).unwrap_or("");
+        parts.push(format!(
+            "move lost {loss:.3}{}",
+            if depth.is_empty() { String::new() } else { format!(" ({depth})") }
+        ));
+    }
+    if let (Some(c), Some(error)) = (&stored.record.cube, stored.cube_error) {
+        parts.push(format!("cube lost {error:.3} ({})", c.depth));
+    }
+    (!parts.is_empty()).then(|| format!("{name}: {}", parts.join("; ")))
+}
+
+/// The worst mark the stored numbers give a record (the same thresholds as
+/// gammon's marks).
+pub(super) fn stored_mark(rec: &RecordReview) -> Mark {
+    let Some(s) = &rec.stored else { return Mark::None };
+    let unforced = rec.chequer.as_ref().is_some_and(|c| !c.forced);
+    let close = rec.cube.as_ref().is_some_and(|c| c.close);
+    let move_mark = s.loss.filter(|_| unforced).map_or(Mark::None, Mark::of_loss);
+    let cube_mark = s.cube_error.filter(|_| close).map_or(Mark::None, Mark::of_loss);
+    move_mark.max(cube_mark)
+}
+
+/// The stored program's rows of the per-player table.
+pub(super) fn stored_rows(r: &MatchReview) -> Vec<(String, [String; 2])> {
+    let Some(name) = stored_name(r) else { return Vec::new() };
+    let each = |f: &dyn Fn(&PlayerSummary) -> String| [f(&r.summary[0]), f(&r.summary[1])];
+    vec![
+        (
+            format!("Moves and cube decisions analysed by {name}"),
+            each(&|p| format!("{}/{}", p.stored.moves, p.stored.cube_decisions)),
+        ),
+        (format!("Chequer error rate by {name} (mEMG)"), each(&|p| milli(p.stored.chequer_error_rate()))),
+        (format!("Cube error rate by {name} (mEMG)"), each(&|p| milli(p.stored.cube_error_rate()))),
+        (format!("Overall error rate by {name} (mEMG)"), each(&|p| milli(p.stored.overall_error_rate()))),
+        (format!("PR by {name}"), each(&|p| p.stored.pr().map_or_else(|| "n/a".to_string(), |x| format!("{x:.1}")))),
+    ]
+}

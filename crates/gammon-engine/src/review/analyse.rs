@@ -1,14 +1,16 @@
 //! The analysis of each record: the move, the cube decision and the luck.
 
 use super::marks::{LuckMark, Mark};
-use super::report::{ChequerReview, CubeChoice, CubeErrorKind, CubeReview, GameReview, LuckReview, RecordReview};
+use super::report::{
+    ChequerReview, CubeChoice, CubeErrorKind, CubeReview, GameReview, LuckReview, RecordReview, StoredReview,
+};
 use super::{ReviewError, ReviewSettings};
 use crate::api::{CubefulMove, Engine, EngineError};
 use crate::cube::{rank_results_cubeful, CubeAnalysis, CubeError, CubeState, Stakes};
 use crate::in_order::map_in_order;
 use crate::met::Met;
 use gammon_eval::Evaluator;
-use gammon_rules::{parse_move, Dice, GameContext, GameText, MatAction, MatchRecord, Position, ALL_ROLLS};
+use gammon_rules::{parse_move, Dice, GameContext, GameText, MatAction, MatchRecord, Position, StoredMove, ALL_ROLLS};
 use std::sync::atomic::AtomicBool;
 
 /// gnubg's "close" cube decision: the best cube action within this of
@@ -58,7 +60,7 @@ pub(super) fn games<E: Evaluator, C: Evaluator>(
     let reviewed = found.len();
     let mut found = found.into_iter().peekable();
     let mut games = Vec::with_capacity(record.games.len());
-    for game in &record.games {
+    for (g, game) in record.games.iter().enumerate() {
         if found.peek().is_none() && !game.records.is_empty() {
             break;
         }
@@ -66,7 +68,7 @@ pub(super) fn games<E: Evaluator, C: Evaluator>(
         let mut stopped_in_game = false;
         // The doubler's decision, for the answer that follows it.
         let mut offered: Option<CubeAnalysis> = None;
-        for entry in &game.records {
+        for (i, entry) in game.records.iter().enumerate() {
             let Some(f) = found.next() else {
                 stopped_in_game = true;
                 break;
@@ -82,6 +84,19 @@ pub(super) fn games<E: Evaluator, C: Evaluator>(
                 MatAction::Drop => offered.take().map(|a| review_cube(a, CubeChoice::Pass, engine.met())),
                 _ => f.cube.map(|a| review_cube(a, CubeChoice::NoDouble, engine.met())),
             };
+            let stored = record.stored.as_ref().and_then(|s| s.records.get(&(g, i))).map(|stored| StoredReview {
+                loss: stored.chequer.as_ref().and_then(StoredMove::loss),
+                cube_error: stored.cube.as_ref().zip(cube.as_ref()).map(|(s, c)| {
+                    let can_double = c.analysis.can_double();
+                    let error = cube_error((s.no_double, s.double_take, s.double_pass), can_double, c.choice).0;
+                    if can_double {
+                        error.max(0.0)
+                    } else {
+                        0.0
+                    }
+                }),
+                record: stored.clone(),
+            });
             records.push(RecordReview {
                 player: entry.player,
                 move_number: entry.move_number,
@@ -92,6 +107,7 @@ pub(super) fn games<E: Evaluator, C: Evaluator>(
                 chequer: f.chequer,
                 cube,
                 luck: f.luck,
+                stored,
             });
         }
         games.push(GameReview {
@@ -256,9 +272,27 @@ fn roll_luck<E: Evaluator>(
 /// The error of `choice` at the doubler's decision `a` (gnubg's
 /// `updateStatcontext`).
 fn review_cube(a: CubeAnalysis, choice: CubeChoice, met: &Met) -> CubeReview {
-    let (nd, dt, dp) = (a.no_double, a.double_take, a.double_pass);
-    let optimal = a.best();
-    let (error, kind, close) = match choice {
+    let (error, kind, close) = cube_error((a.no_double, a.double_take, a.double_pass), a.can_double(), choice);
+    let error = if a.can_double() { error.max(0.0) } else { 0.0 };
+    let error_mwc = mwc_per_equity(&a.state, met).map(|k| error * k);
+    CubeReview {
+        choice,
+        error,
+        error_mwc,
+        kind: (error > 0.0).then_some(kind),
+        close,
+        mark: Mark::of_loss(error),
+        analysis: a,
+    }
+}
+
+/// The error of `choice` against the best cube action for the values
+/// (no double, double/take, double/pass) of the doubler (`can_double`: he
+/// may; else no double is the only action), the kind of error it would
+/// be, and whether the decision is close (gnubg's rules).
+fn cube_error((nd, dt, dp): (f64, f64, f64), can_double: bool, choice: CubeChoice) -> (f64, CubeErrorKind, bool) {
+    let optimal = if can_double { nd.max(dt.min(dp)) } else { nd };
+    match choice {
         CubeChoice::NoDouble => {
             let error = optimal - nd;
             let kind = if dt > dp {
@@ -278,17 +312,6 @@ fn review_cube(a: CubeAnalysis, choice: CubeChoice, met: &Met) -> CubeReview {
         }
         CubeChoice::Take | CubeChoice::Beaver => (dt - dp, CubeErrorKind::WrongTake, true),
         CubeChoice::Pass => (dp - dt, CubeErrorKind::WrongPass, true),
-    };
-    let error = if a.can_double() { error.max(0.0) } else { 0.0 };
-    let error_mwc = mwc_per_equity(&a.state, met).map(|k| error * k);
-    CubeReview {
-        choice,
-        error,
-        error_mwc,
-        kind: (error > 0.0).then_some(kind),
-        close,
-        mark: Mark::of_loss(error),
-        analysis: a,
     }
 }
 

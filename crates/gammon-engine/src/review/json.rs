@@ -1,7 +1,7 @@
 //! The JSON of a review (`gammon review --json`), documented field by field
 //! in `docs/review.md`.
 
-use super::report::{ChequerReview, CubeReview, GameReview, MatchReview, PlayerSummary, RecordReview};
+use super::report::{ChequerReview, CubeReview, GameReview, MatchReview, PlayerSummary, RecordReview, StoredReview};
 use super::{CubeChoice, CubeErrorKind, LuckCounts, LuckMark, Mark, MarkCounts};
 use crate::api::CubefulMove;
 use gammon_rules::{DiceState, GameResult, MatAction, MatchId, Position, WinHow};
@@ -13,6 +13,10 @@ struct MatchReviewJson<'a> {
     match_length: u32,
     settings: SettingsJson,
     evaluator: &'a str,
+    /// The program whose analysis the file stored (XG, OGXM): each record's
+    /// `xg` and each summary's `xg` hold its figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stored_program: Option<&'a str>,
     games: Vec<GameJson>,
     summary: Vec<SummaryJson<'a>>,
     elapsed_seconds: f64,
@@ -80,6 +84,29 @@ struct RecordJson {
     luck_mwc: Option<f64>,
     luck_mark: Option<LuckMark>,
     cube: Option<CubeJson>,
+    /// The analysis the file stored for the record (XG's in an .xg file),
+    /// beside gammon's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    xg: Option<StoredJson>,
+}
+
+/// A record's stored analysis, in gammon's units (normalised equity).
+#[derive(Serialize)]
+struct StoredJson {
+    equity_played: Option<f64>,
+    equity_best: Option<f64>,
+    /// The equity the move played gave up by the stored numbers.
+    loss: Option<f64>,
+    /// The depth of the played move's valuation, as the program names it.
+    depth: Option<String>,
+    best_after: Option<String>,
+    /// The doubler's values of the cube decision, and the error of this
+    /// record's cube action by them.
+    no_double: Option<f64>,
+    double_take: Option<f64>,
+    double_pass: Option<f64>,
+    cube_error: Option<f64>,
+    cube_depth: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -141,6 +168,21 @@ struct SummaryJson<'a> {
     rating: Option<&'static str>,
     chequer_rating: Option<&'static str>,
     cube_rating: Option<&'static str>,
+    /// The same rates by the stored analysis's numbers (a file with one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    xg: Option<StoredSummaryJson>,
+}
+
+#[derive(Serialize)]
+struct StoredSummaryJson {
+    moves: usize,
+    chequer_error_total: f64,
+    cube_decisions: usize,
+    cube_error_total: f64,
+    chequer_error_rate: Option<f64>,
+    cube_error_rate: Option<f64>,
+    overall_error_rate: Option<f64>,
+    pr: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -199,6 +241,25 @@ fn cube_json(c: &CubeReview) -> CubeJson {
         kind: c.kind,
         close: c.close,
         mark: c.mark,
+    }
+}
+
+fn stored_json(s: &StoredReview) -> StoredJson {
+    let chequer = s.record.chequer.as_ref();
+    let played = chequer.and_then(|c| c.candidates.get(c.played?));
+    let best = chequer.and_then(|c| c.candidates.first());
+    let cube = s.record.cube.as_ref();
+    StoredJson {
+        equity_played: played.map(|c| c.equity),
+        equity_best: best.map(|c| c.equity),
+        loss: s.loss,
+        depth: played.map(|c| c.depth.clone()),
+        best_after: best.map(|c| c.after.to_position_id()),
+        no_double: cube.map(|c| c.no_double),
+        double_take: cube.map(|c| c.double_take),
+        double_pass: cube.map(|c| c.double_pass),
+        cube_error: s.cube_error,
+        cube_depth: cube.map(|c| c.depth.clone()),
     }
 }
 
@@ -271,6 +332,7 @@ fn record_json(r: &RecordReview) -> RecordJson {
         luck_mwc: r.luck.and_then(|l| l.luck_mwc),
         luck_mark: r.luck.map(|l| l.mark),
         cube: r.cube.as_ref().map(cube_json),
+        xg: r.stored.as_ref().map(stored_json),
     };
     if let Some(c) = &r.chequer {
         chequer_fields(&mut out, pos, c);
@@ -289,7 +351,8 @@ fn game_json(g: &GameReview) -> GameJson {
     }
 }
 
-fn summary_json(s: &PlayerSummary) -> SummaryJson<'_> {
+fn summary_json(s: &PlayerSummary, stored: bool) -> SummaryJson<'_> {
+    let x = &s.stored;
     SummaryJson {
         name: &s.name,
         total_moves: s.total_moves,
@@ -314,6 +377,16 @@ fn summary_json(s: &PlayerSummary) -> SummaryJson<'_> {
         rating: s.rating().map(|r| r.name()),
         chequer_rating: s.chequer_rating().map(|r| r.name()),
         cube_rating: s.cube_rating().map(|r| r.name()),
+        xg: stored.then(|| StoredSummaryJson {
+            moves: x.moves,
+            chequer_error_total: x.chequer_error,
+            cube_decisions: x.cube_decisions,
+            cube_error_total: x.cube_error,
+            chequer_error_rate: milli(x.chequer_error_rate()),
+            cube_error_rate: milli(x.cube_error_rate()),
+            overall_error_rate: milli(x.overall_error_rate()),
+            pr: x.pr(),
+        }),
     }
 }
 
@@ -334,8 +407,9 @@ impl Serialize for MatchReview {
                 met: (self.match_length > 0).then(|| self.met.clone()),
             },
             evaluator: &self.evaluator,
+            stored_program: self.stored_program.as_deref(),
             games: self.games.iter().map(game_json).collect(),
-            summary: self.summary.iter().map(summary_json).collect(),
+            summary: self.summary.iter().map(|s| summary_json(s, self.stored_program.is_some())).collect(),
             elapsed_seconds: self.elapsed.as_secs_f64(),
             threads: self.threads,
             partial: self.is_partial(),

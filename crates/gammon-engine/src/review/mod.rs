@@ -39,12 +39,13 @@ mod analyse;
 mod json;
 mod marks;
 mod report;
+mod stored;
 mod summary;
 
 pub use marks::{luck_rating, LuckMark, Mark, Rating};
 pub use report::{
     ChequerReview, CubeChoice, CubeErrorKind, CubeReview, GameReview, LuckCounts, LuckReview, MarkCounts, MatchReview,
-    PlayerSummary, RecordReview,
+    PlayerSummary, RecordReview, StoredFigures, StoredReview,
 };
 
 use crate::api::Engine;
@@ -193,6 +194,7 @@ pub fn review_match_until<E: Evaluator>(
         settings: *settings,
         evaluator: engine.name(),
         met: engine.met().name().to_string(),
+        stored_program: record.stored.as_ref().map(|s| s.program.clone()),
         games,
         summary,
         elapsed: start.elapsed(),

@@ -4,7 +4,7 @@ use super::marks::{LuckMark, Mark, Rating};
 use super::ReviewSettings;
 use crate::api::CubefulMove;
 use crate::cube::CubeAnalysis;
-use gammon_rules::{Dice, GameContext, MatAction, Position, Seat};
+use gammon_rules::{Dice, GameContext, MatAction, Position, Seat, StoredRecord};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -22,6 +22,10 @@ pub struct MatchReview {
     pub evaluator: String,
     /// The match equity table's name.
     pub met: String,
+    /// The program whose analysis the file stored (XG, OGXM), shown beside
+    /// gammon's on each record ([`RecordReview::stored`]) and in the
+    /// summary ([`PlayerSummary::stored`]).
+    pub stored_program: Option<String>,
     /// The games in file order.
     pub games: Vec<GameReview>,
     /// Per player (index = seat): rates, marks, luck, rating.
@@ -84,6 +88,21 @@ pub struct RecordReview {
     pub cube: Option<CubeReview>,
     /// For a roll: its luck.
     pub luck: Option<LuckReview>,
+    /// The analysis the file stored for this record (another program's),
+    /// with the errors it gives.
+    pub stored: Option<StoredReview>,
+}
+
+/// Another program's stored analysis of a record, read as gammon reads its
+/// own: the loss of the move played and the error of the cube action.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredReview {
+    /// What the file stored.
+    pub record: StoredRecord,
+    /// The equity the move played gave up by the program's numbers.
+    pub loss: Option<f64>,
+    /// The error of the record's cube action by the program's numbers.
+    pub cube_error: Option<f64>,
 }
 
 impl RecordReview {
@@ -268,6 +287,46 @@ pub struct PlayerSummary {
     pub luck_marks: LuckCounts,
     /// Both players' rolls (the Snowie error rate's denominator).
     pub both_players_moves: usize,
+    /// His errors by the stored analysis's numbers.
+    pub stored: StoredFigures,
+}
+
+/// A player's errors by another program's stored numbers, over the
+/// decisions gammon counts (unforced moves, close or actual cube
+/// decisions) that the program analysed.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct StoredFigures {
+    /// Unforced moves with a stored loss.
+    pub moves: usize,
+    /// The sum of those losses.
+    pub chequer_error: f64,
+    /// Close or actual cube decisions with a stored cube analysis.
+    pub cube_decisions: usize,
+    /// The sum of their errors.
+    pub cube_error: f64,
+}
+
+impl StoredFigures {
+    /// Chequer play error per stored move.
+    pub fn chequer_error_rate(&self) -> Option<f64> {
+        rate(self.chequer_error, self.moves)
+    }
+
+    /// Cube error per stored cube decision.
+    pub fn cube_error_rate(&self) -> Option<f64> {
+        rate(self.cube_error, self.cube_decisions)
+    }
+
+    /// Both errors per stored decision.
+    pub fn overall_error_rate(&self) -> Option<f64> {
+        rate(self.chequer_error + self.cube_error, self.moves + self.cube_decisions)
+    }
+
+    /// The performance rating by the stored numbers (500 times the mean
+    /// error per decision, as [`PlayerSummary::pr`]).
+    pub fn pr(&self) -> Option<f64> {
+        self.overall_error_rate().map(|r| 500.0 * r)
+    }
 }
 
 fn rate(total: f64, count: usize) -> Option<f64> {

@@ -30,6 +30,18 @@ pub(super) fn summarise(players: &[String; 2], games: &[GameReview]) -> [PlayerS
             s.chequer_error_mwc += c.loss_mwc.unwrap_or(0.0);
             s.move_marks.add(c.mark);
         }
+        if let Some(stored) = &r.stored {
+            let unforced = r.chequer.as_ref().is_some_and(|c| !c.forced);
+            if let Some(loss) = stored.loss.filter(|_| unforced) {
+                s.stored.moves += 1;
+                s.stored.chequer_error += loss;
+            }
+            let close = r.cube.as_ref().is_some_and(|c| c.close);
+            if let Some(error) = stored.cube_error.filter(|_| close) {
+                s.stored.cube_decisions += 1;
+                s.stored.cube_error += error;
+            }
+        }
         if let Some(c) = &r.cube {
             s.cube_decisions += 1;
             s.cube_error += c.error;

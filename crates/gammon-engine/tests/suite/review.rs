@@ -170,3 +170,53 @@ fn a_review_stopped_before_it_began_is_an_error() {
     let err = review_match_until(&engine, &record, &shallow(), |_, _| {}, &AtomicBool::new(true)).unwrap_err();
     assert_eq!(err, ReviewError::Interrupted);
 }
+
+#[test]
+fn a_stored_analysis_is_read_beside_gammons() {
+    // gammon's own review stored in the match and read back: by those
+    // numbers every error is gammon's own, but for one move made worse by
+    // 0.1 in the stored numbers.
+    let mut record = match_file("three_point.mat");
+    let first = review(&record, &shallow(), 2);
+    assert_eq!(first.stored_program, None);
+    let mut stored = first.to_stored("gammon");
+    let (&key, changed) = stored
+        .records
+        .iter_mut()
+        .find(|(_, r)| r.chequer.as_ref().is_some_and(|c| c.played.is_some_and(|k| k > 0)))
+        .expect("a move that was not the best");
+    let chequer = changed.chequer.as_mut().unwrap();
+    chequer.candidates[chequer.played.unwrap()].equity -= 0.1;
+    record.stored = Some(stored);
+    let second = review(&record, &shallow(), 2);
+    assert_eq!(second.stored_program.as_deref(), Some("gammon"));
+    let mut cube_errors = [0.0; 2];
+    for (g, game) in second.games.iter().enumerate() {
+        for (i, r) in game.records.iter().enumerate() {
+            let Some(s) = &r.stored else {
+                assert!(r.chequer.is_none() && r.cube.is_none(), "game {g} record {i} not stored");
+                continue;
+            };
+            if let Some(c) = &r.chequer {
+                let expected = if (g, i) == key { c.loss + 0.1 } else { c.loss };
+                let loss = s.loss.unwrap();
+                assert!((loss - expected).abs() < 1e-9, "game {g} record {i}: {loss} against {expected}");
+            }
+            if let Some(c) = &r.cube {
+                let error = s.cube_error.unwrap();
+                assert!((error - c.error).abs() < 1e-12, "game {g} record {i}: {error} against {}", c.error);
+                if c.close {
+                    cube_errors[r.player.index()] += error;
+                }
+            }
+        }
+    }
+    let worse = second.games[key.0].records[key.1].player.index();
+    for (seat, (s, first)) in second.summary.iter().zip(&first.summary).enumerate() {
+        let x = s.stored;
+        assert_eq!((x.moves, x.cube_decisions), (first.unforced_moves, first.close_cube_decisions));
+        let extra = if seat == worse { 0.1 } else { 0.0 };
+        assert!((x.chequer_error - first.chequer_error - extra).abs() < 1e-9);
+        assert!((x.cube_error - cube_errors[seat]).abs() < 1e-9);
+    }
+}
