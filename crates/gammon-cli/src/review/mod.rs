@@ -3,6 +3,7 @@
 //! [`review`](gammon_engine::review) module), printed as a report for
 //! people, as JSON (`--json`) or as a self-contained HTML page (`--html`).
 
+mod batch;
 mod escape;
 mod html;
 mod svg_board;
@@ -30,8 +31,11 @@ bad and very bad. Cube decisions are reviewed before every roll where a double w
 double and every answer. Plies are counted as gnubg counts them (0 = the net's static evaluation). \
 Error rates are per decision in milli-equity (gnubg's mEMG); PR = 500 x the mean error per decision.")]
 pub struct ReviewArgs {
-    /// The match file (.mat, .txt or .sgf).
-    file: PathBuf,
+    /// The match file (.mat, .txt, .sgf, .xg, .ogxm), or several files
+    /// and folders of them: each is reviewed, then a table per player across
+    /// all of them.
+    #[arg(required = true, num_args = 1.., value_name = "FILE")]
+    files: Vec<PathBuf>,
     /// Depth of the move analysis, 0 to 3 plies (gnubg's default 2).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=i64::from(gammon_engine::review::MAX_REVIEW_PLIES)))]
     ply: u8,
@@ -76,12 +80,16 @@ enum Filter {
     Normal,
 }
 
-/// Runs `gammon review`.
+/// Runs `gammon review`: one match file as always, or a batch.
 pub fn run(args: &ReviewArgs) -> Result<()> {
-    let record = read(&args.file, args.keep_going)?;
-    if record.games.is_empty() {
-        bail!("{}: no game to review", args.file.display());
+    match args.files.as_slice() {
+        [file] if !file.is_dir() => run_one(args, file),
+        paths => batch::run(args, paths),
     }
+}
+
+/// The engine and the settings of a review, from the arguments.
+fn setup(args: &ReviewArgs) -> Result<(Engine<gammon_eval::NetEvaluator>, ReviewSettings)> {
     let engine = Engine::new(args.weights.net()?).with_met(args.met.met()?);
     let filter = match args.filter {
         Filter::Large => MoveFilter::LARGE,
@@ -94,6 +102,16 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         prune: args.prune,
         ..ReviewSettings::default()
     };
+    Ok((engine, settings))
+}
+
+/// Reviews one match file.
+fn run_one(args: &ReviewArgs, file: &Path) -> Result<()> {
+    let record = read(file, args.keep_going)?;
+    if record.games.is_empty() {
+        bail!("{}: no game to review", file.display());
+    }
+    let (engine, settings) = setup(args)?;
     if let Some(path) = &args.html {
         // Before the work, not after it.
         gammon_eval::file_format::check_output(path)?;
@@ -118,7 +136,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
             eprintln!("stopped before any record was reviewed: no review");
             std::process::exit(INTERRUPTED);
         }
-        r => r.with_context(|| format!("cannot review {}", args.file.display()))?,
+        r => r.with_context(|| format!("cannot review {}", file.display()))?,
     };
     write_review(args, &review, &record)?;
     if review.is_partial() {

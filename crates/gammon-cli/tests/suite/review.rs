@@ -4,7 +4,7 @@
 //! Reviews run at 0 plies (one at 1 ply) to keep the debug build fast.
 #![allow(clippy::unwrap_used)]
 
-use crate::gammon;
+use crate::{fails, gammon, ok};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -420,12 +420,21 @@ fn unreadable_files_are_refused() {
     let binary = dir.join("binary.mat");
     std::fs::write(&binary, [0u8, 159, 146, 150, 255, 0, 1, 2]).unwrap();
     let missing = dir.join("missing.mat");
-    for path in [&missing, &dir, &empty, &binary] {
+    for path in [&missing, &empty, &binary] {
         let p = path.to_str().unwrap();
         let out = gammon(&["review", p, "--ply", "0", "--cube-ply", "0"]);
         assert!(!out.success() && out.stdout.is_empty(), "{p}");
         assert!(out.stderr.starts_with("error: ") && out.stderr.contains(p), "{p}: {}", out.stderr);
     }
+    // A folder is a batch of its match files: here none can be reviewed,
+    // and each is named.
+    let out = gammon(&["review", dir.to_str().unwrap(), "--ply", "0", "--cube-ply", "0"]);
+    assert!(!out.success() && out.stdout.is_empty());
+    for path in [&empty, &binary] {
+        let p = path.to_str().unwrap();
+        assert!(out.stderr.lines().any(|l| l.starts_with("error: ") && l.contains(p)), "{p}: {}", out.stderr);
+    }
+    assert!(out.stderr.contains("none of the 2 files could be reviewed"), "{}", out.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -491,4 +500,93 @@ fn a_match_review_names_its_match_equity_table() {
     let words = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(words.contains(", match equity table Made-up 30"), "{words}");
     std::fs::remove_file(table).unwrap();
+}
+
+#[test]
+fn many_files_end_with_a_table_per_player() {
+    // A folder (the same match as .mat and .sgf: the same two players) and
+    // a file: each file's review is the one-file
+    // review's document, and the players' totals are the sums of their
+    // one-file figures.
+    let dir = temp("batch");
+    for name in ["three_point.mat", "three_point.sgf"] {
+        std::fs::copy(rules_match(name), dir.join(name)).unwrap();
+    }
+    std::fs::write(dir.join("notes.md"), "not a match file: skipped by its extension").unwrap();
+    let money = rules_match("money.mat");
+    let folder = dir.to_str().unwrap();
+    let args = ["review", folder, &money, "--ply", "0", "--cube-ply", "0", "--json"];
+    let out = gammon(&args);
+    assert!(out.success(), "{}", out.stderr);
+    let batch: Value = serde_json::from_str(&out.stdout).unwrap();
+    let files = batch["files"].as_array().unwrap();
+    let names: Vec<&str> = files.iter().map(|f| f["file"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert!(names[0].ends_with("three_point.mat") && names[1].ends_with("three_point.sgf"), "{names:?}");
+    assert_eq!(names[2], money);
+    // Sums of the one-file reviews, by player name.
+    let mut sums: Vec<(String, [f64; 5])> = Vec::new();
+    for (entry, path) in files.iter().zip(&names) {
+        let alone = review_json(path, &[]);
+        let review = &entry["review"];
+        assert_eq!(review["summary"], alone["summary"], "{path}");
+        assert_eq!(review["games"], alone["games"], "{path}");
+        for s in alone["summary"].as_array().unwrap() {
+            let name = s["name"].as_str().unwrap().to_string();
+            let figures = [
+                f(&s["unforced_moves"]),
+                f(&s["close_cube_decisions"]),
+                f(&s["chequer_error_total"]),
+                f(&s["cube_error_total"]),
+                f(&s["luck_total"]),
+            ];
+            match sums.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, sum)) => sum.iter_mut().zip(figures).for_each(|(a, b)| *a += b),
+                None => sums.push((name, figures)),
+            }
+        }
+    }
+    let players = batch["players"].as_array().unwrap();
+    assert_eq!(players.len(), sums.len());
+    for (p, (name, sum)) in players.iter().zip(&sums) {
+        assert_eq!(p["name"], name.as_str());
+        let got = [
+            f(&p["unforced_moves"]),
+            f(&p["close_cube_decisions"]),
+            f(&p["chequer_error_total"]),
+            f(&p["cube_error_total"]),
+            f(&p["luck_total"]),
+        ];
+        for (g, s) in got.iter().zip(sum) {
+            assert!(close(*g, *s), "{name}: {got:?} against {sum:?}");
+        }
+        let decisions = sum[0] + sum[1];
+        if decisions > 0.0 {
+            assert!(close(f(&p["pr"]), 500.0 * (sum[2] + sum[3]) / decisions), "{name}");
+        }
+    }
+    // The text ends with the table: one row per player.
+    let text = ok(&["review", folder, &money, "--ply", "0", "--cube-ply", "0"]);
+    assert!(text.contains("Across 3 matches"), "{text}");
+    for (name, _) in &sums {
+        assert!(text.lines().any(|l| l.starts_with(name.as_str())), "{name}: {text}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_bad_file_among_many_is_named_and_the_others_reviewed() {
+    let good = rules_match("three_point.mat");
+    let bad = rules_match("illegal.mat");
+    let out = gammon(&["review", &good, &bad, "--ply", "0", "--cube-ply", "0", "--json"]);
+    assert!(!out.success());
+    let batch: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert!(batch["files"][0]["review"].is_object());
+    assert!(batch["files"][1]["error"].as_str().unwrap().contains("line"), "{}", batch["files"][1]);
+    assert!(out.stderr.lines().any(|l| l.starts_with("error: ") && l.contains("illegal.mat")), "{}", out.stderr);
+    assert!(out.stderr.contains("1 of 2 files could not be reviewed"), "{}", out.stderr);
+    fails(&["review", &good, &good, "--html", "/tmp/x.html"], "--html: writes the report of one match file");
+    let empty = temp("empty");
+    fails(&["review", empty.to_str().unwrap()], "no match file in");
+    std::fs::remove_dir_all(empty).unwrap();
 }

@@ -2,7 +2,7 @@
 //! in `docs/review.md`.
 
 use super::report::{ChequerReview, CubeReview, GameReview, MatchReview, PlayerSummary, RecordReview, StoredReview};
-use super::{CubeChoice, CubeErrorKind, LuckCounts, LuckMark, Mark, MarkCounts};
+use super::{CubeChoice, CubeErrorKind, LuckCounts, LuckMark, Mark, MarkCounts, PlayerTotals};
 use crate::api::CubefulMove;
 use gammon_rules::{DiceState, GameResult, MatAction, MatchId, Position, WinHow};
 use serde::{Serialize, Serializer};
@@ -417,5 +417,22 @@ impl Serialize for MatchReview {
             records_reviewed: self.records_reviewed,
         }
         .serialize(serializer)
+    }
+}
+
+/// A player's totals across matches: the summary's fields (its `xg` when
+/// any of the matches stored another program's analysis) and `matches`.
+#[derive(Serialize)]
+struct PlayerTotalsJson<'a> {
+    matches: usize,
+    #[serde(flatten)]
+    summary: SummaryJson<'a>,
+}
+
+impl Serialize for PlayerTotals {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let s = &self.summary;
+        let stored = s.stored.moves + s.stored.cube_decisions > 0;
+        PlayerTotalsJson { matches: self.matches, summary: summary_json(s, stored) }.serialize(serializer)
     }
 }

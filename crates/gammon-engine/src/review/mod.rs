@@ -47,6 +47,7 @@ pub use report::{
     ChequerReview, CubeChoice, CubeErrorKind, CubeReview, GameReview, LuckCounts, LuckReview, MarkCounts, MatchReview,
     PlayerSummary, RecordReview, StoredFigures, StoredReview,
 };
+pub use summary::{totals_by_player, PlayerTotals};
 
 use crate::api::Engine;
 use crate::search::MoveFilter;

@@ -1,7 +1,7 @@
 //! Each player's figures summed over the reviewed games.
 
 use super::marks::LuckMark;
-use super::report::{CubeErrorKind, GameReview, PlayerSummary};
+use super::report::{CubeErrorKind, GameReview, MatchReview, PlayerSummary};
 
 /// The summaries of both players (index = seat).
 pub(super) fn summarise(players: &[String; 2], games: &[GameReview]) -> [PlayerSummary; 2] {
@@ -65,4 +65,72 @@ pub(super) fn summarise(players: &[String; 2], games: &[GameReview]) -> [PlayerS
         s.cube_errors = k;
     }
     out
+}
+
+/// One player's figures summed over several reviewed matches (players are
+/// matched by name, as a player studies his last hundred matches).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PlayerTotals {
+    /// The sums; the rates ([`PlayerSummary::pr`] and the others) are over
+    /// every decision of every match.
+    pub summary: PlayerSummary,
+    /// The matches he played in.
+    pub matches: usize,
+}
+
+/// Every player of `reviews`, in order of first appearance, with his
+/// figures summed over the matches he played.
+pub fn totals_by_player<'a>(reviews: impl IntoIterator<Item = &'a MatchReview>) -> Vec<PlayerTotals> {
+    let mut totals: Vec<PlayerTotals> = Vec::new();
+    for s in reviews.into_iter().flat_map(|r| &r.summary) {
+        let index = match totals.iter().position(|t| t.summary.name == s.name) {
+            Some(i) => i,
+            None => {
+                let summary = PlayerSummary { name: s.name.clone(), ..PlayerSummary::default() };
+                totals.push(PlayerTotals { summary, matches: 0 });
+                totals.len() - 1
+            }
+        };
+        let t = &mut totals[index];
+        t.matches += 1;
+        add(&mut t.summary, s);
+    }
+    totals
+}
+
+/// `into` plus `s`, field by field.
+fn add(into: &mut PlayerSummary, s: &PlayerSummary) {
+    into.total_moves += s.total_moves;
+    into.unforced_moves += s.unforced_moves;
+    into.chequer_error += s.chequer_error;
+    into.chequer_error_mwc += s.chequer_error_mwc;
+    into.cube_decisions += s.cube_decisions;
+    into.close_cube_decisions += s.close_cube_decisions;
+    into.cube_error += s.cube_error;
+    into.cube_error_mwc += s.cube_error_mwc;
+    for (a, b) in [(&mut into.move_marks, &s.move_marks), (&mut into.cube_marks, &s.cube_marks)] {
+        a.none += b.none;
+        a.doubtful += b.doubtful;
+        a.bad += b.bad;
+        a.very_bad += b.very_bad;
+    }
+    for &(kind, n) in &s.cube_errors {
+        match into.cube_errors.iter_mut().find(|(have, _)| *have == kind) {
+            Some((_, m)) => *m += n,
+            None => into.cube_errors.push((kind, n)),
+        }
+    }
+    into.luck += s.luck;
+    into.luck_mwc += s.luck_mwc;
+    let (a, b) = (&mut into.luck_marks, &s.luck_marks);
+    a.very_unlucky += b.very_unlucky;
+    a.unlucky += b.unlucky;
+    a.lucky += b.lucky;
+    a.very_lucky += b.very_lucky;
+    into.both_players_moves += s.both_players_moves;
+    let (a, b) = (&mut into.stored, &s.stored);
+    a.moves += b.moves;
+    a.chequer_error += b.chequer_error;
+    a.cube_decisions += b.cube_decisions;
+    a.cube_error += b.cube_error;
 }
