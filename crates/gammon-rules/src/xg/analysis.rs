@@ -32,6 +32,9 @@ pub(super) const PROGRAM: &str = "eXtreme Gammon";
 pub(super) struct Pending {
     pub cube: Option<StoredCube>,
     pub candidates: Option<Vec<StoredCandidate>>,
+    /// XG's error of the played move (the unit tests check the loss against it).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub error: Option<f64>,
 }
 
 /// XG's depth as XG names it.

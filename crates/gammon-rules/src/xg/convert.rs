@@ -217,7 +217,7 @@ fn cube_actions(o: &mut Open, c: &CubeRecord) -> Result<(), String> {
         o.cube_before_roll = stored.map(|s| (col, s));
         return Ok(());
     }
-    let with = |s: &Option<crate::StoredCube>| s.clone().map(|cube| Pending { cube: Some(cube), candidates: None });
+    let with = |s: &Option<crate::StoredCube>| s.clone().map(|cube| Pending { cube: Some(cube), candidates: None, error: None });
     let doubled = o.cube.saturating_mul(2);
     o.push(col, RawKind::Double(doubled), with(&stored));
     let kind = match (c.take, c.beaver_answer) {
@@ -263,7 +263,7 @@ fn roll(o: &mut Open, m: &MoveRecord) -> Result<(), String> {
     let steps = Steps::new(&steps).ok_or("more than four checker steps")?;
     let cube = o.cube_before_roll.take().filter(|(c, _)| *c == col).map(|(_, s)| s);
     let candidates = (!m.candidates.is_empty()).then(|| stored_candidates(&m.candidates));
-    let pending = (cube.is_some() || candidates.is_some()).then_some(Pending { cube, candidates });
+    let pending = (cube.is_some() || candidates.is_some()).then_some(Pending { cube, candidates, error: m.error });
     o.push(col, RawKind::Steps { dice, steps }, pending);
     if m.invalid && o.invalid.is_none() {
         let text: Vec<String> = steps.as_slice().iter().map(|(f, t)| format!("{f}/{t}")).collect();

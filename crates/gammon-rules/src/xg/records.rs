@@ -89,9 +89,7 @@ pub(super) struct MoveRecord {
     /// XG marks the play invalid (`InvalidM` 2): a transcribed play the
     /// rules do not allow, whose steps may not even say what was played.
     pub invalid: bool,
-    /// XG's error of the played move (negative), when analysed; the unit
-    /// tests check the stored candidates against it.
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// XG's error of the played move (negative), when analysed.
     pub error: Option<f64>,
 }
 
