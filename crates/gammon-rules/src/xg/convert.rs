@@ -217,7 +217,9 @@ fn cube_actions(o: &mut Open, c: &CubeRecord) -> Result<(), String> {
         o.cube_before_roll = stored.map(|s| (col, s));
         return Ok(());
     }
-    let with = |s: &Option<crate::StoredCube>| s.clone().map(|cube| Pending { cube: Some(cube), candidates: None, error: None });
+    let with = |s: &Option<crate::StoredCube>| {
+        s.clone().map(|cube| Pending { cube: Some(cube), candidates: None, error: None })
+    };
     let doubled = o.cube.saturating_mul(2);
     o.push(col, RawKind::Double(doubled), with(&stored));
     let kind = match (c.take, c.beaver_answer) {
