@@ -34,7 +34,7 @@ pub(super) fn game_file(file: &[u8]) -> Result<Vec<u8>, XgError> {
     // The thumbnail's offset is counted from the end of the header (8 bytes).
     let thumb_offset = u64::from(header(12)?) | (u64::from(header(16)?) << 32);
     let thumb_size = header(20)?;
-    if header_size < 24 || header_size > RICH_HEADER_BYTES * 4 {
+    if !(24..=RICH_HEADER_BYTES * 4).contains(&header_size) {
         return Err(XgError::Corrupt(format!("RGMH header size {header_size}")));
     }
     let data_start = usize::try_from(thumb_offset)

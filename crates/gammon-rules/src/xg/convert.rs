@@ -211,7 +211,7 @@ fn column(player: i32) -> Result<usize, String> {
 fn cube_actions(o: &mut Open, c: &CubeRecord) -> Result<(), String> {
     o.cube_before_roll = None;
     let col = column(c.active)?;
-    let stored = c.eval.as_ref().map(|e| stored_cube(e));
+    let stored = c.eval.as_ref().map(stored_cube);
     if c.double != 1 {
         // No double: the analysis goes on the roll that follows.
         o.cube_before_roll = stored.map(|s| (col, s));
