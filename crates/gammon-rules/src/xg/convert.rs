@@ -117,7 +117,7 @@ pub(super) fn convert(records: Vec<Record>) -> Result<Converted, XgError> {
     let header = header.ok_or(XgError::Truncated("the game file: no records"))?;
     let invalid = invalid.map(|(index, game, (column, row, text))| {
         let name = header.players.get(column).map(|p| shorten(p, NAME_CHARS).to_string());
-        let reason = format!("illegal move {}: eXtreme Gammon marks this play invalid", quote(&text));
+        let reason = format!("illegal move {text}: eXtreme Gammon marks this play invalid");
         (
             index,
             MatError { place: MatPlace { line: 0, game: Some(game), move_number: Some(row), player: name }, reason },
@@ -269,7 +269,8 @@ fn roll(o: &mut Open, m: &MoveRecord) -> Result<(), String> {
     o.push(col, RawKind::Steps { dice, steps }, pending);
     if m.invalid && o.invalid.is_none() {
         let text: Vec<String> = steps.as_slice().iter().map(|(f, t)| format!("{f}/{t}")).collect();
-        o.invalid = Some((col, o.row, format!("{}{}: {}", dice.0, dice.1, text.join(" "))));
+        let text = format!("{} for {}{}", quote(&text.join(" ")), dice.0, dice.1);
+        o.invalid = Some((col, o.row, text));
     }
     Ok(())
 }
