@@ -52,11 +52,13 @@ pub(super) fn depth_name(level: i32) -> String {
 }
 
 /// XG's seven numbers as gammon's five cumulative probabilities; `None`
-/// when XG wrote none (all zero).
+/// when XG wrote none (all zero), or one that is not a probability.
 fn probabilities(eval: &[f32; 7]) -> Option<[f64; 5]> {
     let [lose_bg, lose_gammon, _lose, win, win_gammon, win_bg, _equity] = eval.map(f64::from);
     let p = [win, win_gammon, win_bg, lose_gammon, lose_bg];
-    p.iter().any(|&x| x != 0.0).then_some(p)
+    // XG rounds: a certain result may be stored a hair above 1.
+    let valid = p.iter().all(|x| (-1e-3..=1.0 + 1e-3).contains(x));
+    (valid && p.iter().any(|&x| x != 0.0)).then_some(p)
 }
 
 pub(super) fn stored_cube(e: &CubeEval) -> StoredCube {
@@ -69,14 +71,16 @@ pub(super) fn stored_cube(e: &CubeEval) -> StoredCube {
     }
 }
 
-/// The candidates whose position can be a position (a corrupt one is left out).
+/// The candidates whose position is a position and equity a number (a
+/// corrupt one is left out).
 pub(super) fn stored_candidates(candidates: &[Candidate]) -> Vec<StoredCandidate> {
     candidates
         .iter()
         .filter_map(|c| {
+            let equity = f64::from(c.eval[6]);
             Some(StoredCandidate {
                 after: position(&c.after)?,
-                equity: f64::from(c.eval[6]),
+                equity: equity.is_finite().then_some(equity)?,
                 probabilities: probabilities(&c.eval),
                 depth: depth_name(c.level),
             })
@@ -125,4 +129,32 @@ pub(super) fn attach(record: &MatchRecord, pending: Vec<Vec<Option<Pending>>>) -
         }
     }
     (!analysis.records.is_empty()).then_some(analysis)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_that_are_not_values_are_left_out() {
+        // Found by the fuzzer: a NaN made a record unequal to itself.
+        let nan = f32::NAN;
+        assert_eq!(probabilities(&[0.0, 0.1, 0.5, 0.5, nan, 0.0, 0.0]), None);
+        assert_eq!(probabilities(&[0.0, 0.1, 0.5, 0.5, 7.0, 0.0, 0.0]), None);
+        assert_eq!(probabilities(&[0.0; 7]), None);
+        assert_eq!(
+            probabilities(&[0.01, 0.1, 0.5, 0.5, 0.2, 0.02, 0.1]),
+            Some([0.5, 0.2, 0.02, 0.1, 0.01].map(|x: f32| f64::from(x)))
+        );
+        let start: XgBoard = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0];
+        assert_eq!(position(&start), Some(Position::STARTING));
+        let c = |equity: f32| Candidate { after: start, level: 1, eval: [0.0, 0.1, 0.5, 0.5, 0.2, 0.0, equity] };
+        let kept = stored_candidates(&[c(nan), c(f32::INFINITY), c(0.25)]);
+        assert_eq!(kept.len(), 1);
+        assert_eq!((kept[0].equity, kept[0].depth.as_str()), (0.25, "2-ply"));
+        // A board with 16 checkers is no position.
+        let mut sixteen = start;
+        sixteen[6] = 6;
+        assert_eq!(position(&sixteen), None);
+    }
 }
