@@ -43,9 +43,10 @@
 //! | Crawford: no double in the first game after a player reaches 1-away | [`MatchState::record`], [`MatchState::is_crawford`] |
 //! | post-Crawford: the trailer may double again | [`MatchState::is_post_crawford`] |
 //! | a `.mat` match file replayed through the rules: legal moves, cube actions in turn, results that fit (`and the match` only where it ends the match) | [`parse_mat`], [`read_match_file`] |
-//! | a match file's kind from its content; UTF-8 (BOM or not), UTF-16 with a BOM, LF/CR LF/CR lines; `.xg` and OGXM named, not read | [`read_match_file`], [`parse_match_text`], [`UnreadFormat`] |
+//! | a match file's kind from its content; UTF-8 (BOM or not), UTF-16 with a BOM, LF/CR LF/CR lines; OGXM named, not read | [`read_match_file`], [`parse_match_text`], [`UnreadFormat`] |
 //! | input quoted in errors at most 80 characters, names shown at most 64 | [`quote`], [`shorten`] |
 //! | a gnubg `.sgf` match file (`GM[6]`) replayed the same way, into the same record | [`parse_sgf`], [`read_match_file`] |
+//! | an eXtreme Gammon `.xg` match file (both containers) replayed the same way, with XG's stored analysis | [`parse_xg`], [`read_match_file`], [`StoredAnalysis`] |
 //! | money-only rules (Jacoby, beavers, Murphy) do not exist in a match | [`MatchRules::normalized`], [`GameContext::validate`] |
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
@@ -75,6 +76,7 @@ mod seat;
 mod sgf;
 mod step_orders;
 mod stored_analysis;
+mod xg;
 mod xgid;
 
 pub use context::{ContextError, CubeOwner, DiceState, DoubleRefusal, GameContext};
@@ -105,4 +107,5 @@ pub use seat::Seat;
 pub use sgf::{parse_sgf, parse_sgf_until_error};
 pub use step_orders::{step_orders, PlayedStep, StepNode};
 pub use stored_analysis::{StoredAnalysis, StoredCandidate, StoredCube, StoredMove, StoredRecord};
+pub use xg::{parse_xg, parse_xg_until_error, XgError, MAX_GAME_FILE_BYTES};
 pub use xgid::{Xgid, XgidError};

@@ -8,8 +8,6 @@ use std::borrow::Cow;
 /// A kind of match file that is recognised but not read (yet).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnreadFormat {
-    /// eXtreme Gammon's binary `.xg` file (starts with `RGMH`).
-    ExtremeGammon,
     /// An OGXM binary match file (`.ogxm`, `.gvab`: starts with `OGXM`,
     /// then chunks such as `MTCH` and `GAME`).
     Ogxm,
@@ -18,9 +16,7 @@ pub enum UnreadFormat {
 impl UnreadFormat {
     /// The format of a file that starts with `start`, if it is one of these.
     pub fn detect(start: &[u8]) -> Option<Self> {
-        if start.starts_with(b"RGMH") {
-            Some(UnreadFormat::ExtremeGammon)
-        } else if start.starts_with(b"OGXM") {
+        if start.starts_with(b"OGXM") {
             Some(UnreadFormat::Ogxm)
         } else {
             None
@@ -31,9 +27,6 @@ impl UnreadFormat {
 impl std::fmt::Display for UnreadFormat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            UnreadFormat::ExtremeGammon => {
-                "an eXtreme Gammon .xg file (binary): not read yet; export the match from XG as text (.mat)"
-            }
             UnreadFormat::Ogxm => "an OGXM binary match file (.ogxm, .gvab): not read yet",
         })
     }
@@ -117,7 +110,7 @@ mod tests {
 
     #[test]
     fn other_programs_files_are_named() {
-        assert_eq!(UnreadFormat::detect(b"RGMH\x01\x00"), Some(UnreadFormat::ExtremeGammon));
+        assert_eq!(UnreadFormat::detect(b"RGMH\x01\x00"), None, "XG files are read (crate::xg)");
         assert_eq!(UnreadFormat::detect(b"OGXM\x02\x00"), Some(UnreadFormat::Ogxm));
         assert_eq!(UnreadFormat::detect(b"(;GM[6]"), None);
     }

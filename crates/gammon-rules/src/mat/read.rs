@@ -3,6 +3,7 @@
 use super::encoding::{decode, normalize, UnreadFormat};
 use super::{parse_mat, parse_mat_until_error, MatError, MatPlace, MatchRecord};
 use crate::sgf::{is_sgf, parse_sgf, parse_sgf_until_error};
+use crate::xg::{is_xg, parse_xg, parse_xg_until_error, XgError};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -49,6 +50,15 @@ pub enum ReadMatchError {
         /// What it is.
         format: UnreadFormat,
     },
+    /// It is an eXtreme Gammon `.xg` file whose container or records are
+    /// not valid (a game that does not replay is [`ReadMatchError::Match`]).
+    #[error("in {path}")]
+    Xg {
+        /// The file.
+        path: PathBuf,
+        /// The reason.
+        source: XgError,
+    },
     /// Its content is not a valid match (the reason is the source).
     #[error("in {path}")]
     Match {
@@ -63,16 +73,29 @@ pub enum ReadMatchError {
 /// gnubg SGF when its first non-blank character is `(`, `.mat` text
 /// otherwise (the content decides, not the file name). The text is UTF-8
 /// (with or without a byte order mark) or UTF-16 with a byte order mark;
-/// lines end with LF, CR LF or CR. An eXtreme Gammon `.xg` or an OGXM file
-/// is named as such and refused.
+/// lines end with LF, CR LF or CR. An eXtreme Gammon `.xg` file (it starts
+/// with `RGMH`) is read by [`parse_xg`]; an OGXM file is named as such and
+/// refused.
 ///
 /// # Errors
-/// A file that is not a readable regular text file within the limit, or
-/// whose content [`parse_sgf`] or [`parse_mat`] refuses.
+/// A file that is not a readable regular file within the limit, or whose
+/// content [`parse_sgf`], [`parse_mat`] or [`parse_xg`] refuses.
 pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchError> {
     let path = path.as_ref();
-    let text = read_text(path)?;
-    parse_match_text(&text).map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
+    match read_content(path)? {
+        Content::Xg(bytes) => parse_xg(&bytes).map_err(|e| xg_error(path, e)),
+        Content::Text(text) => {
+            parse_match_text(&text).map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
+        }
+    }
+}
+
+/// An XG file's error: a game that does not replay is a match error.
+fn xg_error(path: &Path, e: XgError) -> ReadMatchError {
+    match e {
+        XgError::Match(source) => ReadMatchError::Match { path: path.to_path_buf(), source },
+        source => ReadMatchError::Xg { path: path.to_path_buf(), source },
+    }
 }
 
 /// Replays the text of a match file already read (an upload): gnubg SGF when
@@ -80,8 +103,9 @@ pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchE
 /// byte order mark is dropped and lines end with LF, CR LF or CR.
 ///
 /// # Errors
-/// What [`parse_sgf`] or [`parse_mat`] refuses, or the text of an
-/// eXtreme Gammon or OGXM file (a format not read).
+/// What [`parse_sgf`] or [`parse_mat`] refuses, or the text of a binary
+/// eXtreme Gammon file (read the file: [`read_match_file`], [`parse_xg`])
+/// or of an OGXM file (a format not read).
 pub fn parse_match_text(text: &str) -> Result<MatchRecord, MatError> {
     let text = prepare(text)?;
     if is_sgf(&text) {
@@ -95,6 +119,10 @@ pub fn parse_match_text(text: &str) -> Result<MatchRecord, MatError> {
 /// read is refused by name.
 fn prepare(text: &str) -> Result<std::borrow::Cow<'_, str>, MatError> {
     let text = normalize(text);
+    if is_xg(text.as_bytes()) {
+        let reason = "an eXtreme Gammon .xg file is binary: read the file (read_match_file, parse_xg), not its text";
+        return Err(MatError { place: MatPlace { line: 1, ..MatPlace::default() }, reason: reason.into() });
+    }
     match UnreadFormat::detect(text.as_bytes()) {
         Some(format) => {
             Err(MatError { place: MatPlace { line: 1, ..MatPlace::default() }, reason: format.to_string() })
@@ -111,7 +139,10 @@ fn prepare(text: &str) -> Result<std::borrow::Cow<'_, str>, MatError> {
 /// As [`read_match_file`] for a file that cannot be read as a match at all.
 pub fn read_match_file_until_error(path: impl AsRef<Path>) -> Result<(MatchRecord, Option<MatError>), ReadMatchError> {
     let path = path.as_ref();
-    let text = read_text(path)?;
+    let text = match read_content(path)? {
+        Content::Xg(bytes) => return parse_xg_until_error(&bytes).map_err(|e| xg_error(path, e)),
+        Content::Text(text) => text,
+    };
     let parsed = prepare(&text).and_then(|text| {
         if is_sgf(&text) {
             parse_sgf_until_error(&text)
@@ -122,9 +153,15 @@ pub fn read_match_file_until_error(path: impl AsRef<Path>) -> Result<(MatchRecor
     parsed.map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
 }
 
-/// The text of a regular file of at most [`MAX_MATCH_FILE_BYTES`]; a
+/// What a match file holds: the bytes of an XG file, or text.
+enum Content {
+    Xg(Vec<u8>),
+    Text(String),
+}
+
+/// The content of a regular file of at most [`MAX_MATCH_FILE_BYTES`]; a
 /// format not read is named from its first bytes.
-fn read_text(path: &Path) -> Result<String, ReadMatchError> {
+fn read_content(path: &Path) -> Result<Content, ReadMatchError> {
     let io = |source| ReadMatchError::Io { path: path.to_path_buf(), source };
     // Checked before opening: opening a named pipe waits for a writer.
     if !std::fs::metadata(path).map_err(io)?.is_file() {
@@ -136,8 +173,11 @@ fn read_text(path: &Path) -> Result<String, ReadMatchError> {
     if bytes.len() as u64 > MAX_MATCH_FILE_BYTES {
         return Err(ReadMatchError::TooLarge { path: path.to_path_buf() });
     }
+    if is_xg(&bytes) {
+        return Ok(Content::Xg(bytes));
+    }
     if let Some(format) = UnreadFormat::detect(&bytes) {
         return Err(ReadMatchError::NotReadYet { path: path.to_path_buf(), format });
     }
-    decode(bytes).ok_or_else(|| ReadMatchError::NotText { path: path.to_path_buf() })
+    decode(bytes).map(Content::Text).ok_or_else(|| ReadMatchError::NotText { path: path.to_path_buf() })
 }

@@ -4,8 +4,8 @@
 
 use crate::chain;
 use gammon_rules::{
-    parse_mat, parse_match_text, parse_position_text, parse_sgf, read_match_file, ContextError, CubeOwner, Dice,
-    FibsBoard, GameContext, MatchId, MatchRecord, Position, ReadMatchError, Seat, Xgid,
+    parse_mat, parse_match_text, parse_position_text, parse_sgf, read_match_file, read_match_file_until_error,
+    ContextError, CubeOwner, Dice, FibsBoard, GameContext, MatchId, MatchRecord, Position, ReadMatchError, Seat, Xgid,
 };
 use std::path::Path;
 
@@ -151,11 +151,14 @@ fn other_programs_files_are_named_by_their_content() {
         files.into_iter().next().unwrap_or_else(|| panic!("no .{ext} file in {folder}"))
     };
     let dir = scratch("kinds");
-    for (path, says) in [
-        (first("xg", "xg"), "an eXtreme Gammon .xg file"),
-        (first("ogxm", "ogxm"), "an OGXM binary match file"),
-        (first("ogxm", "gvab"), "an OGXM binary match file"),
-    ] {
+    // An .xg file is read by its content whatever its name.
+    let xg = first("xg", "xg");
+    let renamed = dir.join("xg-named.mat");
+    std::fs::copy(&xg, &renamed).unwrap();
+    assert_eq!(read_match_file_until_error(&renamed).unwrap(), read_match_file_until_error(&xg).unwrap());
+    for (path, says) in
+        [(first("ogxm", "ogxm"), "an OGXM binary match file"), (first("ogxm", "gvab"), "an OGXM binary match file")]
+    {
         // The content decides, not the name.
         let renamed = dir.join("match.mat");
         std::fs::copy(&path, &renamed).unwrap();
@@ -167,7 +170,7 @@ fn other_programs_files_are_named_by_their_content() {
     }
     std::fs::remove_dir_all(dir).unwrap();
     let e = parse_match_text("RGMH\u{1}\u{0}").unwrap_err().to_string();
-    assert!(e.contains("eXtreme Gammon") && e.contains("not read yet"), "{e}");
+    assert!(e.contains("eXtreme Gammon") && e.contains("binary"), "{e}");
 }
 
 #[test]
