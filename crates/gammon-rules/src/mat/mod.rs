@@ -15,6 +15,7 @@ mod lines;
 pub(crate) mod raw;
 mod read;
 pub(crate) mod replay;
+pub(crate) mod write;
 
 use crate::{shorten, Cube, Dice, GameResult, MatchRules, MatchState, Move, Position, Seat, NAME_CHARS};
 use std::collections::BTreeMap;
@@ -23,6 +24,7 @@ use thiserror::Error;
 
 pub use encoding::UnreadFormat;
 pub use read::{parse_match_text, read_match_file, read_match_file_until_error, ReadMatchError, MAX_MATCH_FILE_BYTES};
+pub use write::{write_mat, WriteMatchError};
 
 /// A whole match (or money session) as written in a `.mat` file.
 #[derive(Debug, Clone, PartialEq)]

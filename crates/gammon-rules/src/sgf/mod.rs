@@ -62,6 +62,9 @@
 
 mod gnubg;
 mod tree;
+mod write;
+
+pub use write::{write_sgf, MatchEquity, SgfAnalysis};
 
 use crate::mat::replay::replay_until_error;
 use crate::{MatAction, MatError, MatPlace, MatchRecord};
