@@ -161,6 +161,14 @@ impl GammonPrices {
         GammonPrices { my_gammon: 0.0, my_backgammon: 0.0, opp_gammon: 0.0, opp_backgammon: 0.0 };
 }
 
+/// The SGF writer stores a match's cube analysis as the match winning
+/// chances gnubg keeps, converted with this table (gnubg's `eq2mwc`).
+impl gammon_rules::MatchEquity for Met {
+    fn eq2mwc(&self, eq: f64, cube: u32, away: (u32, u32), crawford: bool) -> f64 {
+        Met::eq2mwc(self, eq, cube, away, crawford)
+    }
+}
+
 /// A match equity table: pre-Crawford and post-Crawford winning chances,
 /// and its name.
 #[derive(Clone, PartialEq)]

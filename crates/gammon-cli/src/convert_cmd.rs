@@ -1,0 +1,130 @@
+//! `gammon convert IN OUT`: a match file read as any match file is read
+//! (the content decides), written in the format OUT's extension names,
+//! through the safe writer. What the output format cannot hold is named:
+//! refused when nothing sensible can be written, a note on standard error
+//! when only something extra is dropped (a `.mat` has no place for a
+//! stored analysis).
+
+use crate::args::MetArg;
+use anyhow::{bail, Result};
+use clap::Args;
+use gammon_engine::met::Met;
+use gammon_rules::{read_match_file, write_mat, write_sgf, MatchRecord, SgfAnalysis};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `gammon convert`.
+#[derive(Debug, Args)]
+#[command(after_help = "Reads what `gammon review` reads (.mat and other text exports, gnubg .sgf; the content \
+decides the format) and writes the format of OUT's extension: .mat (Jellyfish text, as gnubg's `export match \
+mat` writes it) or .sgf (gnubg's SGF, with the file's stored analysis as gnubg stores analysis: gnubg shows its \
+equities and marks). A .mat cannot hold a stored analysis: it is dropped, with a note on standard error.")]
+pub struct ConvertArgs {
+    /// The match file to read.
+    input: PathBuf,
+    /// The file to write: .mat or .sgf.
+    output: PathBuf,
+    /// The table that turns a match's cube analysis into the match winning
+    /// chances gnubg stores in SGF (use the one gnubg shows it with).
+    #[command(flatten)]
+    met: MetArg,
+}
+
+/// The formats gammon writes, by extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchFormat {
+    /// Jellyfish `.mat` text.
+    Mat,
+    /// gnubg's SGF.
+    Sgf,
+    /// OGXM binary (`.ogxm`); its writer is not in this build.
+    Ogxm,
+}
+
+impl MatchFormat {
+    /// The format `path`'s extension names.
+    ///
+    /// # Errors
+    /// An extension gammon does not write, named with the ones it does.
+    pub fn of(path: &Path) -> Result<MatchFormat> {
+        let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("mat") => Ok(MatchFormat::Mat),
+            Some("sgf") => Ok(MatchFormat::Sgf),
+            Some("ogxm") => Ok(MatchFormat::Ogxm),
+            Some(e @ ("xg" | "xgp" | "gvab")) => {
+                bail!("{}: gammon reads .{e} files but cannot write them; write .mat or .sgf", path.display())
+            }
+            Some(e) => bail!("{}: unknown extension .{e}; gammon writes .mat and .sgf", path.display()),
+            None => bail!("{}: no extension to choose the format by; use .mat or .sgf", path.display()),
+        }
+    }
+
+    /// The bytes of `record` in this format, with a note for each thing
+    /// the format cannot hold (`met` converts a match's cube analysis).
+    ///
+    /// # Errors
+    /// What the format cannot hold at all (a player name it cannot write),
+    /// or a format whose writer is not in this build.
+    pub fn render(self, record: &MatchRecord, met: &Met) -> Result<(Vec<u8>, Vec<String>)> {
+        let mut notes = Vec::new();
+        let bytes = match self {
+            MatchFormat::Mat => {
+                if let Some(stored) = &record.stored {
+                    notes.push(format!(
+                        "a .mat file cannot hold the stored analysis ({}): it is not written",
+                        stored.program
+                    ));
+                }
+                write_mat(record)?.into_bytes()
+            }
+            MatchFormat::Sgf => {
+                let dropped: Vec<&str> = record
+                    .headers
+                    .keys()
+                    .map(String::as_str)
+                    .filter(|k| !["Event", "Round", "Site", "Transcriber", "EventDate", "Crawford"].contains(k))
+                    .collect();
+                if !dropped.is_empty() {
+                    notes.push(format!(
+                        "gnubg's SGF has no place for the header(s) {}: not written",
+                        dropped.join(", ")
+                    ));
+                }
+                let analysis = record.stored.as_ref().map(|stored| SgfAnalysis { stored, equity: met });
+                write_sgf(record, analysis)?.into_bytes()
+            }
+            // The OGXM writer (`gammon_rules::ogxm::write_ogxm`) is on another branch.
+            MatchFormat::Ogxm => bail!("writing OGXM is not available in this build; write .mat or .sgf"),
+        };
+        Ok((bytes, notes))
+    }
+}
+
+/// Writes `record` to `path` in the format of its extension, through the
+/// safe writer, the notes on standard error.
+///
+/// # Errors
+/// The format cannot be written (see [`MatchFormat`]) or the file cannot.
+pub fn save(record: &MatchRecord, path: &Path, met: &Met) -> Result<()> {
+    let (bytes, notes) = MatchFormat::of(path)?.render(record, met)?;
+    for note in notes {
+        eprintln!("note: {note}");
+    }
+    gammon_eval::file_format::write_output(path, &bytes)?;
+    Ok(())
+}
+
+pub fn run(args: &ConvertArgs) -> Result<()> {
+    // The output is checked first: a wrong extension costs no reading.
+    MatchFormat::of(&args.output)?;
+    let met = args.met.met()?;
+    let record = read_match_file(&args.input)?;
+    save(&record, &args.output, &met)?;
+    eprintln!(
+        "wrote {} ({} game{})",
+        args.output.display(),
+        record.games.len(),
+        if record.games.len() == 1 { "" } else { "s" }
+    );
+    Ok(())
+}
