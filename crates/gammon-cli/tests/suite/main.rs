@@ -30,6 +30,7 @@ mod analyse;
 mod benchmark;
 mod browser;
 mod cli;
+mod convert;
 mod cube;
 mod eval_train;
 mod files;

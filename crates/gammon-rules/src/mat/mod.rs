@@ -14,6 +14,7 @@ mod encoding;
 mod lines;
 pub(crate) mod raw;
 mod read;
+mod recorder;
 pub(crate) mod replay;
 pub(crate) mod write;
 
@@ -24,6 +25,7 @@ use thiserror::Error;
 
 pub use encoding::UnreadFormat;
 pub use read::{parse_match_text, read_match_file, read_match_file_until_error, ReadMatchError, MAX_MATCH_FILE_BYTES};
+pub use recorder::MatchRecorder;
 pub use write::{write_mat, WriteMatchError};
 
 /// A whole match (or money session) as written in a `.mat` file.
