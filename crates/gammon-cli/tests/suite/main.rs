@@ -44,6 +44,7 @@ mod play;
 mod review;
 mod rollout;
 mod serve;
+mod sgf_analysis;
 mod shards;
 mod slurm;
 mod ubgi;
