@@ -128,3 +128,39 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gammon_rules::{parse_mat, StoredAnalysis};
+
+    fn record() -> MatchRecord {
+        let text = "; [Site \"club\"]\n; [Player \"x\"]\n 1 point match\n\n Game 1\n A : 0         B : 0\n  1)           31: 8/5 6/5\n";
+        parse_mat(text).unwrap()
+    }
+
+    #[test]
+    fn the_extension_chooses_the_format_and_unknown_ones_are_named() {
+        assert_eq!(MatchFormat::of(Path::new("a.MAT")).unwrap(), MatchFormat::Mat);
+        assert_eq!(MatchFormat::of(Path::new("dir.x/a.sgf")).unwrap(), MatchFormat::Sgf);
+        assert_eq!(MatchFormat::of(Path::new("a.ogxm")).unwrap(), MatchFormat::Ogxm);
+        let e = MatchFormat::of(Path::new("a.xg")).unwrap_err().to_string();
+        assert!(e.contains("reads .xg files but cannot write them"), "{e}");
+        assert!(MatchFormat::of(Path::new("a.txt")).unwrap_err().to_string().contains("unknown extension .txt"));
+    }
+
+    #[test]
+    fn a_mat_drops_a_stored_analysis_with_a_note_and_sgf_names_headers_it_has_no_place_for() {
+        let met = Met::kazaross_xg2();
+        let mut r = record();
+        r.stored = Some(StoredAnalysis { program: "eXtreme Gammon".into(), ..StoredAnalysis::default() });
+        let (bytes, notes) = MatchFormat::Mat.render(&r, met).unwrap();
+        assert_eq!(notes, ["a .mat file cannot hold the stored analysis (eXtreme Gammon): it is not written"]);
+        assert!(String::from_utf8(bytes).unwrap().contains("31: 8/5 6/5"));
+        let (bytes, notes) = MatchFormat::Sgf.render(&r, met).unwrap();
+        assert_eq!(notes, ["gnubg's SGF has no place for the header(s) Player: not written"]);
+        assert!(String::from_utf8(bytes).unwrap().contains("PC[club]"));
+        let e = MatchFormat::Ogxm.render(&r, met).unwrap_err().to_string();
+        assert_eq!(e, "writing OGXM is not available in this build; write .mat or .sgf");
+    }
+}

@@ -82,11 +82,11 @@ const VERY_BAD: f64 = 0.16;
 /// let record = parse_mat(text).unwrap();
 /// let sgf = write_sgf(&record, None).unwrap();
 /// assert!(sgf.contains("PW[A]PB[B]") && sgf.contains(";B[31qtst]"));
-/// assert_eq!(parse_sgf(&sgf).unwrap().games, record.games.iter().map(|g| {
-///     let mut g = g.clone();
-///     for (i, r) in g.records.iter_mut().enumerate() { r.line = i + 2; r.move_number = Some(i as u32 + 1); }
-///     g
-/// }).collect::<Vec<_>>());
+/// let back = parse_sgf(&sgf).unwrap();
+/// let actions = |m: &gammon_rules::MatchRecord| -> Vec<_> {
+///     m.games[0].records.iter().map(|r| (r.player, r.position, r.action.clone())).collect()
+/// };
+/// assert_eq!(actions(&back), actions(&record));
 /// ```
 ///
 /// # Errors
