@@ -46,6 +46,8 @@
 //! | a match file's kind from its content; UTF-8 (BOM or not), UTF-16 with a BOM, LF/CR LF/CR lines; `.xg` and OGXM named, not read | [`read_match_file`], [`parse_match_text`], [`UnreadFormat`] |
 //! | input quoted in errors at most 80 characters, names shown at most 64 | [`quote`], [`shorten`] |
 //! | a gnubg `.sgf` match file (`GM[6]`) replayed the same way, into the same record | [`parse_sgf`], [`read_match_file`] |
+//! | a match written back as `.mat` (gnubg's export layout) or gnubg SGF (with a stored analysis gnubg shows), read back as the same games by gammon and gnubg | [`write_mat`], [`write_sgf`] |
+//! | a match recorded while it is played, replayed through the rules like a file | [`MatchRecorder`] |
 //! | money-only rules (Jacoby, beavers, Murphy) do not exist in a match | [`MatchRules::normalized`], [`GameContext::validate`] |
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 

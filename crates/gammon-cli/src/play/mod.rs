@@ -103,6 +103,13 @@
 //! Input is read line by line, so a pipe works as well as a terminal; the
 //! end of the input ends the game cleanly (exit status 0) with a message.
 //!
+//! `--save FILE` writes the game or match played, also one left part-way,
+//! as `.mat` or `.sgf` by the extension (checked before the game), through
+//! the safe writer: every action is kept in a [`MatchRecorder`] and
+//! replayed through the rules like a file (docs/match-files.md).
+//!
+//! [`MatchRecorder`]: gammon_rules::MatchRecorder
+//!
 //! [`play_game`]: gammon_rules::play_game
 
 mod board;
