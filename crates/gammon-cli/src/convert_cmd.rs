@@ -130,6 +130,7 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use gammon_rules::{parse_mat, StoredAnalysis};
