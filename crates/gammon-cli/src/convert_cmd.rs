@@ -9,7 +9,7 @@ use crate::args::MetArg;
 use anyhow::{bail, Result};
 use clap::Args;
 use gammon_engine::met::Met;
-use gammon_rules::{read_match_file, write_mat, write_sgf, MatchRecord, SgfAnalysis};
+use gammon_rules::{read_match_file_with_analysis, write_mat, write_sgf, MatchRecord, SgfAnalysis};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `gammon convert`.
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 #[command(after_help = "Reads what `gammon review` reads (.mat and other text exports, gnubg .sgf; the content \
 decides the format) and writes the format of OUT's extension: .mat (Jellyfish text, as gnubg's `export match \
 mat` writes it) or .sgf (gnubg's SGF, with the file's stored analysis as gnubg stores analysis: gnubg shows its \
-equities and marks). A .mat cannot hold a stored analysis: it is dropped, with a note on standard error.")]
+equities and marks; gnubg's own analysis in an SGF input is carried). A .mat cannot hold a stored analysis: it is dropped, with a note on standard error.")]
 pub struct ConvertArgs {
     /// The match file to read.
     input: PathBuf,
@@ -118,7 +118,8 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     // The output is checked first: a wrong extension costs no reading.
     MatchFormat::of(&args.output)?;
     let met = args.met.met()?;
-    let record = read_match_file(&args.input)?;
+    // gnubg's analysis in an SGF input is read too, and carried into SGF.
+    let record = read_match_file_with_analysis(&args.input, &met)?;
     save(&record, &args.output, &met)?;
     eprintln!(
         "wrote {} ({} game{})",

@@ -161,11 +161,15 @@ impl GammonPrices {
         GammonPrices { my_gammon: 0.0, my_backgammon: 0.0, opp_gammon: 0.0, opp_backgammon: 0.0 };
 }
 
-/// The SGF writer stores a match's cube analysis as the match winning
-/// chances gnubg keeps, converted with this table (gnubg's `eq2mwc`).
+/// gnubg's SGF keeps a match's cube analysis as match winning chances: the
+/// writer and the analysis reader convert with this table.
 impl gammon_rules::MatchEquity for Met {
     fn eq2mwc(&self, eq: f64, cube: u32, away: (u32, u32), crawford: bool) -> f64 {
         Met::eq2mwc(self, eq, cube, away, crawford)
+    }
+
+    fn mwc2eq(&self, mwc: f64, cube: u32, away: (u32, u32), crawford: bool) -> f64 {
+        Met::mwc2eq(self, mwc, cube, away, crawford)
     }
 }
 

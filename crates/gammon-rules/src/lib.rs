@@ -92,9 +92,9 @@ pub use game::{
 pub use game_result::GameResult;
 pub use game_state::{Action, Game, Need, RuleError, StateError};
 pub use mat::{
-    parse_mat, parse_mat_until_error, parse_match_text, read_match_file, read_match_file_until_error, write_mat,
-    GameText, MatAction, MatEntry, MatError, MatPlace, MatchRecord, MatchRecorder, ReadMatchError, UnreadFormat,
-    WinHow, WriteMatchError, MAX_MATCH_FILE_BYTES,
+    parse_mat, parse_mat_until_error, parse_match_text, read_match_file, read_match_file_until_error,
+    read_match_file_with_analysis, write_mat, GameText, MatAction, MatEntry, MatError, MatPlace, MatchRecord,
+    MatchRecorder, ReadMatchError, UnreadFormat, WinHow, WriteMatchError, MAX_MATCH_FILE_BYTES,
 };
 pub use match_id::{GameState, MatchId, MatchIdError, Resignation};
 pub use match_play::{BeaverAnswer, Cube, CubeAnswer, MatchError, MatchRules, MatchState, RaccoonAnswer};
@@ -105,7 +105,7 @@ pub use phase::PositionClass;
 pub use position::{Position, SideBoard, BAR, CHECKERS_PER_SIDE, OFF};
 pub use position_text::{parse_position_text, PositionText, PositionTextError};
 pub use seat::Seat;
-pub use sgf::{parse_sgf, parse_sgf_until_error, write_sgf, MatchEquity, SgfAnalysis};
+pub use sgf::{parse_sgf, parse_sgf_until_error, read_sgf_analysis, write_sgf, MatchEquity, SgfAnalysis};
 pub use step_orders::{step_orders, PlayedStep, StepNode};
 pub use stored_analysis::{StoredAnalysis, StoredCandidate, StoredCube, StoredMove, StoredRecord};
 pub use xgid::{Xgid, XgidError};

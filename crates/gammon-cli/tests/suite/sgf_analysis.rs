@@ -8,8 +8,8 @@
 
 use gammon_engine::met::Met;
 use gammon_rules::{
-    parse_move, read_match_file, write_sgf, MatAction, MatchRecord, SgfAnalysis, StoredAnalysis, StoredCandidate,
-    StoredCube, StoredMove, StoredRecord,
+    parse_move, read_match_file, read_match_file_with_analysis, write_sgf, MatAction, MatchRecord, SgfAnalysis,
+    StoredAnalysis, StoredCandidate, StoredCube, StoredMove, StoredRecord,
 };
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -156,18 +156,71 @@ fn close(a: &Value, b: &Value, what: &str) {
     assert!((f(a) - f(b)).abs() < 2e-6, "{what}: {a} vs {b}");
 }
 
-#[test]
-fn gnubg_shows_a_stored_analysis_written_as_sgf_as_gnubg_had_it() {
+/// gnubg's views of its own file and of gammon's: the same candidates,
+/// probabilities, equities, played move, cube values and marks. Returns
+/// how many chequer analyses, cube analyses and marks were compared.
+fn assert_same_analysis(ours: &[Vec<Value>], theirs: &[Vec<Value>], name: &str) -> (usize, usize, usize) {
+    assert_eq!(ours.len(), theirs.len(), "{name}: games");
+    let (mut moves, mut cubes, mut marks) = (0, 0, 0);
+    for (g, (og, tg)) in ours.iter().zip(theirs).enumerate() {
+        assert_eq!(og.len(), tg.len(), "{name} game {g}");
+        for (i, (o, t)) in og.iter().zip(tg).enumerate() {
+            let at = format!("{name} game {g} action {i}");
+            assert_eq!((&o["action"], &o["player"]), (&t["action"], &t["player"]), "{at}");
+            assert_eq!(steps(&o["move"]), steps(&t["move"]), "{at}");
+            let (oa, ta) = (&o["analysis"], &t["analysis"]);
+            if let Some(tm) = ta.get("moves") {
+                let om = oa["moves"].as_array().unwrap_or_else(|| panic!("{at}: no moves shown"));
+                let tm = tm.as_array().unwrap();
+                assert_eq!(om.len(), tm.len(), "{at}: candidates");
+                for (x, y) in om.iter().zip(tm) {
+                    assert_eq!(steps(&x["move"]), steps(&y["move"]), "{at}");
+                    close(&x["score"], &y["score"], &at);
+                    for k in 0..5 {
+                        close(&x["probs"][k], &y["probs"][k], &at);
+                    }
+                }
+                assert_eq!(oa["imove"], ta["imove"], "{at}: the played move");
+                moves += 1;
+            }
+            if ta.get("nd-cubeful-eq").is_some() {
+                close(&oa["nd-cubeful-eq"], &ta["nd-cubeful-eq"], &format!("{at}: no double"));
+                close(&oa["dt-cubeful-eq"], &ta["dt-cubeful-eq"], &format!("{at}: double/take"));
+                assert_eq!(oa["eval-context"]["plies"], ta["eval-context"]["plies"], "{at}");
+                cubes += 1;
+            }
+            // The marks gnubg shows: ours from its default thresholds.
+            assert_eq!(oa.get("skill"), ta.get("skill"), "{at}: mark");
+            marks += usize::from(ta.get("skill").is_some());
+        }
+    }
+    (moves, cubes, marks)
+}
+
+const ANALYSED: [&str; 2] = ["gnubgscripts_match1486073_analyzed.sgf", "gnubgparser_charlot_7p.sgf"];
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gammon-sgf-analysis-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// gnubg, when installed.
+fn gnubg() -> Option<&'static Path> {
     let gnubg = Path::new("/usr/games/gnubg");
     if !gnubg.exists() {
         eprintln!("skipped: gnubg is not installed at /usr/games/gnubg");
-        return;
     }
-    let dir = std::env::temp_dir().join(format!("gammon-sgf-analysis-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    gnubg.exists().then_some(gnubg)
+}
+
+#[test]
+fn gnubg_shows_a_stored_analysis_written_as_sgf_as_gnubg_had_it() {
+    let Some(gnubg) = gnubg() else { return };
+    let dir = temp("writer");
     let met = Met::kazaross_xg2();
-    for name in ["gnubgscripts_match1486073_analyzed.sgf", "gnubgparser_charlot_7p.sgf"] {
+    for name in ANALYSED {
         let original = real(name);
         let record = read_match_file(&original).unwrap();
         let theirs = gnubg_view(gnubg, &original, &dir);
@@ -177,41 +230,32 @@ fn gnubg_shows_a_stored_analysis_written_as_sgf_as_gnubg_had_it() {
         let sgf = write_sgf(&record, Some(SgfAnalysis { stored: &stored, equity: met })).unwrap();
         std::fs::write(&written, &sgf).unwrap();
         let ours = gnubg_view(gnubg, &written, &dir);
-        assert_eq!(ours.len(), theirs.len(), "{name}: games");
-        let (mut moves, mut cubes, mut marks) = (0, 0, 0);
-        for (g, (og, tg)) in ours.iter().zip(&theirs).enumerate() {
-            assert_eq!(og.len(), tg.len(), "{name} game {g}");
-            for (i, (o, t)) in og.iter().zip(tg).enumerate() {
-                let at = format!("{name} game {g} action {i}");
-                assert_eq!((&o["action"], &o["player"]), (&t["action"], &t["player"]), "{at}");
-                assert_eq!(steps(&o["move"]), steps(&t["move"]), "{at}");
-                let (oa, ta) = (&o["analysis"], &t["analysis"]);
-                if let Some(tm) = ta.get("moves") {
-                    let om = oa["moves"].as_array().unwrap_or_else(|| panic!("{at}: no moves shown"));
-                    let tm = tm.as_array().unwrap();
-                    assert_eq!(om.len(), tm.len(), "{at}: candidates");
-                    for (x, y) in om.iter().zip(tm) {
-                        assert_eq!(steps(&x["move"]), steps(&y["move"]), "{at}");
-                        close(&x["score"], &y["score"], &at);
-                        for k in 0..5 {
-                            close(&x["probs"][k], &y["probs"][k], &at);
-                        }
-                    }
-                    assert_eq!(oa["imove"], ta["imove"], "{at}: the played move");
-                    moves += 1;
-                }
-                if ta.get("nd-cubeful-eq").is_some() {
-                    close(&oa["nd-cubeful-eq"], &ta["nd-cubeful-eq"], &format!("{at}: no double"));
-                    close(&oa["dt-cubeful-eq"], &ta["dt-cubeful-eq"], &format!("{at}: double/take"));
-                    assert_eq!(oa["eval-context"]["plies"], ta["eval-context"]["plies"], "{at}");
-                    cubes += 1;
-                }
-                // The marks gnubg shows: ours from its default thresholds.
-                assert_eq!(oa.get("skill"), ta.get("skill"), "{at}: mark");
-                marks += usize::from(ta.get("skill").is_some());
-            }
-        }
+        let (moves, cubes, marks) = assert_same_analysis(&ours, &theirs, name);
         eprintln!("{name}: {moves} chequer analyses, {cubes} cube analyses, {marks} marks as gnubg had them");
+        assert!(moves > 50 && cubes > 20, "{name}: {moves} moves, {cubes} cube decisions compared");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn gammon_convert_carries_gnubgs_analysis_from_sgf_to_sgf() {
+    let Some(gnubg) = gnubg() else { return };
+    let dir = temp("convert");
+    for name in ANALYSED {
+        let original = real(name);
+        // gammon reads gnubg's analysis in gammon's conventions ...
+        let record = read_match_file_with_analysis(&original, Met::kazaross_xg2()).unwrap();
+        let stored = record.stored.as_ref().expect("gnubg's analysis is read");
+        assert!(stored.program.starts_with("GNU Backgammon 1.0"), "{}", stored.program);
+        let theirs = gnubg_view(gnubg, &original, &dir);
+        let from_gnubg = stored_from_gnubg(&record, &theirs, Met::kazaross_xg2());
+        assert_eq!(stored.records.len(), from_gnubg.records.len(), "{name}: the analysed records");
+        // ... and `gammon convert` writes it where gnubg shows it as before.
+        let written = dir.join(format!("converted-{name}"));
+        let out = crate::gammon(&["convert", original.to_str().unwrap(), written.to_str().unwrap()]);
+        assert!(out.success(), "{}", out.stderr);
+        let ours = gnubg_view(gnubg, &written, &dir);
+        let (moves, cubes, _) = assert_same_analysis(&ours, &theirs, name);
         assert!(moves > 50 && cubes > 20, "{name}: {moves} moves, {cubes} cube decisions compared");
     }
     std::fs::remove_dir_all(&dir).unwrap();

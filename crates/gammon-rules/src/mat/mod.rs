@@ -24,7 +24,10 @@ use std::fmt;
 use thiserror::Error;
 
 pub use encoding::UnreadFormat;
-pub use read::{parse_match_text, read_match_file, read_match_file_until_error, ReadMatchError, MAX_MATCH_FILE_BYTES};
+pub use read::{
+    parse_match_text, read_match_file, read_match_file_until_error, read_match_file_with_analysis, ReadMatchError,
+    MAX_MATCH_FILE_BYTES,
+};
 pub use recorder::MatchRecorder;
 pub use write::{write_mat, WriteMatchError};
 

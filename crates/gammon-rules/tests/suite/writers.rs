@@ -170,3 +170,56 @@ fn gnubg_reads_the_written_files_as_the_same_games() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A stand-in match equity table that shows what it was asked: EMG =
+/// mwc * 1000 + 10 * my away + the opponent's away.
+struct Marked;
+
+impl gammon_rules::MatchEquity for Marked {
+    fn eq2mwc(&self, eq: f64, _: u32, away: (u32, u32), _: bool) -> f64 {
+        (eq - f64::from(10 * away.0 + away.1)) / 1000.0
+    }
+    fn mwc2eq(&self, mwc: f64, _: u32, away: (u32, u32), _: bool) -> f64 {
+        mwc * 1000.0 + f64::from(10 * away.0 + away.1)
+    }
+}
+
+#[test]
+fn gnubgs_analysis_in_sgf_is_read_in_gammons_conventions() {
+    use gammon_rules::{read_match_file_with_analysis, Position, Seat};
+    let path = gammon_testkit::shared_dir().join("matches/real/gnubgscripts_match1486073_analyzed.sgf");
+    let m = read_match_file_with_analysis(&path, &Marked).unwrap();
+    let stored = m.stored.as_ref().unwrap();
+    assert_eq!(stored.program, "GNU Backgammon 1.07.001-mingw 32-Bit", "from AP[GNU Backgammon:1.07.001-mingw 32-Bit]");
+    // `;B[53qvsv]A[0][qvsv E ver 3 0.513585 0.162085 0.007085 0.129371 0.006846 0.086027 1C …][lqad …]…`
+    let first = stored.records[&(0, 0)].chequer.as_ref().unwrap();
+    assert_eq!(first.played, Some(0));
+    assert_eq!(first.candidates.len(), 9);
+    let best = &first.candidates[0];
+    assert_eq!((best.equity, best.depth.as_str()), (0.086027, "1-ply"));
+    assert_eq!(best.probabilities, Some([0.513585, 0.162085, 0.007085, 0.129371, 0.006846]));
+    // qvsv is Black's 8/3 6/3: the position after it, seen by Black.
+    let (_, next) =
+        gammon_rules::parse_move(&Position::STARTING, gammon_rules::Dice::new(5, 3).unwrap(), "8/3 6/3").unwrap();
+    assert_eq!(best.after, next.switched());
+    assert_eq!(m.games[0].records[0].player, Seat::One);
+    // `;W[44xtxtmimi]DA[E ver 3 2C 1 0.000000 1 0.484622 0.130712 0.004983 0.159952 0.007782 -0.082241 0.491081 … 0.446087]`:
+    // White's cube decision at 0-0 of a 3-point match, his values as match winning chances.
+    let cube = stored.records[&(0, 1)].cube.as_ref().unwrap();
+    assert!((cube.no_double - (491.081 + 33.0)).abs() < 1e-9, "{}", cube.no_double);
+    assert!((cube.double_take - (446.087 + 33.0)).abs() < 1e-9, "{}", cube.double_take);
+    assert_eq!(cube.double_pass, 1.0);
+    assert_eq!(cube.probabilities, Some([0.484622, 0.130712, 0.004983, 0.159952, 0.007782]));
+    assert_eq!(cube.depth, "2-ply");
+    // Game 2 of a 7-point match at 0-2, `;B[64aeek]DA[… 0.638314 … 0.612127]`:
+    // the doubler (Black, 5-away) first, then White (7-away).
+    let path = gammon_testkit::shared_dir().join("matches/real/gnubgparser_charlot_7p.sgf");
+    let m = read_match_file_with_analysis(&path, &Marked).unwrap();
+    assert_eq!((m.games[1].score, m.games[1].records[2].player), ([0, 2], Seat::One));
+    let cube = m.stored.as_ref().unwrap().records[&(1, 2)].cube.as_ref().unwrap();
+    assert!((cube.no_double - (638.314 + 57.0)).abs() < 1e-9, "{}", cube.no_double);
+    assert!((cube.double_take - (612.127 + 57.0)).abs() < 1e-9, "{}", cube.double_take);
+    // A file without analysis has none.
+    let plain = read_match_file_with_analysis(data("three_point.sgf"), &Marked).unwrap();
+    assert!(plain.stored.is_none());
+}
