@@ -170,3 +170,23 @@ fn formats_gammon_cannot_write_are_refused_by_name_and_nothing_is_written() {
     assert_eq!(left, ["bad.mat"], "nothing else is written");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_analysed_sgf_converts_to_mat_with_a_note_that_the_analysis_is_dropped() {
+    let dir = temp("note");
+    let input = gammon_testkit::shared_dir().join("matches/real/gnubgscripts_match1486073_analyzed.sgf");
+    let mat = dir.join("m.mat");
+    let out = gammon(&["convert", s(&input), s(&mat)]);
+    assert!(out.success(), "{}", out.stderr);
+    let notes: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with("note: ")).collect();
+    assert_eq!(
+        notes,
+        ["note: a .mat file cannot hold the stored analysis (GNU Backgammon 1.07.001-mingw 32-Bit): it is not written"]
+    );
+    same_match(&read_match_file(&input).unwrap(), &read_match_file(&mat).unwrap(), "analysed SGF -> .mat");
+    // A file without analysis converts without a note.
+    let plain = gammon_testkit::shared_dir().join("matches/real/fibs_NIUSHA-nori_1p.mat");
+    let out = gammon(&["convert", s(&plain), s(&dir.join("p.sgf"))]);
+    assert!(out.success() && !out.stderr.contains("note:"), "{}", out.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
