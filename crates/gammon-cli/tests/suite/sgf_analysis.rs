@@ -156,6 +156,35 @@ fn close(a: &Value, b: &Value, what: &str) {
     assert!((f(a) - f(b)).abs() < 2e-6, "{what}: {a} vs {b}");
 }
 
+/// gnubg's text export of a match file (`export match text`), without
+/// what is about luck (the luck of each roll, the lucky-roll alerts, the
+/// luck statistics) and the time it was written.
+fn gnubg_text(gnubg: &Path, file: &Path, dir: &Path) -> Vec<String> {
+    let out = dir.join(format!("{}.txt", file.file_stem().unwrap().to_str().unwrap()));
+    let script = format!(
+        "set confirm new off\nset confirm save off\nload match {}\nexport match text {}\nquit\n",
+        file.display(),
+        out.display()
+    );
+    let run = gammon_testkit::run(gnubg, &["-t", "-q"], script.as_bytes());
+    assert!(run.success(), "gnubg: {}", run.stderr);
+    let text =
+        std::fs::read_to_string(&out).unwrap_or_else(|e| panic!("gnubg wrote no text of {}: {e}", file.display()));
+    text.lines()
+        .filter(|l| {
+            !(l.contains("lucky roll")
+                || l.contains("Luck")
+                || l.contains("Rolls ")
+                || l.starts_with("Output generated"))
+        })
+        .map(|l| match l.strip_prefix("Rolled ") {
+            // `Rolled 53 (+0.064):`: the roll without its luck.
+            Some(rest) => format!("Rolled {}", &rest[..2.min(rest.len())]),
+            None => l.to_string(),
+        })
+        .collect()
+}
+
 /// gnubg's views of its own file and of gammon's: the same candidates,
 /// probabilities, equities, played move, cube values and marks. Returns
 /// how many chequer analyses, cube analyses and marks were compared.
@@ -257,6 +286,14 @@ fn gammon_convert_carries_gnubgs_analysis_from_sgf_to_sgf() {
         let ours = gnubg_view(gnubg, &written, &dir);
         let (moves, cubes, _) = assert_same_analysis(&ours, &theirs, name);
         assert!(moves > 50 && cubes > 20, "{name}: {moves} moves, {cubes} cube decisions compared");
+        // gnubg's text export of both, analysis and statistics included, is
+        // the same but for the luck of the rolls, which gammon does not store.
+        let (a, b) = (gnubg_text(gnubg, &original, &dir), gnubg_text(gnubg, &written, &dir));
+        assert!(a.len() > 1000 && a.iter().any(|l| l.contains("cubeless equity")), "{name}: {}", a.len());
+        for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+            assert_eq!(x, y, "{name}: line {i} of gnubg's text export");
+        }
+        assert_eq!(a.len(), b.len(), "{name}: gnubg's text export");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -33,9 +33,11 @@
 //!
 //! What gnubg wants and gammon does not have is written as gnubg's defaults:
 //! the evaluation settings (deterministic, no noise, pruning on; the plies
-//! from a depth named `N-ply`, else 0), probabilities not stored (zeros),
-//! and the cubeless equity of a cube decision (the money equity of the
-//! probabilities). Rollouts are written as evaluations of their depth. A
+//! from a depth named `N-ply`, else 0) and probabilities not stored
+//! (zeros). A cube decision's cubeless equity is computed from its
+//! probabilities as gnubg's `Utility` does (in a match through the table,
+//! as EMG). Luck is not stored (a `StoredAnalysis` has none). Rollouts are
+//! written as evaluations of their depth. A
 //! chequer analysis without the played move among its candidates is not
 //! written (gnubg needs the played move in the list).
 
@@ -347,6 +349,19 @@ fn cubeless_equity(p: &[f64; 5]) -> f64 {
     2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
 }
 
+/// gnubg's cubeless equity in a match: the match winning chances of the
+/// probabilities (each result's points times the cube, from the table) as
+/// EMG, as its `Utility` computes it.
+fn match_cubeless_equity(p: &[f64; 5], equity: &dyn MatchEquity, cube: u32, away: (u32, u32), crawford: bool) -> f64 {
+    // +1 at a cube of k times the cube is winning k times its points.
+    let win = |k: u32| equity.eq2mwc(1.0, cube.saturating_mul(k), away, crawford);
+    let lose = |k: u32| equity.eq2mwc(-1.0, cube.saturating_mul(k), away, crawford);
+    let mwc = p[0] * win(1) + (1.0 - p[0]) * lose(1) + p[1] * (win(2) - win(1)) + p[2] * (win(3) - win(2))
+        - p[3] * (lose(1) - lose(2))
+        - p[4] * (lose(2) - lose(3));
+    equity.mwc2eq(mwc, cube, away, crawford)
+}
+
 fn probabilities(p: Option<&[f64; 5]>) -> [f64; 5] {
     p.copied().unwrap_or([0.0; 5])
 }
@@ -361,14 +376,14 @@ fn double_analysis(
     equity: &dyn MatchEquity,
 ) -> String {
     let p = probabilities(c.probabilities.as_ref());
-    let cubeless = if c.probabilities.is_some() { cubeless_equity(&p) } else { 0.0 };
-    let value = |eq: f64| match game.state.away() {
-        Some(away) => {
-            let away = (away[doubler.index()], away[doubler.other().index()]);
-            equity.eq2mwc(eq, entry.cube.value, away, game.state.is_crawford())
-        }
-        None => eq,
+    let away = game.state.away().map(|a| (a[doubler.index()], a[doubler.other().index()]));
+    let (cube, crawford) = (entry.cube.value, game.state.is_crawford());
+    let cubeless = match (c.probabilities.is_some(), away) {
+        (false, _) => 0.0,
+        (true, None) => cubeless_equity(&p),
+        (true, Some(away)) => match_cubeless_equity(&p, equity, cube, away, crawford),
     };
+    let value = |eq: f64| away.map_or(eq, |away| equity.eq2mwc(eq, cube, away, crawford));
     let mut s = format!("DA[E ver 3 {}C 1 0.000000 1", plies(&c.depth));
     for cubeful in [value(c.no_double), value(c.double_take)] {
         for x in p.iter().chain([&cubeless, &cubeful]) {
