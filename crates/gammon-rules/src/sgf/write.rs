@@ -202,8 +202,10 @@ fn letter(p: u8, mover: Seat) -> char {
     match p {
         25 => 'y',
         0 => 'z',
-        p if mover == Seat::Zero => char::from(b'a' + p - 1),
-        p => char::from(b'x' + 1 - p),
+        p @ 1..=24 if mover == Seat::Zero => char::from(b'a' + p - 1),
+        p @ 1..=24 => char::from(b'x' + 1 - p),
+        // Not a point: a record built by hand; gnubg refuses the move.
+        _ => '?',
     }
 }
 

@@ -223,3 +223,33 @@ fn gnubgs_analysis_in_sgf_is_read_in_gammons_conventions() {
     let plain = read_match_file_with_analysis(data("three_point.sgf"), &Marked).unwrap();
     assert!(plain.stored.is_none());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Damaged analysis (cuts, insertions and replacements inside the
+    /// first game of a real analysed file) never makes the analysis reader
+    /// or the writers panic, and what is read is written back readable.
+    #[test]
+    fn damaged_analysis_is_read_or_left_out_never_a_panic(
+        edits in proptest::collection::vec((0.0f64..1.0, 0usize..8, "[a-z0-9 .\\-CEXver\\[\\]]{0,6}"), 1..6),
+    ) {
+        let path = gammon_testkit::shared_dir().join("matches/real/gnubgscripts_match1486073_analyzed.sgf");
+        let full = std::fs::read_to_string(path).unwrap();
+        let mut text = full[..full[2..].find("(;").map_or(full.len(), |i| i + 2)].to_string();
+        for (at, cut, insert) in edits {
+            let i = ((text.len() as f64) * at) as usize;
+            let end = (i + cut).min(text.len());
+            if text.is_char_boundary(i) && text.is_char_boundary(end) {
+                text.replace_range(i..end, &insert);
+            }
+        }
+        if let Ok(record) = parse_sgf(&text) {
+            let stored = gammon_rules::read_sgf_analysis(&text, &record, &Marked);
+            let analysis = stored.as_ref().map(|stored| gammon_rules::SgfAnalysis { stored, equity: &Marked });
+            let sgf = write_sgf(&record, analysis).unwrap();
+            proptest::prop_assert!(parse_sgf(&sgf).is_ok(), "{}", sgf);
+            proptest::prop_assert!(parse_mat(&write_mat(&record).unwrap()).is_ok());
+        }
+    }
+}
