@@ -297,3 +297,62 @@ fn gammon_convert_carries_gnubgs_analysis_from_sgf_to_sgf() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn gnubg_shows_the_cube_marks_of_a_stored_analysis() {
+    let Some(gnubg) = gnubg() else { return };
+    let dir = temp("marks");
+    let record = read_match_file(real("gnubgparser_charlot_7p.sgf")).unwrap();
+    // Game 2 (0-2 in a 7-point match): a double taken, later a redouble dropped.
+    let g = 1;
+    let game = &record.games[g];
+    let all = |want: fn(&MatAction) -> bool| -> Vec<usize> {
+        game.records.iter().enumerate().filter(|(_, r)| want(&r.action)).map(|(i, _)| i).collect()
+    };
+    let doubles = all(|a| matches!(a, MatAction::Double { .. }));
+    let (take, drop) = (all(|a| matches!(a, MatAction::Take))[0], all(|a| matches!(a, MatAction::Drop))[0]);
+    assert_eq!((doubles.len(), doubles[0] + 1, doubles[1] + 1), (2, take, drop), "the file's game 2");
+    let roll = 2; // the second player's first roll: he might have doubled before it
+    let cube = |nd: f64, dt: f64| StoredCube {
+        no_double: nd,
+        double_take: dt,
+        double_pass: 1.0,
+        probabilities: Some([0.6, 0.2, 0.01, 0.1, 0.005]),
+        depth: "2-ply".into(),
+    };
+    let mut stored = StoredAnalysis { program: "test".into(), ..StoredAnalysis::default() };
+    let mut put = |r: usize, c: StoredCube| {
+        stored.records.insert((g, r), StoredRecord { cube: Some(c), chequer: None });
+    };
+    // Not doubling at no double 0.5 when double/take is 0.7: 0.2 given up, very bad.
+    put(roll, cube(0.5, 0.7));
+    // A right double (0.6 against 1.0: double/take 1.2 is more than the
+    // pass) wrongly taken: the taker gives up 1.2 - 1.0, very bad. gnubg
+    // keeps one decision for a double and its answer: the same values.
+    put(doubles[0], cube(0.6, 1.2));
+    put(take, cube(0.6, 1.2));
+    // Too good to double (no double 1.05 against a pass at 1.0): the
+    // double gives up 0.05, doubtful; the drop is right.
+    put(doubles[1], cube(1.05, 1.2));
+    put(drop, cube(1.05, 1.2));
+    let written = dir.join("marks.sgf");
+    let met = Met::kazaross_xg2();
+    std::fs::write(&written, write_sgf(&record, Some(SgfAnalysis { stored: &stored, equity: met })).unwrap()).unwrap();
+    let view = gnubg_view(gnubg, &written, &dir);
+    let at = |r: usize| {
+        let i = listed(&record, g).iter().position(|&x| x == r).unwrap();
+        view[g][i]["analysis"].clone()
+    };
+    assert_eq!(at(roll)["cube-skill"], "very bad", "{}", at(roll));
+    assert_eq!(at(doubles[0]).get("skill"), None, "{}", at(doubles[0]));
+    assert_eq!(at(take)["skill"], "very bad", "{}", at(take));
+    assert_eq!(at(doubles[1])["skill"], "doubtful", "{}", at(doubles[1]));
+    assert_eq!(at(drop).get("skill"), None, "{}", at(drop));
+    // The values gnubg shows for the first double: ours, as match winning chances.
+    let away = game.state.away().unwrap();
+    let doubler = game.records[doubles[0]].player.index();
+    let mwc = |eq: f64| met.eq2mwc(eq, 1, (away[doubler], away[1 - doubler]), false);
+    assert!((f(&at(doubles[0])["nd-cubeful-eq"]) - mwc(0.6)).abs() < 2e-6, "{}", at(doubles[0]));
+    assert!((f(&at(doubles[0])["dt-cubeful-eq"]) - mwc(1.2)).abs() < 2e-6, "{}", at(doubles[0]));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
