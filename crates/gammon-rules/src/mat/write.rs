@@ -12,7 +12,8 @@
 //! is over (gnubg's form; gammon reads it back as a resignation). A game
 //! with a result ends with the winner's `Wins` line. The Crawford rule is
 //! on unless a header says otherwise: a match without it gets
-//! `; [Crawford "Off"]`, which gammon's reader honours (gnubg ignores it).
+//! `; [Crawford "Off"]`, a money session under the Jacoby rule
+//! `; [Jacoby "On"]`, which gammon's reader honours (gnubg ignores both).
 
 use super::{GameText, MatAction, MatchRecord};
 use crate::{Position, Seat};
@@ -69,13 +70,19 @@ pub fn write_mat(record: &MatchRecord) -> Result<String, WriteMatchError> {
         check_name(name)?;
     }
     let mut out = String::new();
-    // The Crawford header says what the record says (the reader takes `Off` as off).
+    // The Crawford and Jacoby headers say what the record says (gammon's
+    // reader takes `; [Crawford "Off"]` and, money only, `; [Jacoby "On"]`).
     let mut headers = record.headers.clone();
     let off = headers.get("Crawford").is_some_and(|v| v.eq_ignore_ascii_case("off"));
     if record.match_length > 0 && !record.crawford {
         headers.insert("Crawford".into(), "Off".into());
     } else if off {
         headers.remove("Crawford");
+    }
+    if record.match_length == 0 && record.rules.jacoby {
+        headers.insert("Jacoby".into(), "On".into());
+    } else {
+        headers.remove("Jacoby");
     }
     for (key, value) in &headers {
         check_header(key, value)?;

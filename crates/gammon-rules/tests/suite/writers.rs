@@ -253,3 +253,28 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn the_jacoby_rule_of_a_money_session_survives_mat() {
+    use gammon_rules::{MatchRecorder, MatchRules, MatchState, Seat};
+    let record = |rules: MatchRules| {
+        let state = MatchState::new(rules);
+        let mut rec = MatchRecorder::new(["Ann".into(), "Bob".into()], &state);
+        rec.new_game([0, 0]);
+        let dice = gammon_rules::Dice::new(3, 1).unwrap();
+        let (mv, _) = gammon_rules::parse_move(&gammon_rules::Position::STARTING, dice, "8/5 6/5").unwrap();
+        rec.roll(Seat::Zero, dice, &mv);
+        let (record, error) = rec.finish().unwrap();
+        assert!(error.is_none(), "{error:?}");
+        record
+    };
+    let money = record(MatchRules { jacoby: true, ..MatchRules::money() });
+    let text = write_mat(&money).unwrap();
+    assert!(text.starts_with("; [Jacoby \"On\"]\n"), "{text}");
+    assert!(parse_mat(&text).unwrap().rules.jacoby, "read back under the Jacoby rule");
+    let without = parse_mat(&text.replacen("; [Jacoby \"On\"]\n", "", 1)).unwrap();
+    assert!(!without.rules.jacoby, "no header, no Jacoby");
+    // Money without Jacoby and matches have no such header.
+    assert!(!write_mat(&record(MatchRules::money())).unwrap().contains("Jacoby"));
+    assert!(!write_mat(&record(MatchRules::new_match(5))).unwrap().contains("Jacoby"));
+}
