@@ -36,7 +36,7 @@ pub enum MatchFormat {
     Mat,
     /// gnubg's SGF.
     Sgf,
-    /// OGXM binary (`.ogxm`); its writer is not in this build.
+    /// OGXM binary (`.ogxm`, `.gvab`); its writer is not in this build.
     Ogxm,
 }
 
@@ -50,8 +50,8 @@ impl MatchFormat {
         match ext.as_deref() {
             Some("mat") => Ok(MatchFormat::Mat),
             Some("sgf") => Ok(MatchFormat::Sgf),
-            Some("ogxm") => Ok(MatchFormat::Ogxm),
-            Some(e @ ("xg" | "xgp" | "gvab")) => {
+            Some("ogxm" | "gvab") => Ok(MatchFormat::Ogxm),
+            Some(e @ ("xg" | "xgp")) => {
                 bail!("{}: gammon reads .{e} files but cannot write them; write .mat or .sgf", path.display())
             }
             Some(e) => bail!("{}: unknown extension .{e}; gammon writes .mat and .sgf", path.display()),
