@@ -17,14 +17,15 @@ use std::path::{Path, PathBuf};
 #[command(after_help = "Reads what `gammon review` reads (.mat and other text exports, gnubg .sgf; the content \
 decides the format) and writes the format of OUT's extension: .mat (Jellyfish text, as gnubg's `export match \
 mat` writes it) or .sgf (gnubg's SGF, with the file's stored analysis as gnubg stores analysis: gnubg shows its \
-equities and marks; gnubg's own analysis in an SGF input is carried). A .mat cannot hold a stored analysis: it is dropped, with a note on standard error.")]
+equities and marks; gnubg's own analysis in an SGF input is carried). A .mat cannot hold a stored analysis: it is dropped, with a note on standard error. \
+--met is the table that turns a match's cube analysis into the match winning chances gnubg stores in SGF (use the one \
+gnubg shows the file with; gnubg's default is the built-in Kazaross-XG2).")]
 pub struct ConvertArgs {
     /// The match file to read.
     input: PathBuf,
     /// The file to write: .mat or .sgf.
     output: PathBuf,
-    /// The table that turns a match's cube analysis into the match winning
-    /// chances gnubg stores in SGF (use the one gnubg shows it with).
+    // The table of a match's cube analysis in SGF (see the help above).
     #[command(flatten)]
     met: MetArg,
 }
