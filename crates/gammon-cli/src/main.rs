@@ -3,6 +3,7 @@
 mod analyse_cmd;
 mod args;
 mod benchmark_cmd;
+mod convert_cmd;
 mod cube_cmd;
 mod distill_cmd;
 mod duel_cmd;
@@ -63,6 +64,8 @@ enum Command {
     Merge(merge_cmd::MergeArgs),
     /// Review a whole match file: every move and cube decision, error rates, luck.
     Review(review::ReviewArgs),
+    /// Convert a match file: .mat or .sgf by OUT's extension (gnubg reads both).
+    Convert(convert_cmd::ConvertArgs),
     /// Play a game against the engine in the terminal.
     Play(play::PlayArgs),
     /// Run as a UBGI engine on standard input and output.
@@ -107,6 +110,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => merge_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => serve_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Review(args) => review::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Convert(args) => convert_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Play(args) => play::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Ubgi(args) => ubgi::run(&args).map(|()| ExitCode::SUCCESS),
     };

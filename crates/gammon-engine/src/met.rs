@@ -161,6 +161,18 @@ impl GammonPrices {
         GammonPrices { my_gammon: 0.0, my_backgammon: 0.0, opp_gammon: 0.0, opp_backgammon: 0.0 };
 }
 
+/// gnubg's SGF keeps a match's cube analysis as match winning chances: the
+/// writer and the analysis reader convert with this table.
+impl gammon_rules::MatchEquity for Met {
+    fn eq2mwc(&self, eq: f64, cube: u32, away: (u32, u32), crawford: bool) -> f64 {
+        Met::eq2mwc(self, eq, cube, away, crawford)
+    }
+
+    fn mwc2eq(&self, mwc: f64, cube: u32, away: (u32, u32), crawford: bool) -> f64 {
+        Met::mwc2eq(self, mwc, cube, away, crawford)
+    }
+}
+
 /// A match equity table: pre-Crawford and post-Crawford winning chances,
 /// and its name.
 #[derive(Clone, PartialEq)]

@@ -47,6 +47,8 @@
 //! | input quoted in errors at most 80 characters, names shown at most 64 | [`quote`], [`shorten`] |
 //! | a gnubg `.sgf` match file (`GM[6]`) replayed the same way, into the same record | [`parse_sgf`], [`read_match_file`] |
 //! | an eXtreme Gammon `.xg` match file (both containers) replayed the same way, with XG's stored analysis | [`parse_xg`], [`read_match_file`], [`StoredAnalysis`] |
+//! | a match written back as `.mat` (gnubg's export layout) or gnubg SGF (with a stored analysis gnubg shows), read back as the same games by gammon and gnubg | [`write_mat`], [`write_sgf`] |
+//! | a match recorded while it is played, replayed through the rules like a file | [`MatchRecorder`] |
 //! | money-only rules (Jacoby, beavers, Murphy) do not exist in a match | [`MatchRules::normalized`], [`GameContext::validate`] |
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
@@ -92,8 +94,9 @@ pub use game::{
 pub use game_result::GameResult;
 pub use game_state::{Action, Game, Need, RuleError, StateError};
 pub use mat::{
-    parse_mat, parse_mat_until_error, parse_match_text, read_match_file, read_match_file_until_error, GameText,
-    MatAction, MatEntry, MatError, MatPlace, MatchRecord, ReadMatchError, UnreadFormat, WinHow, MAX_MATCH_FILE_BYTES,
+    parse_mat, parse_mat_until_error, parse_match_text, read_match_file, read_match_file_until_error,
+    read_match_file_with_analysis, write_mat, GameText, MatAction, MatEntry, MatError, MatPlace, MatchRecord,
+    MatchRecorder, ReadMatchError, UnreadFormat, WinHow, WriteMatchError, MAX_MATCH_FILE_BYTES,
 };
 pub use match_id::{GameState, MatchId, MatchIdError, Resignation};
 pub use match_play::{BeaverAnswer, Cube, CubeAnswer, MatchError, MatchRules, MatchState, RaccoonAnswer};
@@ -104,7 +107,7 @@ pub use phase::PositionClass;
 pub use position::{Position, SideBoard, BAR, CHECKERS_PER_SIDE, OFF};
 pub use position_text::{parse_position_text, PositionText, PositionTextError};
 pub use seat::Seat;
-pub use sgf::{parse_sgf, parse_sgf_until_error};
+pub use sgf::{parse_sgf, parse_sgf_until_error, read_sgf_analysis, write_sgf, MatchEquity, SgfAnalysis};
 pub use step_orders::{step_orders, PlayedStep, StepNode};
 pub use stored_analysis::{StoredAnalysis, StoredCandidate, StoredCube, StoredMove, StoredRecord};
 pub use xg::{parse_xg, parse_xg_until_error, XgError, MAX_GAME_FILE_BYTES};

@@ -103,6 +103,13 @@
 //! Input is read line by line, so a pipe works as well as a terminal; the
 //! end of the input ends the game cleanly (exit status 0) with a message.
 //!
+//! `--save FILE` writes the game or match played, also one left part-way,
+//! as `.mat` or `.sgf` by the extension (checked before the game), through
+//! the safe writer: every action is kept in a [`MatchRecorder`] and
+//! replayed through the rules like a file (docs/match-files.md).
+//!
+//! [`MatchRecorder`]: gammon_rules::MatchRecorder
+//!
 //! [`play_game`]: gammon_rules::play_game
 
 mod board;
@@ -113,13 +120,17 @@ mod session;
 mod table;
 
 use crate::args::MetArg;
+use crate::convert_cmd::MatchFormat;
 use crate::{evaluators, text};
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use gammon_engine::api::Engine;
 use gammon_engine::api::Request;
+use gammon_engine::met::Met;
 use gammon_eval::Evaluator;
-use gammon_rules::{Cube, Dice, GameContext, GameResult, MatchError, MatchRules, MatchState, RandomDice, Seat};
+use gammon_rules::{
+    Cube, Dice, GameContext, GameResult, MatchError, MatchRecorder, MatchRules, MatchState, RandomDice, Seat,
+};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -187,6 +198,10 @@ pub struct PlayArgs {
     /// resignations and hints.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=i64::from(gammon_engine::api::MAX_PLY)))]
     ply: u8,
+    /// Save the game or match played (also when left part-way: what was
+    /// played) to FILE, as .mat or .sgf by its extension.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "murphy"])]
+    save: Option<PathBuf>,
     #[command(flatten)]
     met: MetArg,
 }
@@ -218,6 +233,10 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     }
     if args.score.is_some() && match_length == 0 {
         bail!("--score needs a match (--match POINTS)");
+    }
+    if let Some(path) = &args.save {
+        // A wrong extension is refused before the game, not after it.
+        MatchFormat::of(path)?;
     }
     let money = match_length == 0;
     let cube = !args.no_cube;
@@ -331,8 +350,10 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         chosen: None,
         declined: None,
         roll_shown: false,
+        log: args.save.as_ref().map(|_| MatchRecorder::new(["You".into(), "gammon".into()], &state)),
     };
-    match session.play_match(args.first, start) {
+    let result = session.play_match(args.first, start);
+    let ended = match result {
         Ok(()) => Ok(()),
         Err(End::Eof) => {
             let what = if money { "game" } else { "match" };
@@ -360,7 +381,25 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             Ok(())
         }
         Err(End::Io(e)) => Err(e.into()),
+    };
+    // What was played is saved however the session ended.
+    if let (Some(path), Some(log)) = (&args.save, session.log.take()) {
+        save_played(log, path, &met, &mut session.out)?;
     }
+    ended
+}
+
+/// Writes the games played (`--save`): those that replay, with a note for
+/// one that does not (a passed beaver has no written form).
+fn save_played(log: MatchRecorder, path: &std::path::Path, met: &Met, out: &mut impl Write) -> Result<()> {
+    let (record, error) = log.finish()?;
+    if let Some(e) = error {
+        eprintln!("note: {e}: the games before it are saved");
+    }
+    crate::convert_cmd::save(&record, path, met)?;
+    let n = record.games.len();
+    writeln!(out, "Saved {n} game{} to {}.", if n == 1 { "" } else { "s" }, path.display())?;
+    Ok(())
 }
 
 /// A seed from the clock, short enough to type.
@@ -452,6 +491,8 @@ struct Session<'e, R, W> {
     declined: Option<GameResult>,
     /// The human's roll has been announced this turn.
     roll_shown: bool,
+    /// The games played, for `--save`.
+    log: Option<MatchRecorder>,
 }
 
 /// `resign`, `resign single|gammon|backgammon` (also `s`, `g`, `b`,

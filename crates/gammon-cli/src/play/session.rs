@@ -104,7 +104,14 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
                 };
                 writeln!(self.out, "\nGame {number} of the {length}-point match: you {me}, the engine {him}.{note}")?;
             }
+            let score = self.state.score();
+            if let Some(log) = &mut self.log {
+                log.new_game(score);
+            }
             let (winner, won) = self.play_one(first, start.take())?;
+            if let Some(log) = &mut self.log {
+                log.win(winner, won);
+            }
             if length == 0 {
                 return Ok(());
             }

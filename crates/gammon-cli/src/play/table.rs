@@ -141,6 +141,33 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
     }
 }
 
+impl<R: BufRead, W: Write> Session<'_, R, W> {
+    /// Whether `seat` doubles: the human at the cube prompt, the engine by
+    /// its cube player. Doubles that cannot gain anything are neither
+    /// offered to the human nor made.
+    fn decides_double(&mut self, seat: Seat, pos: &Position, ctx: &GameContext) -> Decision<bool> {
+        if !self.double_matters(ctx) {
+            return Ok(false);
+        }
+        if seat == HUMAN {
+            // The cube prompt was asked with the chance to resign.
+            if let Some(double) = self.cube_choice.take() {
+                return Ok(double);
+            }
+            let step = (|| loop {
+                match self.human_offers(pos, ctx)? {
+                    CubePrompt::Roll => return Ok(false),
+                    CubePrompt::Double => return Ok(true),
+                    CubePrompt::Resign(_) => writeln!(self.out, "Roll or double: the engine has answered your offer.")?,
+                }
+            })();
+            self.abandon(step)
+        } else {
+            Ok(self.cube_player().offers_double(pos, ctx).unwrap_or(false))
+        }
+    }
+}
+
 impl<R: BufRead, W: Write> Table for Session<'_, R, W> {
     fn choose_move(&mut self, seat: Seat, pos: &Position, dice: Dice, moves: &MoveList) -> Decision<usize> {
         if seat != HUMAN {
@@ -221,33 +248,26 @@ impl<R: BufRead, W: Write> Table for Session<'_, R, W> {
         self.abandon(step)
     }
 
-    /// Doubles that cannot gain anything are neither offered to the human
-    /// nor made.
+    /// The double, kept for `--save`.
     fn offers_double(&mut self, seat: Seat, pos: &Position, ctx: &GameContext) -> Decision<bool> {
-        if !self.double_matters(ctx) {
-            return Ok(false);
+        let double = self.decides_double(seat, pos, ctx)?;
+        if let (true, Some(log)) = (double, &mut self.log) {
+            log.double(seat, ctx.cube_value.saturating_mul(2));
         }
-        if seat == HUMAN {
-            // The cube prompt was asked with the chance to resign.
-            if let Some(double) = self.cube_choice.take() {
-                return Ok(double);
-            }
-            let step = (|| loop {
-                match self.human_offers(pos, ctx)? {
-                    CubePrompt::Roll => return Ok(false),
-                    CubePrompt::Double => return Ok(true),
-                    CubePrompt::Resign(_) => writeln!(self.out, "Roll or double: the engine has answered your offer.")?,
-                }
-            })();
-            self.abandon(step)
-        } else {
-            Ok(self.cube_player().offers_double(pos, ctx).unwrap_or(false))
-        }
+        Ok(double)
     }
 
     fn answers_double(&mut self, seat: Seat, pos: &Position, ctx: &GameContext) -> Decision<CubeAnswer> {
         let step = if seat == HUMAN { self.human_answers(pos, ctx) } else { self.engine_answers(pos, ctx) };
-        self.abandon(step)
+        let answer = self.abandon(step)?;
+        if let Some(log) = &mut self.log {
+            match answer {
+                CubeAnswer::Take => log.take(seat),
+                CubeAnswer::Pass => log.drop(seat),
+                CubeAnswer::Beaver => log.beaver(seat, ctx.cube_value.saturating_mul(4)),
+            }
+        }
+        Ok(answer)
     }
 
     /// `seat`, the doubler, answers a beaver: the engine by its cube player
@@ -268,6 +288,10 @@ impl<R: BufRead, W: Write> Table for Session<'_, R, W> {
 
     /// A passed turn is announced; the board is drawn after every turn.
     fn after_turn(&mut self, turn: &Turn<'_>) -> Decision<()> {
+        if let Some(log) = &mut self.log {
+            let mv = turn.played.and_then(|i| turn.moves.moves().get(i)).copied().unwrap_or(Move::NONE);
+            log.roll(turn.seat, turn.dice, &mv);
+        }
         let human_moved = turn.seat == HUMAN;
         // A new turn: any resignation may be offered again.
         self.declined = None;

@@ -556,3 +556,87 @@ fn a_match_longer_than_25_points_needs_a_table_that_covers_it() {
     assert!(out.contains("a 30-point match") && out.contains("Match equity table: Made-up 32."), "{out}");
     std::fs::remove_file(table).unwrap();
 }
+
+/// A fresh folder for saved games.
+fn save_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("gammon-play-save-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn save_writes_a_game_left_part_way_with_what_was_played() {
+    use gammon_rules::{read_match_file, MatAction, Seat};
+    let dir = save_dir("quit");
+    for name in ["game.mat", "game.sgf"] {
+        let path = dir.join(name);
+        // I move 31 first (manual dice: I roll 3, the engine 1), then leave
+        // at the engine's roll prompt.
+        let out = transcript(&["--manual-dice", "--save", path.to_str().unwrap()], "31\n8/5 6/5\nquit\n");
+        assert!(out.contains(&format!("Saved 1 game to {}.", path.display())), "{out}");
+        let m = read_match_file(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!((m.match_length, &m.players), (0, &["You".to_string(), "gammon".to_string()]), "{name}");
+        let g = &m.games[0];
+        assert_eq!(g.records.len(), 1, "{name}: one move played");
+        assert_eq!(g.records[0].player, Seat::Zero, "{name}: I am the left column");
+        let (mv, _) = parse_move(&Position::STARTING, start31(), "8/5 6/5").unwrap();
+        assert!(matches!(&g.records[0].action, MatAction::Move { dice, mv: m, .. } if *dice == start31() && *m == mv));
+        assert_eq!(g.result, None, "{name}: the game is not over");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn save_writes_a_whole_match_with_its_cube_actions_and_results_as_played() {
+    use gammon_rules::{read_match_file, MatAction, Seat};
+    let dir = save_dir("match");
+    let path = dir.join("match.sgf");
+    // Roll, the first legal move, take every double, to the end of a 3-point match.
+    let input = "r\n1\nt\n".repeat(3000);
+    let out = transcript(&["--seed", "8", "--match", "3", "--save", path.to_str().unwrap()], &input);
+    let m = read_match_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.match_length, 3);
+    // The transcript's final score is the saved games' results added up.
+    let mut score = [0u32; 2];
+    for g in &m.games {
+        assert_eq!(g.score, score, "game {}", g.number);
+        let (winner, points) = g.result.expect("every game of a finished match has a result");
+        score[winner.index()] += points;
+    }
+    let line = out.lines().find(|l| l.contains("wins the match")).unwrap();
+    let (you, engine) = (score[Seat::Zero.index()], score[Seat::One.index()]);
+    assert!(
+        line == format!("You win the match, {you}-{engine}.")
+            || line == format!("The engine wins the match, {engine}-{you}."),
+        "{line} vs saved {score:?}"
+    );
+    // Every double the transcript shows is in the file, each with its take.
+    let doubles =
+        m.games.iter().flat_map(|g| &g.records).filter(|r| matches!(r.action, MatAction::Double { .. })).count();
+    let takes = m.games.iter().flat_map(|g| &g.records).filter(|r| matches!(r.action, MatAction::Take)).count();
+    let said = out.matches("You take:").count() + out.matches("The engine takes").count();
+    assert!(said > 0, "seed 8 has a taken double: {out}");
+    assert_eq!((doubles, takes), (said, said), "{out}");
+    // And gammon converts it to .mat with the same games.
+    let mat = dir.join("match.mat");
+    let c = gammon_testkit::run(
+        env!("CARGO_BIN_EXE_gammon"),
+        &["convert", path.to_str().unwrap(), mat.to_str().unwrap()],
+        b"",
+    );
+    assert!(c.success(), "{}", c.stderr);
+    assert_eq!(read_match_file(&mat).unwrap().games.len(), m.games.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn save_refuses_what_it_cannot_write_before_the_game() {
+    let out = play(&["--save", "/tmp/x.xg"], b"");
+    assert!(!out.success() && out.stderr.contains("cannot write them"), "{}", out.stderr);
+    assert!(out.stdout.is_empty(), "refused before the game: {}", out.stdout);
+    let out = play(&["--save", "/tmp/x.mat", "--position", "start"], b"");
+    assert!(!out.success() && out.stderr.contains("--position"), "{}", out.stderr);
+    let out = play(&["--save", "/tmp/x.mat", "--murphy", "2"], b"");
+    assert!(!out.success() && out.stderr.contains("--murphy"), "{}", out.stderr);
+}

@@ -83,7 +83,10 @@ pub(super) fn parse_lines(text: &str) -> Result<RawMatch, MatError> {
     let players = players.ok_or_else(|| err(text.lines().count().max(1), None, "no game in the file"))?;
     let crawford = headers.get("Crawford").is_none_or(|v: &String| !v.eq_ignore_ascii_case("off"));
     // A file records what was played: a beaver in money play is read as written.
-    let rules = MatchRules { beaver: true, ..MatchRules::new_match(length) };
+    // gammon's writer says `; [Jacoby "On"]` for a money session under the
+    // Jacoby rule (an unturned gammon scores single); matches have no Jacoby.
+    let jacoby = length == 0 && headers.get("Jacoby").is_some_and(|v| v.eq_ignore_ascii_case("on"));
+    let rules = MatchRules { beaver: true, jacoby, ..MatchRules::new_match(length) };
     Ok(RawMatch { headers, rules, crawford, start: None, players, games })
 }
 

@@ -14,7 +14,9 @@ mod encoding;
 mod lines;
 pub(crate) mod raw;
 mod read;
+mod recorder;
 pub(crate) mod replay;
+pub(crate) mod write;
 
 use crate::{shorten, Cube, Dice, GameResult, MatchRules, MatchState, Move, Position, Seat, NAME_CHARS};
 use std::collections::BTreeMap;
@@ -22,7 +24,12 @@ use std::fmt;
 use thiserror::Error;
 
 pub use encoding::UnreadFormat;
-pub use read::{parse_match_text, read_match_file, read_match_file_until_error, ReadMatchError, MAX_MATCH_FILE_BYTES};
+pub use read::{
+    parse_match_text, read_match_file, read_match_file_until_error, read_match_file_with_analysis, ReadMatchError,
+    MAX_MATCH_FILE_BYTES,
+};
+pub use recorder::MatchRecorder;
+pub use write::{write_mat, WriteMatchError};
 
 /// A whole match (or money session) as written in a `.mat` file.
 #[derive(Debug, Clone, PartialEq)]

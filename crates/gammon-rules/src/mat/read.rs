@@ -2,7 +2,7 @@
 
 use super::encoding::{decode, normalize, UnreadFormat};
 use super::{parse_mat, parse_mat_until_error, MatError, MatPlace, MatchRecord};
-use crate::sgf::{is_sgf, parse_sgf, parse_sgf_until_error};
+use crate::sgf::{is_sgf, parse_sgf, parse_sgf_until_error, read_sgf_analysis, MatchEquity};
 use crate::xg::{is_xg, parse_xg, parse_xg_until_error, XgError};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -96,6 +96,30 @@ fn xg_error(path: &Path, e: XgError) -> ReadMatchError {
         XgError::Match(source) => ReadMatchError::Match { path: path.to_path_buf(), source },
         source => ReadMatchError::Xg { path: path.to_path_buf(), source },
     }
+}
+
+/// [`read_match_file`] that also reads gnubg's analysis stored in an SGF
+/// file into [`MatchRecord::stored`] ([`read_sgf_analysis`]; `equity`
+/// turns a match's cube values, kept as match winning chances, into EMG).
+///
+/// # Errors
+/// As [`read_match_file`].
+pub fn read_match_file_with_analysis(
+    path: impl AsRef<Path>,
+    equity: &dyn MatchEquity,
+) -> Result<MatchRecord, ReadMatchError> {
+    let path = path.as_ref();
+    let text = match read_content(path)? {
+        Content::Xg(bytes) => return parse_xg(&bytes).map_err(|e| xg_error(path, e)),
+        Content::Text(text) => text,
+    };
+    let mut record =
+        parse_match_text(&text).map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })?;
+    let text = normalize(&text);
+    if record.stored.is_none() && is_sgf(&text) {
+        record.stored = read_sgf_analysis(&text, &record, equity);
+    }
+    Ok(record)
 }
 
 /// Replays the text of a match file already read (an upload): gnubg SGF when

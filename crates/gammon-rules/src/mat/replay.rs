@@ -2,6 +2,7 @@
 //! action, legal moves for the dice, cube actions in turn, results that fit.
 
 use super::raw::{RawGame, RawKind, RawMatch};
+use super::write::steps_text;
 use super::{GameText, MatAction, MatEntry, MatError, MatPlace, MatchRecord, WinHow};
 use crate::{parse_move, quote, shorten, Cube, Dice, GameResult, MatchError, MatchState, Position, Seat, NAME_CHARS};
 use std::borrow::Cow;
@@ -297,24 +298,4 @@ fn out_of_turn(phase: &Phase) -> &'static str {
         Phase::Decided(..) => "after the game is over",
         Phase::Over => "after the game's result",
     }
-}
-
-/// The steps `(from, to)` written as gnubg's `.mat` export writes them, in
-/// their order: `13/9 24/23`, `25/21`, `3/0`, a hit marked `*`. A step that
-/// is not a checker's step is written as it is, for `parse_move` to refuse.
-fn steps_text(pos: &Position, steps: &[(u8, u8)]) -> String {
-    // The opponent's checkers on each of the mover's points: a hit takes the blot.
-    let mut theirs: [u8; 25] = std::array::from_fn(|p| pos.their_checkers(p));
-    let words: Vec<String> = steps
-        .iter()
-        .map(|&(from, to)| {
-            let to_point = usize::from(to);
-            let hit = (1..=24).contains(&to_point) && theirs[to_point] == 1;
-            if hit {
-                theirs[to_point] = 0;
-            }
-            format!("{from}/{to}{}", if hit { "*" } else { "" })
-        })
-        .collect();
-    words.join(" ")
 }

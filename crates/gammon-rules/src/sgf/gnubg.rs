@@ -131,7 +131,7 @@ fn result(re: &str) -> Option<(usize, u32, bool)> {
 /// A point letter of `colour`'s move: `a`..`x` are points counted from
 /// White's side (White's 1-point is `a`, Black's is `x`), `y` the bar, `z`
 /// off. Returns the point in the mover's numbering (25 bar, 0 off).
-fn point(letter: u8, col: usize) -> Option<u8> {
+pub(super) fn point(letter: u8, col: usize) -> Option<u8> {
     match letter {
         b'y' => Some(25),
         b'z' => Some(0),

@@ -36,8 +36,9 @@
 //!   refused, naming the property: every game starts from the starting
 //!   position with the cube at 1.
 //!
-//! Ignored: stored analysis (`A`, `DA`, `GS`, `LU`, `MR`, `CR`, the marks
-//! `BM`, `DO`, `BC`, `DC`, `IT`, `TE`, `IC`, `TC`, luck `GB`, `GW`),
+//! Ignored here: stored analysis (`A`, `DA`, `GS`, `LU`, `MR`, `CR`, the marks
+//! `BM`, `DO`, `BC`, `DC`, `IT`, `TE`, `IC`, `TC`, luck `GB`, `GW`; the
+//! moves' and cube decisions' analysis is read by [`read_sgf_analysis`]),
 //! comments (`C`, `N`), `FF`, `CA` (the text is read as UTF-8) and any
 //! other property.
 //!
@@ -60,8 +61,13 @@
 //! first game's score is then the start), and `CrawfordGame` must agree
 //! with the score.
 
+mod analysis;
 mod gnubg;
 mod tree;
+mod write;
+
+pub use analysis::read_sgf_analysis;
+pub use write::{write_sgf, MatchEquity, SgfAnalysis};
 
 use crate::mat::replay::replay_until_error;
 use crate::{MatAction, MatError, MatPlace, MatchRecord};

@@ -16,6 +16,7 @@ mod perft;
 mod properties;
 mod sgf_files;
 mod step_orders;
+mod writers;
 mod xg_files;
 
 /// An error and its sources, as the CLI prints them (`{:#}` of anyhow).
