@@ -191,12 +191,12 @@ fn cube_error(
 fn summary(out: &mut impl Write, r: &MatchReview) -> io::Result<()> {
     writeln!(out)?;
     let [a, b] = &r.summary;
-    writeln!(out, "{:<34} {:>20} {:>20}", "", a.name, b.name)?;
+    writeln!(out, "{:<40} {:>20} {:>20}", "", a.name, b.name)?;
     for (label, figure) in SUMMARY_ROWS {
-        writeln!(out, "{label:<34} {:>20} {:>20}", figure(a), figure(b))?;
+        writeln!(out, "{label:<40} {:>20} {:>20}", figure(a), figure(b))?;
     }
     for (label, [x, y]) in stored_rows(r) {
-        writeln!(out, "{label:<34} {x:>20} {y:>20}")?;
+        writeln!(out, "{label:<40} {x:>20} {y:>20}")?;
     }
     Ok(())
 }

@@ -590,3 +590,45 @@ fn a_bad_file_among_many_is_named_and_the_others_reviewed() {
     fails(&["review", empty.to_str().unwrap()], "no match file in");
     std::fs::remove_dir_all(empty).unwrap();
 }
+
+#[test]
+fn an_xg_files_analysis_is_shown_beside_gammons() {
+    let file = gammon_testkit::shared_dir().join("matches/xg/UL-CV6F9jMM-E1Pu.xg");
+    let file = file.to_str().unwrap();
+    let json = review_json(file, &[]);
+    assert_eq!(json["stored_program"], "eXtreme Gammon");
+    // Game 1, move 2 (Dunes_04, 41): XG's 3-ply analysis, stored in the
+    // file, gives up 0.0475 (its own error of the play, as XG shows it).
+    let game = &json["games"][0];
+    let rec = game["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["move_number"] == 2 && r["player"] == 0 && r["action"] == "move")
+        .unwrap();
+    let xg = &rec["xg"];
+    assert!((f(&xg["loss"]) - 0.0475).abs() < 0.0006, "{xg}");
+    assert_eq!(xg["depth"], "3-ply");
+    assert!(close(f(&xg["loss"]), f(&xg["equity_best"]) - f(&xg["equity_played"])));
+    // Every move record XG analysed has its verdict; the summary its rates.
+    let analysed = records(&json).filter(|r| r["xg"].is_object()).count();
+    assert!(analysed > 150, "{analysed}");
+    for s in json["summary"].as_array().unwrap() {
+        let x = &s["xg"];
+        let decisions = f(&x["moves"]) + f(&x["cube_decisions"]);
+        assert!(decisions > 50.0, "{x}");
+        let total = f(&x["chequer_error_total"]) + f(&x["cube_error_total"]);
+        assert!(close(f(&x["pr"]), 500.0 * total / decisions), "{x}");
+    }
+    // The text names XG's verdict on the records it lists.
+    let text = ok(&["review", file, "--ply", "0", "--cube-ply", "0"]);
+    assert!(text.contains("XG: move lost 0.047 (3-ply)"), "{text}");
+    assert!(text.contains("PR by XG"), "{text}");
+    // The page too: the verdict on each error, two columns in each game's table.
+    let dir = temp("xg-html");
+    let page = dir.join("review.html");
+    ok(&["review", file, "--ply", "0", "--cube-ply", "0", "--html", page.to_str().unwrap()]);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<th>Loss by XG</th>") && html.contains("XG: move lost 0.047 (3-ply)"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
