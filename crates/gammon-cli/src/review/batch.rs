@@ -106,7 +106,7 @@ fn review_one(
     file: &Path,
     stop: &std::sync::atomic::AtomicBool,
 ) -> Outcome {
-    let record = match read(file, args.keep_going) {
+    let record = match read(file, args.keep_going, engine.met()) {
         Ok(r) if r.games.is_empty() => return Outcome::Failed("no game to review".to_string()),
         Ok(r) => r,
         Err(e) => return Outcome::Failed(gammon_engine::api::error_chain(e.as_ref())),

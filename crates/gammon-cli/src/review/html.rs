@@ -307,7 +307,7 @@ fn action_text(rec: &RecordReview) -> String {
 
 /// Every record of the game, folded: the unmarked ones too.
 fn all_records(s: &mut String, r: &MatchReview, game: &GameReview) {
-    let stored = stored_name(r).map(escape);
+    let stored = stored_name(r).map(|n| escape(&n));
     let stored_head =
         stored.as_ref().map(|n| format!("<th>Loss by {n}</th><th>Cube error by {n}</th>")).unwrap_or_default();
     let _ = writeln!(

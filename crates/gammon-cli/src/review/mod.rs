@@ -17,7 +17,7 @@ use gammon_engine::api::Engine;
 use gammon_engine::review::{MatchReview, ReviewError, ReviewSettings};
 use gammon_engine::search::MoveFilter;
 use gammon_jobs::{Bar, Press, Progress, StopFlag, INTERRUPTED};
-use gammon_rules::{read_match_file, read_match_file_until_error, MatchRecord};
+use gammon_rules::{read_match_file_until_error, read_match_file_with_analysis, MatchRecord};
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -107,11 +107,11 @@ fn setup(args: &ReviewArgs) -> Result<(Engine<gammon_eval::NetEvaluator>, Review
 
 /// Reviews one match file.
 fn run_one(args: &ReviewArgs, file: &Path) -> Result<()> {
-    let record = read(file, args.keep_going)?;
+    let (engine, settings) = setup(args)?;
+    let record = read(file, args.keep_going, engine.met())?;
     if record.games.is_empty() {
         bail!("{}: no game to review", file.display());
     }
-    let (engine, settings) = setup(args)?;
     if let Some(path) = &args.html {
         // Before the work, not after it.
         gammon_eval::file_format::check_output(path)?;
@@ -170,9 +170,11 @@ fn write_review(args: &ReviewArgs, review: &MatchReview, record: &MatchRecord) -
 }
 
 /// The match, or with `keep_going` the games before the first bad one.
-fn read(path: &Path, keep_going: bool) -> Result<MatchRecord> {
+/// An SGF file's gnubg analysis, and an .xg or OGXM file's, is kept for
+/// the review to show beside its own (`met` reads gnubg's match values).
+fn read(path: &Path, keep_going: bool, met: &gammon_engine::met::Met) -> Result<MatchRecord> {
     if !keep_going {
-        return Ok(read_match_file(path)?);
+        return Ok(read_match_file_with_analysis(path, met)?);
     }
     let (record, error) = read_match_file_until_error(path)?;
     if let Some(e) = error {

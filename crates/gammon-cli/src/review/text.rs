@@ -101,7 +101,7 @@ fn record_error(out: &mut impl Write, r: &MatchReview, rec: &RecordReview) -> io
     if rec.worst_mark() == gammon_engine::review::Mark::None {
         let mark = stored_mark(rec);
         let dice = rec.dice().map(|d| format!(", rolled {d}")).unwrap_or_default();
-        let name = stored_name(r).unwrap_or("");
+        let name = stored_name(r).unwrap_or_default();
         writeln!(
             out,
             "  {}{dice}: {} {} by {name} only (gammon: no error)",

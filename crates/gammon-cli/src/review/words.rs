@@ -115,10 +115,17 @@ pub(super) const SUMMARY_ROWS: [SummaryRow; 12] = [
 ];
 
 /// The short name of the program whose analysis the file stored: "XG" for
-/// eXtreme Gammon, else as the file names it.
-pub(super) fn stored_name(r: &MatchReview) -> Option<&str> {
+/// eXtreme Gammon, "gnubg" for GNU Backgammon, else as the file names it
+/// (cut to 16 characters).
+pub(super) fn stored_name(r: &MatchReview) -> Option<std::borrow::Cow<'_, str>> {
     let program = r.stored_program.as_deref()?;
-    Some(if program.contains("eXtreme Gammon") { "XG" } else { program })
+    Some(if program.contains("eXtreme Gammon") {
+        "XG".into()
+    } else if program.starts_with("GNU Backgammon") {
+        "gnubg".into()
+    } else {
+        gammon_rules::shorten(program, 16)
+    })
 }
 
 /// The stored program's verdict on a record, in a few words: "XG (2-ply):
