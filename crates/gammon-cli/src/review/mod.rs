@@ -63,6 +63,10 @@ pub struct ReviewArgs {
     /// Write a self-contained HTML report (boards of every error) to OUT.
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
+    /// Also write the match with gammon's analysis in gnubg's SGF dialect to
+    /// OUT: gnubg opens it and shows gammon's equities and marks.
+    #[arg(long, value_name = "OUT")]
+    sgf: Option<PathBuf>,
     #[command(flatten)]
     threads: ThreadsArg,
     #[command(flatten)]
@@ -112,8 +116,8 @@ fn run_one(args: &ReviewArgs, file: &Path) -> Result<()> {
     if record.games.is_empty() {
         bail!("{}: no game to review", file.display());
     }
-    if let Some(path) = &args.html {
-        // Before the work, not after it.
+    // The outputs are checked before the work, not after it.
+    for path in [&args.html, &args.sgf].into_iter().flatten() {
         gammon_eval::file_format::check_output(path)?;
     }
     let pool = args.threads.pool()?;
@@ -138,6 +142,9 @@ fn run_one(args: &ReviewArgs, file: &Path) -> Result<()> {
         }
         r => r.with_context(|| format!("cannot review {}", file.display()))?,
     };
+    if let Some(path) = &args.sgf {
+        write_analysed(path, crate::convert_cmd::MatchFormat::Sgf, &review, &record, engine.met())?;
+    }
     write_review(args, &review, &record)?;
     if review.is_partial() {
         eprintln!(
@@ -181,6 +188,28 @@ fn read(path: &Path, keep_going: bool, met: &gammon_engine::met::Met) -> Result<
         eprintln!("warning: {}: {e}; reviewing the {} game(s) before it", path.display(), record.games.len());
     }
     Ok(record)
+}
+
+/// The match with gammon's analysis (of the records reviewed) in `format`,
+/// written by the safe writer; what the format cannot hold is said on
+/// standard error.
+fn write_analysed(
+    path: &Path,
+    format: crate::convert_cmd::MatchFormat,
+    review: &MatchReview,
+    record: &MatchRecord,
+    met: &gammon_engine::met::Met,
+) -> Result<()> {
+    let mut analysed = record.clone();
+    analysed.stored = Some(review.to_stored(&format!("gammon {}", env!("CARGO_PKG_VERSION"))));
+    let (bytes, notes) = format.render(&analysed, met)?;
+    for note in notes {
+        eprintln!("note: {note}");
+    }
+    gammon_eval::file_format::write_output(path, &bytes)
+        .with_context(|| format!("cannot write the analysed match to {}", path.display()))?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
 }
 
 /// The HTML report, written by the safe writer.
