@@ -112,8 +112,9 @@ enum Phase {
 
 fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Result<GameText, MatError> {
     let mut records = Vec::new();
-    let mut pos = Position::STARTING;
-    let mut cube = Cube::START;
+    // A set-up board is seen by seat Zero until the first actor is known.
+    let mut pos = game.setup.map_or(Position::STARTING, |s| s.board);
+    let mut cube = game.setup.map_or(Cube::START, |s| s.cube);
     let mut on_roll: Option<Seat> = None;
     let mut phase = Phase::Playing;
     let mut result = None;
@@ -131,6 +132,9 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
             reason,
         };
         // The first roll or double decides who is on roll.
+        if on_roll.is_none() && seat == Seat::One {
+            pos = pos.switched();
+        }
         let roller = *on_roll.get_or_insert(seat);
         // The position before this line, seen by each player.
         let seen_by = |who: Seat| if who == roller { pos } else { pos.switched() };
@@ -302,7 +306,7 @@ fn out_of_turn(phase: &Phase) -> &'static str {
 /// The steps `(from, to)` written as gnubg's `.mat` export writes them, in
 /// their order: `13/9 24/23`, `25/21`, `3/0`, a hit marked `*`. A step that
 /// is not a checker's step is written as it is, for `parse_move` to refuse.
-fn steps_text(pos: &Position, steps: &[(u8, u8)]) -> String {
+pub(crate) fn steps_text(pos: &Position, steps: &[(u8, u8)]) -> String {
     // The opponent's checkers on each of the mover's points: a hit takes the blot.
     let mut theirs: [u8; 25] = std::array::from_fn(|p| pos.their_checkers(p));
     let words: Vec<String> = steps
