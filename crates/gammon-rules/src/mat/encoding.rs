@@ -5,13 +5,15 @@
 
 use std::borrow::Cow;
 
-/// A kind of match file that is recognised but not read (yet).
+/// A kind of match file that is recognised but not read (yet), or not
+/// read as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnreadFormat {
     /// eXtreme Gammon's binary `.xg` file (starts with `RGMH`).
     ExtremeGammon,
-    /// An OGXM binary match file (`.ogxm`, `.gvab`: starts with `OGXM`,
-    /// then chunks such as `MTCH` and `GAME`).
+    /// An OGXM binary match file (`.ogxm`, `.gvab`: starts with `OGXM`),
+    /// read from its bytes ([`read_match_file`](crate::read_match_file)),
+    /// not as text.
     Ogxm,
 }
 
@@ -34,7 +36,7 @@ impl std::fmt::Display for UnreadFormat {
             UnreadFormat::ExtremeGammon => {
                 "an eXtreme Gammon .xg file (binary): not read yet; export the match from XG as text (.mat)"
             }
-            UnreadFormat::Ogxm => "an OGXM binary match file (.ogxm, .gvab): not read yet",
+            UnreadFormat::Ogxm => "an OGXM binary match file (.ogxm, .gvab): read it as a file, not as text",
         })
     }
 }

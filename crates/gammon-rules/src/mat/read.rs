@@ -2,6 +2,7 @@
 
 use super::encoding::{decode, normalize, UnreadFormat};
 use super::{parse_mat, parse_mat_until_error, MatError, MatPlace, MatchRecord};
+use crate::ogxm::{is_ogxm, read_ogxm, read_ogxm_until_error, OgxmError};
 use crate::sgf::{is_sgf, parse_sgf, parse_sgf_until_error};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -49,6 +50,14 @@ pub enum ReadMatchError {
         /// What it is.
         format: UnreadFormat,
     },
+    /// An OGXM file that cannot be read (the reason is the source).
+    #[error("in {path}")]
+    Ogxm {
+        /// The file.
+        path: PathBuf,
+        /// The reason.
+        source: OgxmError,
+    },
     /// Its content is not a valid match (the reason is the source).
     #[error("in {path}")]
     Match {
@@ -63,16 +72,31 @@ pub enum ReadMatchError {
 /// gnubg SGF when its first non-blank character is `(`, `.mat` text
 /// otherwise (the content decides, not the file name). The text is UTF-8
 /// (with or without a byte order mark) or UTF-16 with a byte order mark;
-/// lines end with LF, CR LF or CR. An eXtreme Gammon `.xg` or an OGXM file
-/// is named as such and refused.
+/// lines end with LF, CR LF or CR. An OGXM file (its first bytes `OGXM`)
+/// is read by [`read_ogxm`](crate::read_ogxm). An eXtreme Gammon `.xg`
+/// file is named as such and refused.
 ///
 /// # Errors
-/// A file that is not a readable regular text file within the limit, or
-/// whose content [`parse_sgf`] or [`parse_mat`] refuses.
+/// A file that is not a readable regular file within the limit, or whose
+/// content [`parse_sgf`], [`parse_mat`] or [`read_ogxm`](crate::read_ogxm)
+/// refuses (a play that does not replay is [`ReadMatchError::Match`] in
+/// each format).
 pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchError> {
     let path = path.as_ref();
-    let text = read_text(path)?;
+    let bytes = read_bytes(path)?;
+    if is_ogxm(&bytes) {
+        return read_ogxm(&bytes).map_err(|e| ogxm_error(path, e));
+    }
+    let text = text_of(path, bytes)?;
     parse_match_text(&text).map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
+}
+
+fn ogxm_error(path: &Path, e: OgxmError) -> ReadMatchError {
+    let path = path.to_path_buf();
+    match e {
+        OgxmError::Replay(source) => ReadMatchError::Match { path, source },
+        source => ReadMatchError::Ogxm { path, source },
+    }
 }
 
 /// Replays the text of a match file already read (an upload): gnubg SGF when
@@ -111,7 +135,11 @@ fn prepare(text: &str) -> Result<std::borrow::Cow<'_, str>, MatError> {
 /// As [`read_match_file`] for a file that cannot be read as a match at all.
 pub fn read_match_file_until_error(path: impl AsRef<Path>) -> Result<(MatchRecord, Option<MatError>), ReadMatchError> {
     let path = path.as_ref();
-    let text = read_text(path)?;
+    let bytes = read_bytes(path)?;
+    if is_ogxm(&bytes) {
+        return read_ogxm_until_error(&bytes).map_err(|e| ogxm_error(path, e));
+    }
+    let text = text_of(path, bytes)?;
     let parsed = prepare(&text).and_then(|text| {
         if is_sgf(&text) {
             parse_sgf_until_error(&text)
@@ -122,9 +150,8 @@ pub fn read_match_file_until_error(path: impl AsRef<Path>) -> Result<(MatchRecor
     parsed.map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
 }
 
-/// The text of a regular file of at most [`MAX_MATCH_FILE_BYTES`]; a
-/// format not read is named from its first bytes.
-fn read_text(path: &Path) -> Result<String, ReadMatchError> {
+/// The bytes of a regular file of at most [`MAX_MATCH_FILE_BYTES`].
+fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadMatchError> {
     let io = |source| ReadMatchError::Io { path: path.to_path_buf(), source };
     // Checked before opening: opening a named pipe waits for a writer.
     if !std::fs::metadata(path).map_err(io)?.is_file() {
@@ -136,6 +163,11 @@ fn read_text(path: &Path) -> Result<String, ReadMatchError> {
     if bytes.len() as u64 > MAX_MATCH_FILE_BYTES {
         return Err(ReadMatchError::TooLarge { path: path.to_path_buf() });
     }
+    Ok(bytes)
+}
+
+/// The text of a file's bytes; a format not read is named from its first bytes.
+fn text_of(path: &Path, bytes: Vec<u8>) -> Result<String, ReadMatchError> {
     if let Some(format) = UnreadFormat::detect(&bytes) {
         return Err(ReadMatchError::NotReadYet { path: path.to_path_buf(), format });
     }

@@ -152,10 +152,11 @@ pub(crate) struct File {
 /// Checks the header, end marker, checksum and section framing, and
 /// decodes the sections gammon reads.
 pub(crate) fn decode(data: &[u8]) -> Result<File, OgxmError> {
-    let mut head = Cursor::new(data.get(..HEADER_BYTES).ok_or(OgxmError::Truncated { offset: data.len() })?, 0);
-    if head.bytes(4)? != MAGIC {
+    if !data.starts_with(MAGIC) {
         return Err(OgxmError::NotOgxm);
     }
+    let mut head = Cursor::new(data.get(..HEADER_BYTES).ok_or(OgxmError::Truncated { offset: data.len() })?, 0);
+    head.bytes(4)?;
     let (major, minor) = (head.u16()?, head.u16()?);
     let (reader_major, reader_minor) = (head.u16()?, head.u16()?);
     if major == 1 {

@@ -201,9 +201,10 @@ impl Out {
         self.0.extend(s.as_bytes());
     }
 
-    /// An equity in millionths, clamped to ±3 as v2 stores it.
+    /// An equity in millionths (v2 keeps values beyond ±3; only the i32
+    /// range bounds them).
     pub fn equity(&mut self, v: f64) {
-        self.i32((v.clamp(-3.0, 3.0) * 1e6).round() as i32);
+        self.i32((v * 1e6).round() as i32);
     }
 
     pub fn probs(&mut self, p: &[f64; 5]) {
@@ -224,14 +225,22 @@ impl Out {
 
 /// CRC-32 (IEEE, as zlib computes it), for the `CSUM` section.
 pub(crate) fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+    const TABLE: [u32; 256] = {
+        let mut t = [0u32; 256];
+        let mut i = 0;
+        while i < 256 {
+            let mut c = i as u32;
+            let mut k = 0;
+            while k < 8 {
+                c = if c & 1 != 0 { (c >> 1) ^ 0xEDB8_8320 } else { c >> 1 };
+                k += 1;
+            }
+            t[i] = c;
+            i += 1;
         }
-    }
-    !crc
+        t
+    };
+    !bytes.iter().fold(!0u32, |crc, &b| TABLE[usize::from((crc as u8) ^ b)] ^ (crc >> 8))
 }
 
 #[cfg(test)]

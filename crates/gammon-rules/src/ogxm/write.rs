@@ -6,7 +6,7 @@ use super::analysis::{frame, mirrored, MATCH, MONEY};
 use super::decode::{action_of, WireStep, END, HEADER_BYTES, MAGIC, MAX_GAMES, MAX_PLIES_PER_GAME};
 use super::wire::{crc32, Out, MAX_STRING_BYTES};
 use crate::{
-    Cube, Dice, GameResult, GameText, MatAction, MatEntry, MatchRecord, Move, MoveList, Position, Seat, StoredAnalysis,
+    Cube, GameResult, GameText, MatAction, MatEntry, MatchRecord, Move, MoveList, Position, Seat, StoredAnalysis,
     StoredCube, StoredMove,
 };
 use std::collections::BTreeMap;
@@ -44,7 +44,9 @@ const CRITICAL: u8 = 1;
 /// use gammon_rules::{parse_mat, read_ogxm, write_ogxm};
 /// let m = parse_mat(" 1 point match\n\n Game 1\n A : 0         B : 0\n  1)           31: 8/5 6/5\n  2) 42: 8/4 6/4\n").unwrap();
 /// let bytes = write_ogxm(&m, None).unwrap();
-/// assert_eq!(read_ogxm(&bytes).unwrap().games, m.games);
+/// let back = read_ogxm(&bytes).unwrap();
+/// let actions = |m: &gammon_rules::MatchRecord| m.games[0].records.iter().map(|r| r.action.clone()).collect::<Vec<_>>();
+/// assert_eq!(actions(&back), actions(&m)); // a binary file has no lines to compare
 /// ```
 ///
 /// # Errors
@@ -75,6 +77,13 @@ pub fn write_ogxm(record: &MatchRecord, analysis: Option<&StoredAnalysis>) -> Re
         section(&mut file, b"ANAL", 0, &anal);
         section(&mut file, b"DECS", 0, &decs);
     }
+    // The size first: the checksum covers the header too. The CSUM section
+    // is 9 + 8 bytes (length, mask, algorithm, digest length, CRC-32).
+    let size = u32::try_from(file.0.len() + 9 + 8 + END.len())
+        .map_err(|_| OgxmWriteError::Limit { what: "a file over 4 GiB" })?;
+    if let Some(at) = file.0.get_mut(HEADER_BYTES - 4..HEADER_BYTES) {
+        at.copy_from_slice(&size.to_le_bytes());
+    }
     let mut sum = Out::default();
     sum.varint(0); // CRC-32
     sum.varint(4);
@@ -83,10 +92,6 @@ pub fn write_ogxm(record: &MatchRecord, analysis: Option<&StoredAnalysis>) -> Re
     csum.record(0, &sum);
     section(&mut file, b"CSUM", CRITICAL, &csum);
     file.0.extend(END);
-    let size = u32::try_from(file.0.len()).map_err(|_| OgxmWriteError::Limit { what: "a file over 4 GiB" })?;
-    if let Some(at) = file.0.get_mut(HEADER_BYTES - 4..HEADER_BYTES) {
-        at.copy_from_slice(&size.to_le_bytes());
-    }
     Ok(file.0)
 }
 
@@ -186,9 +191,10 @@ fn game(
     for (ri, r) in g.records.iter().enumerate() {
         let seat = (r.player.index() as u8) << 6;
         let action = match &r.action {
-            MatAction::Move { dice, mv, .. } => {
-                let steps =
-                    wire_steps(r.player, *dice, mv).ok_or(OgxmWriteError::Steps { game: gi + 1, record: ri + 1 })?;
+            MatAction::Move { dice, mv, text } => {
+                let bad = OgxmWriteError::Steps { game: gi + 1, record: ri + 1 };
+                let mv = as_written(&r.position, mv, text).ok_or(bad.clone())?;
+                let steps = wire_steps(r.player, &mv).ok_or(bad)?;
                 out.u8(seat | action_of(dice.high(), dice.low()) as u8);
                 let room = if dice.is_double() { 4 } else { 2 };
                 for s in &steps {
@@ -208,6 +214,10 @@ fn game(
             MatAction::Take => plain(&mut out, seat, 22),
             MatAction::Drop => plain(&mut out, seat, 23),
             MatAction::Beaver => plain(&mut out, seat, 32),
+            // A resignation on no numbered line is the one a result before
+            // the end implies (gnubg's reading, and the reader's): the
+            // game's stated winner says it again.
+            MatAction::Resign { .. } if r.move_number.is_none() => false,
             MatAction::Resign { level, .. } => {
                 out.u8(seat | 0x80 | 27);
                 let mut x = Out::default();
@@ -242,31 +252,80 @@ fn level_value(level: GameResult) -> u32 {
     }
 }
 
-/// The steps of `mv` with the die each used, in the board's numbering:
-/// a bear-off may use a die larger than its distance.
-fn wire_steps(seat: Seat, dice: Dice, mv: &Move) -> Option<Vec<WireStep>> {
-    let mut left: Vec<u8> = if dice.is_double() { vec![dice.high(); 4] } else { vec![dice.high(), dice.low()] };
-    let mut pips = vec![0u8; mv.steps().len()];
-    // Steps that land on the board use exactly their distance.
-    for (i, s) in mv.steps().iter().enumerate().filter(|(_, s)| s.to > 0) {
-        let d = s.from.checked_sub(s.to)?;
-        let at = left.iter().position(|&x| x == d)?;
-        left.swap_remove(at);
-        pips[i] = d;
+/// The steps to write for `mv`: its text's, where the text is plain
+/// `from/to` steps (as OGXM and SGF give it) that play to the same
+/// position, so a file read and written again spells each move as it did
+/// (`10/5 5/2`, not gammon's `10/7 7/2`); else `mv`'s, in an order that plays.
+fn as_written(pos: &Position, mv: &Move, text: &str) -> Option<Move> {
+    let point = |w: &str| match w {
+        "bar" => Some(25),
+        "off" => Some(0),
+        _ => w.parse::<u8>().ok().filter(|&p| p <= 25),
+    };
+    let written: Option<Vec<crate::Step>> = text
+        .split_whitespace()
+        .map(|w| {
+            let (from, to) = w.trim_end_matches('*').split_once('/')?;
+            Some(crate::Step { from: point(from)?, to: point(to)? })
+        })
+        .collect();
+    let (played, after) = playable_order(pos, mv)?;
+    let spelled = written
+        .filter(|w| w.len() == mv.steps().len())
+        .and_then(|w| playable_order(pos, &Move::from_steps(&w)))
+        .filter(|(_, a)| *a == after);
+    Some(spelled.map_or(played, |(m, _)| m))
+}
+
+/// `mv`'s steps in an order each of them can be played in from `pos` (seen
+/// by the mover): v2 replays a play's steps in their stored order, and
+/// gammon's move keeps its steps in its own order (`13/7 13/7 7/1 7/1`
+/// with one checker on 13 is not playable as written). The order given
+/// is kept when it plays.
+fn playable_order(pos: &Position, mv: &Move) -> Option<(Move, Position)> {
+    fn search(pos: &Position, left: &mut Vec<crate::Step>, done: &mut Vec<crate::Step>) -> Option<Position> {
+        if left.is_empty() {
+            return Some(*pos);
+        }
+        for i in 0..left.len() {
+            let s = left[i];
+            let (from, to) = (usize::from(s.from), usize::from(s.to));
+            let playable = (1..=25).contains(&from)
+                && pos.my_checkers(from) > 0
+                && (pos.my_bar() == 0 || from == 25)
+                && (to > 0 || pos.all_home())
+                && (to == 0 || pos.their_checkers(to) < 2);
+            if !playable {
+                continue;
+            }
+            let mut next = *pos;
+            next.apply_step(from, to);
+            left.remove(i);
+            done.push(s);
+            if let Some(end) = search(&next, left, done) {
+                return Some(end);
+            }
+            done.pop();
+            left.insert(i, s);
+        }
+        None
     }
-    // Bear-offs: nearest first, each the smallest die that reaches off.
-    let mut offs: Vec<usize> =
-        (0..mv.steps().len()).filter(|&i| mv.steps().get(i).is_some_and(|s| s.to == 0)).collect();
-    offs.sort_by_key(|&i| mv.steps().get(i).map_or(0, |s| s.from));
-    for i in offs {
-        let from = mv.steps().get(i)?.from;
-        left.sort_unstable();
-        let at = left.iter().position(|&x| x >= from)?;
-        pips[i] = left.remove(at);
-    }
-    let wire =
-        |(s, d): (&crate::Step, &u8)| WireStep { from: if seat == Seat::One { s.from } else { 25 - s.from }, pips: *d };
-    Some(mv.steps().iter().zip(&pips).map(wire).collect())
+    let mut left = mv.steps().to_vec();
+    let mut done = Vec::with_capacity(left.len());
+    let end = search(pos, &mut left, &mut done)?;
+    Some((Move::from_steps(&done), end))
+}
+
+/// The steps of `mv` in the board's numbering, each with its distance:
+/// a bear-off states the pips to off, not the die (as HedgeHog writes it).
+fn wire_steps(seat: Seat, mv: &Move) -> Option<Vec<WireStep>> {
+    mv.steps()
+        .iter()
+        .map(|s| {
+            let pips = s.from.checked_sub(s.to).filter(|p| (1..=6).contains(p))?;
+            Some(WireStep { from: if seat == Seat::One { s.from } else { 25 - s.from }, pips })
+        })
+        .collect()
 }
 
 /// The ANAL and DECS payloads of an analysis.
@@ -351,7 +410,8 @@ fn chequer(entry: &MatEntry, m: &StoredMove, ply_ref: u32, to_unit: &dyn Fn(Seat
     let mut alts = Vec::new();
     for (i, c) in m.candidates.iter().enumerate() {
         let Some((mv, _)) = list.iter().find(|(_, p)| p.switched() == c.after) else { continue };
-        let Some(steps) = wire_steps(entry.player, *dice, &mv) else { continue };
+        let Some((mv, _)) = playable_order(&entry.position, &mv) else { continue };
+        let Some(steps) = wire_steps(entry.player, &mv) else { continue };
         let mut body = Out::default();
         let mut mask = 0u64;
         body.varint(steps.len() as u64);
@@ -398,9 +458,19 @@ fn cube(entry: &MatEntry, c: &StoredCube, ply_ref: u32, to_unit: &dyn Fn(Seat, f
     let mut body = Out::default();
     body.varint(u64::from(ply_ref));
     body.varint(1);
-    // The verdict: double when doubling beats not doubling.
-    let doubles = c.double_take.min(c.double_pass) > c.no_double;
-    body.varint(u64::from(doubles));
+    // The verdict, for the decision of the ply: on a roll or a double,
+    // double (1) when doubling beats not doubling, else no double (0); on
+    // an answer, take (2) when taking leaves the doubler less, else pass (3).
+    let verdict = if answer {
+        if c.double_take <= c.double_pass {
+            2
+        } else {
+            3
+        }
+    } else {
+        u64::from(c.double_take.min(c.double_pass) > c.no_double)
+    };
+    body.varint(verdict);
     let mut mask = 0b111u64;
     for v in [c.no_double, c.double_take, c.double_pass] {
         body.equity(to_unit(doubler, v));

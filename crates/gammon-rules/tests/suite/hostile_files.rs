@@ -151,11 +151,7 @@ fn other_programs_files_are_named_by_their_content() {
         files.into_iter().next().unwrap_or_else(|| panic!("no .{ext} file in {folder}"))
     };
     let dir = scratch("kinds");
-    for (path, says) in [
-        (first("xg", "xg"), "an eXtreme Gammon .xg file"),
-        (first("ogxm", "ogxm"), "an OGXM binary match file"),
-        (first("ogxm", "gvab"), "an OGXM binary match file"),
-    ] {
+    for (path, says) in [(first("xg", "xg"), "an eXtreme Gammon .xg file")] {
         // The content decides, not the name.
         let renamed = dir.join("match.mat");
         std::fs::copy(&path, &renamed).unwrap();
@@ -168,6 +164,10 @@ fn other_programs_files_are_named_by_their_content() {
     std::fs::remove_dir_all(dir).unwrap();
     let e = parse_match_text("RGMH\u{1}\u{0}").unwrap_err().to_string();
     assert!(e.contains("eXtreme Gammon") && e.contains("not read yet"), "{e}");
+    // OGXM files are read from their bytes (ogxm_files.rs), never as text.
+    assert!(read_match_file(first("ogxm", "ogxm")).is_ok());
+    let e = parse_match_text("OGXM\u{2}\u{0}").unwrap_err().to_string();
+    assert!(e.contains("OGXM") && e.contains("not as text"), "{e}");
 }
 
 #[test]

@@ -23,7 +23,8 @@ fn ogxm_dir() -> PathBuf {
 
 fn real(name: &str) -> Vec<u8> {
     let path = ogxm_dir().join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}: the OGXM files are the shared folder's matches/ogxm", path.display()))
+    std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}: the OGXM files are the shared folder's matches/ogxm", path.display()))
 }
 
 /// The real v2 files gammon reads whole: (file, games, rolls, analysed records).
@@ -108,7 +109,9 @@ fn plays(m: &MatchRecord, games: usize) -> Vec<Vec<(String, MatAction, gammon_ru
                 .map(|r| {
                     let action = match &r.action {
                         // The text is each writer's own spelling of the same move.
-                        MatAction::Move { dice, mv, .. } => MatAction::Move { dice: *dice, mv: *mv, text: String::new() },
+                        MatAction::Move { dice, mv, .. } => {
+                            MatAction::Move { dice: *dice, mv: *mv, text: String::new() }
+                        }
                         a => a.clone(),
                     };
                     (m.players[r.player.index()].clone(), action, r.position)
@@ -135,7 +138,8 @@ fn the_analysed_xg_matches_give_the_moves_of_their_mat_exports() {
         }
         // A `.mat` export caps the deciding game at the points still needed.
         let results = |m: &MatchRecord| {
-            let banked = |g: &gammon_rules::GameText, s: Seat, p: u32| g.state.away().map_or(p, |a| p.min(a[s.index()]));
+            let banked =
+                |g: &gammon_rules::GameText, s: Seat, p: u32| g.state.away().map_or(p, |a| p.min(a[s.index()]));
             m.games
                 .iter()
                 .take(games)
@@ -252,7 +256,11 @@ fn same_analysis(doc: &Value, m: &MatchRecord, tolerance: f64) -> usize {
             if matches!(m.games[g].records[r].action, MatAction::Dance { .. }) {
                 continue;
             }
-            let ours = stored.records.get(&(g, r)).and_then(|s| s.chequer.as_ref()).unwrap_or_else(|| panic!("no chequer play at {g} {r}"));
+            let ours = stored
+                .records
+                .get(&(g, r))
+                .and_then(|s| s.chequer.as_ref())
+                .unwrap_or_else(|| panic!("no chequer play at {g} {r}"));
             assert_eq!(ours.candidates.len(), alts.len(), "game {g} record {r}");
             let anchors = a["emg_anchors"].as_array().map(|x| (f(&x[0]), f(&x[1])));
             for (c, alt) in ours.candidates.iter().zip(alts) {
@@ -286,4 +294,362 @@ fn the_stored_analysis_is_the_codecs() {
     let bytes = real("match.ogxm");
     let n = same_analysis(&codec.read(&bytes), &read_ogxm(&bytes).unwrap(), 0.01);
     assert!(n > 60, "{n} chequer plays compared");
+}
+
+// ---------------------------------------------------------------------------
+// Files the codec writes from small documents
+// ---------------------------------------------------------------------------
+
+/// A roll in the codec's JSON: `color` 0 is Black (seat One, moving down
+/// from 24), 1 White (seat Zero, moving up from 1); steps `(from, pips)`
+/// in the board's numbering.
+fn roll(color: u8, d1: u8, d2: u8, steps: &[(u8, u8)]) -> Value {
+    let (a, b) = (d1.min(d2), d1.max(d2));
+    let id = [0, 6, 11, 15, 18, 20][usize::from(a - 1)] + (b - a);
+    let moves: Vec<Value> = steps.iter().map(|&(from, pips)| json!({"from": from, "pips": pips})).collect();
+    json!({"color": color, "action_id": id, "d1": d1, "d2": d2, "moves": moves})
+}
+
+fn act(color: u8, id: u8) -> Value {
+    json!({"color": color, "action_id": id})
+}
+
+fn doc(length: u32, games: Value) -> Value {
+    json!({"match_length": length, "player_white": "White", "player_black": "Black", "crawford": true, "games": games})
+}
+
+#[test]
+fn documents_the_codec_writes_read_as_written() {
+    let Some(codec) = Codec::find() else { return };
+    let black_31 = roll(0, 3, 1, &[(8, 3), (6, 1)]);
+    let white_42 = roll(1, 4, 2, &[(12, 2), (12, 4)]);
+
+    // A set-up board: Black (seat One) moves first from it.
+    let board = json!([0, 0, 0, 2, -3, 0, -4, -2, -2, 0, 0, 0, 4, -2, 0, 1, 0, 2, 0, 4, 2, 0, -1, 0, -1, 0]);
+    let m = read_ogxm(
+        &codec.write(&doc(3, json!([{"initial_board": board, "plies": [roll(0, 6, 1, &[(22, 6), (16, 1)])]}]))),
+    )
+    .unwrap();
+    let first = &m.games[0].records[0];
+    assert_eq!(first.player, Seat::One);
+    // Black's point p is the board's p: his 22 and 4, White's two on board 3.
+    let p = first.position;
+    assert_eq!((p.my_checkers(22), p.my_checkers(4), p.their_checkers(3), p.their_checkers(22)), (1, 3, 2, 0));
+    assert!(matches!(&first.action, MatAction::Move { text, .. } if text == "22/16 16/15*"), "{:?}", first.action);
+
+    // The cube on two, owned by Black, who redoubles to 4; White passes.
+    let plies = json!([black_31, white_42, act(0, 21), act(1, 23)]);
+    let games =
+        json!([{"initial_cube_value": 2, "initial_cube_owner": 1, "winner": 1, "points_won": 2, "plies": plies}]);
+    let m = read_ogxm(&codec.write(&doc(5, games))).unwrap();
+    assert_eq!(m.games[0].records[0].cube, gammon_rules::Cube { value: 2, owner: Some(Seat::One), automatic: 0 });
+    assert!(matches!(m.games[0].records[2].action, MatAction::Double { value: 4 }));
+    assert_eq!(m.games[0].result, Some((Seat::One, 2)));
+
+    // A resignation of a gammon by White.
+    let games =
+        json!([{"winner": 1, "points_won": 2, "plies": [black_31, {"color": 1, "action_id": 27, "resign_value": 2}]}]);
+    let m = read_ogxm(&codec.write(&doc(5, games))).unwrap();
+    let r = &m.games[0].records;
+    assert!(matches!(r[1].action, MatAction::Resign { points: 2, level: gammon_rules::GameResult::Gammon }), "{r:?}");
+    assert_eq!((r[1].player, m.games[0].result), (Seat::Zero, Some((Seat::One, 2))));
+
+    // Crawford, 3 points: Black leads 2-0 after a resigned gammon; no cube in
+    // the Crawford game; White doubles after it.
+    let resign = |color: u8, level: u8| json!({"color": color, "action_id": 27, "resign_value": level});
+    let games = json!([
+        {"winner": 1, "points_won": 2, "plies": [black_31, resign(1, 2)]},
+        {"winner": 0, "points_won": 1, "plies": [black_31, white_42, resign(0, 1)]},
+        {"winner": 0, "points_won": 1, "plies": [black_31, act(1, 21), act(0, 23)]},
+    ]);
+    let m = read_ogxm(&codec.write(&doc(3, games.clone()))).unwrap();
+    assert!(m.games[1].state.is_crawford() && m.games[2].state.is_post_crawford());
+    assert_eq!(
+        m.games.iter().map(|g| g.result).collect::<Vec<_>>(),
+        [Some((Seat::One, 2)), Some((Seat::Zero, 1)), Some((Seat::Zero, 1))]
+    );
+    // Without the Crawford rule the second game is post-Crawford.
+    let mut free = doc(3, games);
+    free["crawford"] = json!(false);
+    let m = read_ogxm(&codec.write(&free)).unwrap();
+    assert!(!m.crawford && m.games[1].state.is_post_crawford());
+}
+
+// ---------------------------------------------------------------------------
+// gammon's writer
+// ---------------------------------------------------------------------------
+
+/// Equal analyses, equities within `tolerance` (v2 keeps millionths).
+fn same_stored(a: &StoredAnalysis, b: &StoredAnalysis, tolerance: f64) {
+    assert_eq!(a.program, b.program);
+    assert_eq!(a.records.keys().collect::<Vec<_>>(), b.records.keys().collect::<Vec<_>>());
+    let close = |x: f64, y: f64| (x - y).abs() <= tolerance;
+    for ((k, x), y) in a.records.iter().zip(b.records.values()) {
+        match (&x.chequer, &y.chequer) {
+            (Some(p), Some(q)) => {
+                assert_eq!((p.played, p.candidates.len()), (q.played, q.candidates.len()), "{k:?}");
+                for (c, d) in p.candidates.iter().zip(&q.candidates) {
+                    assert!(c.after == d.after && c.depth == d.depth && c.probabilities == d.probabilities, "{k:?}");
+                    assert!(close(c.equity, d.equity), "{k:?}: {} {}", c.equity, d.equity);
+                }
+            }
+            (None, None) => {}
+            _ => panic!("{k:?}: a chequer play on one side only"),
+        }
+        match (&x.cube, &y.cube) {
+            (Some(p), Some(q)) => {
+                assert!(p.depth == q.depth && p.probabilities == q.probabilities, "{k:?}: {p:?} {q:?}");
+                for (c, d) in
+                    [(p.no_double, q.no_double), (p.double_take, q.double_take), (p.double_pass, q.double_pass)]
+                {
+                    assert!(close(c, d), "{k:?}: {c} {d}");
+                }
+            }
+            (None, None) => {}
+            _ => panic!("{k:?}: a cube decision on one side only"),
+        }
+    }
+}
+
+#[test]
+fn gammons_writer_reads_back_equal() {
+    for (name, ..) in READ_WHOLE {
+        let m = read_ogxm(&real(name)).unwrap();
+        let bytes = write_ogxm(&m, m.stored.as_ref()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let back = read_ogxm(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            (&back.players, back.match_length, back.crawford, back.rules),
+            (&m.players, m.match_length, m.crawford, m.rules),
+            "{name}"
+        );
+        for (g, (x, y)) in back.games.iter().zip(&m.games).enumerate() {
+            let first = x.records.iter().zip(&y.records).position(|(p, q)| p != q);
+            assert!(
+                first.is_none(),
+                "{name} game {g} record {first:?}: {:?} / {:?}",
+                first.map(|i| &x.records[i]),
+                first.map(|i| &y.records[i])
+            );
+        }
+        assert_eq!(back.games, m.games, "{name}");
+        match (&m.stored, &back.stored) {
+            // Millionths of an MWC are a few hundred-thousandths of an EMG.
+            (Some(a), Some(b)) => same_stored(a, b, 1e-4),
+            (None, None) => {}
+            _ => panic!("{name}: the analysis is lost or made up"),
+        }
+    }
+    // A .mat file (a money session with a beaver) written and read back.
+    let mat = read_match_file_until_error(gammon_testkit::shared_dir().join("matches/xg/B4_SrGcsKAQmoTyHlgJCbM.mat"))
+        .unwrap()
+        .0;
+    let back = read_ogxm(&write_ogxm(&mat, None).unwrap()).unwrap();
+    // A binary file has no lines, and numbers each ply: the plays compare.
+    assert_eq!(back.players, mat.players);
+    assert_eq!(plays(&back, 2), plays(&mat, 2));
+    assert_eq!(
+        back.games.iter().map(|g| g.result).collect::<Vec<_>>(),
+        mat.games.iter().map(|g| g.result).collect::<Vec<_>>()
+    );
+}
+
+/// The codec's plies as `(action, color, dice, position after)`: the
+/// position, not the steps, since a play may be spelled two ways.
+type CodecPly = (u64, u64, Option<(u64, u64)>, String);
+
+fn codec_moves(doc: &Value) -> Vec<Vec<CodecPly>> {
+    codec_plies(doc)
+        .iter()
+        .map(|plies| {
+            plies
+                .iter()
+                .map(|p| {
+                    let dice = p["d1"].as_u64().zip(p["d2"].as_u64()).map(|(a, b)| (a.min(b), a.max(b)));
+                    // Without the last-game mark (`L` after the length): gammon keeps no such flag.
+                    let after = p["ogid_after"].as_str().unwrap_or_default().replace("L:", ":");
+                    (p["action_id"].as_u64().unwrap(), p["color"].as_u64().unwrap_or(9), dice, after)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A money game with a beaver, as a `.mat` file writes it.
+const BEAVER_MAT: &str = " 0 point match\n\n Game 1\n A : 0                           B : 0\n  1)                             31: 8/5 6/5\n  2) Doubles => 2                Beavers => 4\n  3) 42: 8/4 6/4                 62: 24/18 13/11\n";
+
+#[test]
+fn a_beaver_is_written_and_read_back() {
+    let mat = gammon_rules::parse_mat(BEAVER_MAT).unwrap();
+    let bytes = write_ogxm(&mat, None).unwrap();
+    let back = read_ogxm(&bytes).unwrap();
+    assert_eq!(plays(&back, 1), plays(&mat, 1));
+    let after = &back.games[0].records[3];
+    assert_eq!(after.cube, gammon_rules::Cube { value: 4, owner: Some(Seat::One), automatic: 0 });
+    assert!(back.rules.beaver);
+    if let Some(codec) = Codec::find() {
+        let doc = codec.read(&bytes);
+        let ids: Vec<u64> = codec_plies(&doc)[0].iter().map(|p| p["action_id"].as_u64().unwrap()).collect();
+        assert_eq!(ids, [2, 21, 32, 8, 10], "{doc}");
+        assert_eq!(doc["replay_complete"], json!(true));
+    }
+}
+
+#[test]
+fn the_codec_reads_gammons_files_with_the_same_moves_and_values() {
+    let Some(codec) = Codec::find() else { return };
+    for (name, ..) in READ_WHOLE {
+        let original = real(name);
+        let m = read_ogxm(&original).unwrap();
+        let written = write_ogxm(&m, m.stored.as_ref()).unwrap();
+        let ours = codec.read(&written);
+        let theirs = codec.read(&original);
+        // gammon writes a resignation where a game ends before its plays
+        // do (B4's last game): the only ply it adds.
+        let (a, b) = (codec_moves(&ours), codec_moves(&theirs));
+        assert_eq!(a.len(), b.len(), "{name}");
+        for (g, (x, y)) in a.iter().zip(&b).enumerate() {
+            let y: Vec<_> = y.iter().filter(|p| !matches!(p.0, 27 | 28)).collect();
+            let x: Vec<_> = x.iter().filter(|p| !matches!(p.0, 27 | 28)).collect();
+            let first = x.iter().zip(&y).position(|(p, q)| p != q);
+            assert!(
+                x.len() == y.len() && first.is_none(),
+                "{name} game {g}: ply {first:?} of {} / {}",
+                x.len(),
+                y.len()
+            );
+        }
+        // gammon keeps no Crawford rule in money play.
+        let keys: &[&str] = if m.match_length > 0 {
+            &["match_length", "player_white", "player_black", "crawford"]
+        } else {
+            &["match_length", "player_white", "player_black", "jacoby"]
+        };
+        // An absent flag is false (v2 leaves out what is default).
+        let value = |doc: &Value, key: &str| if doc[key].is_null() { json!(false) } else { doc[key].clone() };
+        for &key in keys {
+            assert_eq!(value(&ours, key), value(&theirs, key), "{name}: {key}");
+        }
+        // Each value gammon keeps comes back in the file's own units.
+        let mut compared = 0;
+        for (p, q) in codec_plies(&ours).iter().flatten().zip(codec_plies(&theirs).iter().flatten()) {
+            let (a, b) = (&p["analysis"], &q["analysis"]);
+            if let (Some(x), Some(y)) = (a["alternatives"].as_array(), b["alternatives"].as_array()) {
+                assert_eq!(x.len(), y.len(), "{name}");
+                for (c, d) in x.iter().zip(y) {
+                    assert!((f(&c["equity"]) - f(&d["equity"])).abs() < 2.5e-6, "{name}: {c} {d}");
+                    assert_eq!(c["eval"], d["eval"], "{name}");
+                    assert_eq!(c["is_played"], d["is_played"], "{name}");
+                }
+                compared += 1;
+            }
+            for cube in ["cube_decision", "no_double_equity"] {
+                let (x, y) = if cube == "cube_decision" { (&a[cube], &b[cube]) } else { (a, b) };
+                for k in ["no_double_equity", "double_take_equity", "double_pass_equity"] {
+                    if let (Some(c), Some(d)) = (x[k].as_f64(), y[k].as_f64()) {
+                        assert!((c - d).abs() < 2.5e-6, "{name}: {k} {c} {d}");
+                    }
+                }
+            }
+        }
+        assert!(compared > 0 || m.stored.is_none(), "{name}");
+    }
+}
+
+#[test]
+fn a_v1_file_converted_by_the_codec_is_refused_as_the_codec_replays_it() {
+    let Some(codec) = Codec::find() else { return };
+    let v2 = codec.v1_to_v2(&real("v1-chunks.gvab"));
+    // The conversion states a start of 64-0 in a 5-point match; the codec's
+    // own replay of it fails too.
+    assert_eq!(codec.read(&v2)["replay_complete"], json!(false));
+    let e = read_ogxm(&v2).unwrap_err();
+    assert!(matches!(&e, OgxmError::Replay(m) if m.reason.contains("64-0")), "{e}");
+}
+
+// ---------------------------------------------------------------------------
+// Damaged files
+// ---------------------------------------------------------------------------
+
+#[test]
+fn every_truncation_and_flipped_byte_is_a_typed_error_or_a_match() {
+    // resign.ogxm has no checksum; gammon's writer adds one.
+    let m = read_ogxm(&real("resign.ogxm")).unwrap();
+    let bytes = write_ogxm(&m, m.stored.as_ref()).unwrap();
+    for n in 0..bytes.len() {
+        assert!(read_ogxm(&bytes[..n]).is_err(), "{n} bytes");
+    }
+    // A flipped byte before the checksum: the checksum (or the framing
+    // before it) refuses it; in the checksum section itself, no panic.
+    let csum = bytes.windows(4).rposition(|w| w == b"CSUM").unwrap();
+    for i in 0..csum {
+        let mut b = bytes.clone();
+        b[i] ^= 0x5A;
+        assert!(read_ogxm(&b).is_err(), "byte {i}");
+    }
+    // Without the checksum the decoder itself meets the damage: no panic.
+    let plain = strip_csum(&write_ogxm(&m, m.stored.as_ref()).unwrap());
+    for i in 16..plain.len() - 4 {
+        for x in [0x01, 0x80, 0xFF] {
+            let mut b = plain.clone();
+            b[i] ^= x;
+            let _ = read_ogxm_until_error(&b);
+        }
+    }
+}
+
+/// `bytes` without its `CSUM` section (the last), the size fixed.
+fn strip_csum(bytes: &[u8]) -> Vec<u8> {
+    let csum = bytes.windows(4).rposition(|w| w == b"CSUM").unwrap();
+    let mut out = [&bytes[..csum], b"END!"].concat();
+    let size = (out.len() as u32).to_le_bytes();
+    out[12..16].copy_from_slice(&size);
+    out
+}
+
+#[test]
+fn each_damage_is_named() {
+    let m = read_ogxm(&real("resign.ogxm")).unwrap();
+    let good = write_ogxm(&m, m.stored.as_ref()).unwrap();
+    assert_eq!(read_ogxm(b"RGMH....").unwrap_err(), OgxmError::NotOgxm);
+    assert!(matches!(read_ogxm(&good[..good.len() - 1]).unwrap_err(), OgxmError::SizeMismatch { .. }));
+    let mut b = good.clone();
+    let last = b.len() - 1;
+    b[last] = b'?';
+    assert_eq!(read_ogxm(&b).unwrap_err(), OgxmError::NoEndMarker);
+    let mut b = real("match.ogxm");
+    b[40] ^= 1;
+    assert!(matches!(read_ogxm(&b).unwrap_err(), OgxmError::Checksum { .. }));
+    let mut b = good.clone();
+    b[10] = 9; // needs a reader of 9.x
+    assert!(matches!(read_ogxm(&b).unwrap_err(), OgxmError::Version { .. }));
+    // An unknown section: skipped, unless it is critical.
+    let plain = strip_csum(&good);
+    let with = |flags: u8| {
+        let end = plain.len() - 4;
+        let mut out = [&plain[..end], b"ZZZZ\x02\x00\x00\x00", &[flags], b"hi", b"END!"].concat();
+        let size = (out.len() as u32).to_le_bytes();
+        out[12..16].copy_from_slice(&size);
+        out
+    };
+    assert_eq!(read_ogxm(&with(0)).unwrap().games, read_ogxm(&good).unwrap().games);
+    assert_eq!(read_ogxm(&with(1)).unwrap_err(), OgxmError::UnknownCritical { kind: "ZZZZ".into() });
+}
+
+#[test]
+fn read_match_file_reads_ogxm_by_its_content() {
+    let dir = std::env::temp_dir().join(format!("gammon-ogxm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("renamed.mat");
+    std::fs::write(&path, real("match.ogxm")).unwrap();
+    let m = gammon_rules::read_match_file(&path).unwrap();
+    assert_eq!(m, read_ogxm(&real("match.ogxm")).unwrap());
+    std::fs::write(&path, real("5nqfGw9bWG3deTaU.fast.gvab")).unwrap();
+    let (m, e) = read_match_file_until_error(&path).unwrap();
+    assert!(m.games.is_empty() && e.is_some());
+    std::fs::write(&path, real("v1-chunks.gvab")).unwrap();
+    let e = gammon_rules::read_match_file(&path).unwrap_err();
+    assert!(matches!(&e, ReadMatchError::Ogxm { source: OgxmError::Version1 { .. }, .. }), "{e:?}");
+    // Text of an OGXM file is still refused.
+    assert!(gammon_rules::parse_match_text("OGXM\u{2}\u{0}").is_err());
+    std::fs::remove_dir_all(dir).unwrap();
 }
