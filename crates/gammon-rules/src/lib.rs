@@ -43,9 +43,10 @@
 //! | Crawford: no double in the first game after a player reaches 1-away | [`MatchState::record`], [`MatchState::is_crawford`] |
 //! | post-Crawford: the trailer may double again | [`MatchState::is_post_crawford`] |
 //! | a `.mat` match file replayed through the rules: legal moves, cube actions in turn, results that fit (`and the match` only where it ends the match) | [`parse_mat`], [`read_match_file`] |
-//! | a match file's kind from its content; UTF-8 (BOM or not), UTF-16 with a BOM, LF/CR LF/CR lines; `.xg` and OGXM named, not read | [`read_match_file`], [`parse_match_text`], [`UnreadFormat`] |
+//! | a match file's kind from its content; UTF-8 (BOM or not), UTF-16 with a BOM, LF/CR LF/CR lines; `.xg` named, not read | [`read_match_file`], [`parse_match_text`], [`UnreadFormat`] |
 //! | input quoted in errors at most 80 characters, names shown at most 64 | [`quote`], [`shorten`] |
 //! | a gnubg `.sgf` match file (`GM[6]`) replayed the same way, into the same record | [`parse_sgf`], [`read_match_file`] |
+//! | an OGXM v2 file (`.ogxm`, `.gvab`) replayed the same way, its analysis kept; written back with an analysis | [`read_ogxm`], [`read_match_file`], [`write_ogxm`] |
 //! | money-only rules (Jacoby, beavers, Murphy) do not exist in a match | [`MatchRules::normalized`], [`GameContext::validate`] |
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
