@@ -209,23 +209,12 @@ pub fn read_ogxm_until_error(bytes: &[u8]) -> Result<(MatchRecord, Option<MatErr
         file.games.truncate(game);
         stop = Some(e);
     }
-    // A game whose stated winner its plays do not reach ends by resignation;
-    // each pass finds those among the games it replayed.
-    let mut implied = vec![false; file.games.len()];
-    let (mut record, mut error, map) = loop {
-        let (raw, map) = read::to_raw(&file, &implied)?;
-        let (record, error) = replay_until_error(raw)?;
-        let mut more = false;
-        for (i, (played, stated)) in record.games.iter().zip(&file.games).enumerate() {
-            if played.result.is_none() && stated.winner.is_some_and(|w| w < 2) && !implied[i] {
-                implied[i] = true;
-                more = true;
-            }
-        }
-        if !more {
-            break (record, error, map);
-        }
-    };
+    // A game whose stated winner its plays do not reach ends by resignation.
+    let implied: Vec<bool> = (0..file.games.len())
+        .map(|i| file.games.get(i).is_some_and(|g| g.winner.is_some_and(|w| w < 2)) && !read::plays_end(&file, i))
+        .collect();
+    let (raw, map) = read::to_raw(&file, &implied)?;
+    let (mut record, mut error) = replay_until_error(raw)?;
     if let Some((i, e)) = wrong_winner(&file, &record) {
         record.games.truncate(i);
         error = Some(e);

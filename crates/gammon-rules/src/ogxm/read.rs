@@ -105,6 +105,29 @@ pub(crate) fn to_raw(file: &File, implied: &[bool]) -> Result<(RawMatch, PlyMap)
     Ok((raw, map))
 }
 
+/// Whether game `gi`'s plays end it (a last roll, a drop, a resignation):
+/// replayed alone under money rules that allow every cube action, since
+/// only the plays decide it. A game that does not replay counts as ended:
+/// the match's replay names its error.
+pub(crate) fn plays_end(file: &File, gi: usize) -> bool {
+    let Some(g) = file.games.get(gi) else { return true };
+    let max_cube = file.mtch.cube_limit.filter(|c| c.is_power_of_two()).unwrap_or(MatchRules::money().max_cube);
+    let rules = MatchRules { beaver: true, max_cube, ..MatchRules::money() };
+    let Ok(alone) = game(gi, g, [0, 0], rules.max_cube, false, &mut PlyMap::new()) else { return true };
+    let raw = RawMatch {
+        headers: BTreeMap::new(),
+        rules,
+        crawford: false,
+        start: None,
+        players: [String::new(), String::new()],
+        games: vec![alone],
+    };
+    crate::mat::replay::replay_until_error(raw)
+        .ok()
+        .and_then(|(r, e)| if e.is_some() { None } else { r.games.first().map(|g| g.result.is_some()) })
+        .unwrap_or(true)
+}
+
 fn setup(g: &Game, max_cube: u32) -> Result<Option<Setup>, OgxmError> {
     if g.initial_board.is_none()
         && g.initial_cube_value.is_none_or(|v| v == 1)
