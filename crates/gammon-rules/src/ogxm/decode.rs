@@ -155,6 +155,9 @@ pub(crate) fn decode(data: &[u8]) -> Result<File, OgxmError> {
     if !data.starts_with(MAGIC) {
         return Err(OgxmError::NotOgxm);
     }
+    if data.len() as u64 > crate::MAX_MATCH_FILE_BYTES {
+        return Err(OgxmError::Limit { what: "a file larger than 16 MiB (MAX_MATCH_FILE_BYTES)" });
+    }
     let mut head = Cursor::new(data.get(..HEADER_BYTES).ok_or(OgxmError::Truncated { offset: data.len() })?, 0);
     head.bytes(4)?;
     let (major, minor) = (head.u16()?, head.u16()?);

@@ -487,3 +487,49 @@ fn cube(entry: &MatEntry, c: &StoredCube, ply_ref: u32, to_unit: &dyn Fn(Seat, f
     out.record(mask, &body);
     Some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Step;
+
+    #[test]
+    fn steps_are_put_in_an_order_that_plays() {
+        // One checker on 13 runs 13/7/1 with 66: written 13/7 7/1, never 7/1 first.
+        let mut mine = [0u8; 25];
+        mine[12] = 1;
+        mine[5] = 14;
+        let mut theirs = [0u8; 25];
+        theirs[0] = 15; // all on his 1-point, my 24
+        let pos = Position::from_boards(&mine, &theirs).unwrap();
+        let mv = Move::from_steps(&[Step { from: 7, to: 1 }, Step { from: 13, to: 7 }]);
+        let (ordered, _) = playable_order(&pos, &mv).unwrap();
+        assert_eq!(ordered.steps(), [Step { from: 13, to: 7 }, Step { from: 7, to: 1 }]);
+        // A bear-off waits until every checker is home.
+        mine[12] = 0;
+        mine[6] = 1;
+        let pos = Position::from_boards(&mine, &theirs).unwrap();
+        let mv = Move::from_steps(&[Step { from: 6, to: 0 }, Step { from: 7, to: 1 }]);
+        assert_eq!(playable_order(&pos, &mv).map(|(m, _)| m.steps()[0]), Some(Step { from: 7, to: 1 }));
+    }
+
+    #[test]
+    fn a_step_is_its_distance_in_the_board_numbering() {
+        let mv = Move::from_steps(&[Step { from: 25, to: 22 }, Step { from: 3, to: 0 }]);
+        let seat_one = wire_steps(Seat::One, &mv).unwrap();
+        assert_eq!(seat_one, [WireStep { from: 25, pips: 3 }, WireStep { from: 3, pips: 3 }]);
+        let seat_zero = wire_steps(Seat::Zero, &mv).unwrap();
+        assert_eq!(seat_zero, [WireStep { from: 0, pips: 3 }, WireStep { from: 22, pips: 3 }]);
+    }
+
+    #[test]
+    fn the_text_spells_the_move_when_it_plays_to_the_same_board() {
+        let pos = Position::STARTING;
+        let mv = Move::from_steps(&[Step { from: 13, to: 10 }, Step { from: 10, to: 5 }]);
+        let written = as_written(&pos, &mv, "13/8 8/5").unwrap();
+        assert_eq!(written.steps(), [Step { from: 13, to: 8 }, Step { from: 8, to: 5 }]);
+        // Text that is not plain steps, or another play: the move's own steps.
+        assert_eq!(as_written(&pos, &mv, "13/5").unwrap().steps(), mv.steps());
+        assert_eq!(as_written(&pos, &mv, "24/21 24/19").unwrap().steps(), mv.steps());
+    }
+}

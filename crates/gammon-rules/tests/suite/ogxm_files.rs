@@ -630,7 +630,9 @@ fn random_damage_never_panics_and_what_reads_writes_back() {
         read += 1;
         let back = read_ogxm_until_error(&write_ogxm(&record, record.stored.as_ref()).unwrap()).unwrap();
         assert!(back.1.is_none(), "{:?}", back.1);
-        assert_eq!(back.0.games, record.games);
+        // The same plays; a move's spelling may change (the writer stores
+        // steps in an order that plays, which damage may have undone).
+        assert!(plays(&back.0, usize::MAX) == plays(&record, usize::MAX), "the plays differ");
     }
     assert!(read > 100, "{read} damaged files still read");
 }
@@ -649,6 +651,9 @@ fn each_damage_is_named() {
     let m = read_ogxm(&real("resign.ogxm")).unwrap();
     let good = write_ogxm(&m, m.stored.as_ref()).unwrap();
     assert_eq!(read_ogxm(b"RGMH....").unwrap_err(), OgxmError::NotOgxm);
+    let mut huge = good.clone();
+    huge.resize(gammon_rules::MAX_MATCH_FILE_BYTES as usize + 1, 0);
+    assert!(matches!(read_ogxm(&huge).unwrap_err(), OgxmError::Limit { .. }));
     assert!(matches!(read_ogxm(&good[..good.len() - 1]).unwrap_err(), OgxmError::SizeMismatch { .. }));
     let mut b = good.clone();
     let last = b.len() - 1;
