@@ -245,12 +245,13 @@ fn probs(eval: &Value) -> [f64; 5] {
 /// file: the candidates, their order and probabilities, the played move,
 /// and the equities (money exactly; match through the codec's own frame,
 /// `emg_anchors`, within what two tables differ by).
-fn same_analysis(doc: &Value, m: &MatchRecord, tolerance: f64) -> usize {
+fn same_analysis(doc: &Value, m: &MatchRecord, tolerance: f64) -> (usize, usize) {
     let stored = m.stored.as_ref().expect("an analysis");
-    let mut compared = 0;
+    let (mut compared, mut cubes) = (0, 0);
     for (g, plies) in codec_plies(doc).iter().enumerate().take(m.games.len()) {
         for (r, ply) in plies.iter().enumerate() {
             let a = &ply["analysis"];
+            cubes += usize::from(same_cube(a, m, g, r, tolerance));
             let Some(alts) = a["alternatives"].as_array() else { continue };
             // A dance has no chequer play to store.
             if matches!(m.games[g].records[r].action, MatAction::Dance { .. }) {
@@ -279,7 +280,53 @@ fn same_analysis(doc: &Value, m: &MatchRecord, tolerance: f64) -> usize {
             compared += 1;
         }
     }
-    compared
+    (compared, cubes)
+}
+
+/// Compares the cube decision the codec shows on a ply (a roll's
+/// `cube_decision`, or a cube action's own analysis) with gammon's: the
+/// doubler's equities, and probabilities (an answer's codec shows the
+/// answerer's). Whether there was one to compare.
+fn same_cube(a: &Value, m: &MatchRecord, g: usize, r: usize, tolerance: f64) -> bool {
+    let (cube, answer) = match ply_kind(&m.games[g].records[r].action) {
+        Some(answer) if a["no_double_equity"].is_number() => (a, answer),
+        Some(false) if a["cube_decision"].is_object() => (&a["cube_decision"], false),
+        _ => return false,
+    };
+    let ours = m.stored.as_ref().unwrap().records.get(&(g, r)).and_then(|s| s.cube.as_ref());
+    let ours = ours.unwrap_or_else(|| panic!("no cube decision at {g} {r}"));
+    let anchors = cube["emg_anchors"].as_array().map(|x| (f(&x[0]), f(&x[1])));
+    let emg = |v: f64| anchors.map_or(v, |(lo, hi)| (2.0 * v - lo - hi) / (hi - lo));
+    for (x, key) in [
+        (ours.no_double, "no_double_equity"),
+        (ours.double_take, "double_take_equity"),
+        (ours.double_pass, "double_pass_equity"),
+    ] {
+        assert!(
+            (x - emg(f(&cube[key]))).abs() <= tolerance,
+            "game {g} record {r} {key}: {x} vs {}",
+            emg(f(&cube[key]))
+        );
+    }
+    if cube["eval"].is_object() {
+        let mut p = probs(&cube["eval"]);
+        if answer {
+            p = [1.0 - p[0], p[3], p[4], p[1], p[2]];
+        }
+        let q = ours.probabilities.unwrap();
+        assert!(q.iter().zip(p).all(|(x, y)| (x - y).abs() < 1e-9), "game {g} record {r}: {q:?} vs {p:?}");
+    }
+    true
+}
+
+/// `Some(answer)` for the records a cube decision sits on: a roll or a
+/// double (`false`), an answer to a double (`true`).
+fn ply_kind(action: &MatAction) -> Option<bool> {
+    match action {
+        MatAction::Move { .. } | MatAction::Dance { .. } | MatAction::Double { .. } => Some(false),
+        MatAction::Take | MatAction::Drop | MatAction::Beaver => Some(true),
+        _ => None,
+    }
 }
 
 #[test]
@@ -287,13 +334,13 @@ fn the_stored_analysis_is_the_codecs() {
     let Some(codec) = Codec::find() else { return };
     // Money: cubeful equity per cube, as stored.
     let bytes = real("B4_SrGcsKAQmoTyHlgJCbM.fast.gvab");
-    let n = same_analysis(&codec.read(&bytes), &read_ogxm(&bytes).unwrap(), 1e-9);
-    assert!(n > 40, "{n} chequer plays compared");
+    let (n, cubes) = same_analysis(&codec.read(&bytes), &read_ogxm(&bytes).unwrap(), 1e-9);
+    assert!(n > 40 && cubes > 40, "{n} chequer plays, {cubes} cube decisions compared");
     // A match: MWC turned into EMG with gammon's table (Kazaross-XG2), the
     // codec's with its own (the file's met_id); the two differ a little.
     let bytes = real("match.ogxm");
-    let n = same_analysis(&codec.read(&bytes), &read_ogxm(&bytes).unwrap(), 0.01);
-    assert!(n > 60, "{n} chequer plays compared");
+    let (n, cubes) = same_analysis(&codec.read(&bytes), &read_ogxm(&bytes).unwrap(), 0.01);
+    assert!(n > 60 && cubes > 60, "{n} chequer plays, {cubes} cube decisions compared");
 }
 
 // ---------------------------------------------------------------------------
