@@ -43,12 +43,13 @@
 //! | Crawford: no double in the first game after a player reaches 1-away | [`MatchState::record`], [`MatchState::is_crawford`] |
 //! | post-Crawford: the trailer may double again | [`MatchState::is_post_crawford`] |
 //! | a `.mat` match file replayed through the rules: legal moves, cube actions in turn, results that fit (`and the match` only where it ends the match) | [`parse_mat`], [`read_match_file`] |
-//! | a match file's kind from its content; UTF-8 (BOM or not), UTF-16 with a BOM, LF/CR LF/CR lines; OGXM named, not read | [`read_match_file`], [`parse_match_text`], [`UnreadFormat`] |
+//! | a match file's kind from its content; UTF-8 (BOM or not), UTF-16 with a BOM, LF/CR LF/CR lines; `.xg` and OGXM read from their bytes | [`read_match_file`], [`parse_match_text`], [`UnreadFormat`] |
 //! | input quoted in errors at most 80 characters, names shown at most 64 | [`quote`], [`shorten`] |
 //! | a gnubg `.sgf` match file (`GM[6]`) replayed the same way, into the same record | [`parse_sgf`], [`read_match_file`] |
 //! | an eXtreme Gammon `.xg` match file (both containers) replayed the same way, with XG's stored analysis | [`parse_xg`], [`read_match_file`], [`StoredAnalysis`] |
 //! | a match written back as `.mat` (gnubg's export layout) or gnubg SGF (with a stored analysis gnubg shows), read back as the same games by gammon and gnubg | [`write_mat`], [`write_sgf`] |
 //! | a match recorded while it is played, replayed through the rules like a file | [`MatchRecorder`] |
+//! | an OGXM v2 file (`.ogxm`, `.gvab`) replayed the same way, its analysis kept; written back with an analysis | [`read_ogxm`], [`read_match_file`], [`write_ogxm`] |
 //! | money-only rules (Jacoby, beavers, Murphy) do not exist in a match | [`MatchRules::normalized`], [`GameContext::validate`] |
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
@@ -67,6 +68,7 @@ mod match_id;
 mod match_play;
 mod movegen;
 mod notation;
+mod ogxm;
 mod perft;
 mod phase;
 mod position;
@@ -102,6 +104,7 @@ pub use match_id::{GameState, MatchId, MatchIdError, Resignation};
 pub use match_play::{BeaverAnswer, Cube, CubeAnswer, MatchError, MatchRules, MatchState, RaccoonAnswer};
 pub use movegen::{legal_sources, Move, MoveList, Step, MAX_MOVES};
 pub use notation::{parse_move, parse_move_in, MoveError};
+pub use ogxm::{is_ogxm, read_ogxm, read_ogxm_until_error, write_ogxm, OgxmError, OgxmWriteError};
 pub use perft::perft;
 pub use phase::PositionClass;
 pub use position::{Position, SideBoard, BAR, CHECKERS_PER_SIDE, OFF};

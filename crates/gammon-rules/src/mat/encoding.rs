@@ -5,11 +5,13 @@
 
 use std::borrow::Cow;
 
-/// A kind of match file that is recognised but not read (yet).
+/// A kind of match file that is recognised but not read (yet), or not
+/// read as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnreadFormat {
-    /// An OGXM binary match file (`.ogxm`, `.gvab`: starts with `OGXM`,
-    /// then chunks such as `MTCH` and `GAME`).
+    /// An OGXM binary match file (`.ogxm`, `.gvab`: starts with `OGXM`),
+    /// read from its bytes ([`read_match_file`](crate::read_match_file)),
+    /// not as text.
     Ogxm,
 }
 
@@ -27,7 +29,7 @@ impl UnreadFormat {
 impl std::fmt::Display for UnreadFormat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            UnreadFormat::Ogxm => "an OGXM binary match file (.ogxm, .gvab): not read yet",
+            UnreadFormat::Ogxm => "an OGXM binary match file (.ogxm, .gvab): read it as a file, not as text",
         })
     }
 }

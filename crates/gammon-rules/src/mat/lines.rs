@@ -45,7 +45,14 @@ pub(super) fn parse_lines(text: &str) -> Result<RawMatch, MatError> {
         }
         if let Some(k) = trimmed.strip_prefix("Game ") {
             let number = k.trim().parse().map_err(|_| err(n, game_no, format!("bad game number {}", quote(k))))?;
-            games.push(RawGame { number, line: n, score: [0, 0], crawford_game: None, actions: Vec::new() });
+            games.push(RawGame {
+                number,
+                line: n,
+                score: [0, 0],
+                crawford_game: None,
+                setup: None,
+                actions: Vec::new(),
+            });
             expect_players = true;
             continue;
         }

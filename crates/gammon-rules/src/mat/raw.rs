@@ -33,7 +33,18 @@ pub(crate) struct RawGame {
     /// What the file says of the game being the Crawford game, if it says
     /// (checked against the score); `None`: not written.
     pub crawford_game: Option<bool>,
+    /// A game from a set position or cube (OGXM); `None`: the starting
+    /// position, cube 1 centred.
+    pub setup: Option<Setup>,
     pub actions: Vec<RawAction>,
+}
+
+/// Where a game that does not start from the starting position starts.
+#[derive(Clone, Copy)]
+pub(crate) struct Setup {
+    /// The board seen by seat Zero (switched if seat One acts first).
+    pub board: crate::Position,
+    pub cube: crate::Cube,
 }
 
 pub(crate) struct RawAction {

@@ -2,6 +2,7 @@
 
 use super::encoding::{decode, normalize, UnreadFormat};
 use super::{parse_mat, parse_mat_until_error, MatError, MatPlace, MatchRecord};
+use crate::ogxm::{is_ogxm, read_ogxm, read_ogxm_until_error, OgxmError};
 use crate::sgf::{is_sgf, parse_sgf, parse_sgf_until_error, read_sgf_analysis, MatchEquity};
 use crate::xg::{is_xg, parse_xg, parse_xg_until_error, XgError};
 use std::io::Read;
@@ -59,6 +60,14 @@ pub enum ReadMatchError {
         /// The reason.
         source: XgError,
     },
+    /// An OGXM file that cannot be read (the reason is the source).
+    #[error("in {path}")]
+    Ogxm {
+        /// The file.
+        path: PathBuf,
+        /// The reason.
+        source: OgxmError,
+    },
     /// Its content is not a valid match (the reason is the source).
     #[error("in {path}")]
     Match {
@@ -74,16 +83,19 @@ pub enum ReadMatchError {
 /// otherwise (the content decides, not the file name). The text is UTF-8
 /// (with or without a byte order mark) or UTF-16 with a byte order mark;
 /// lines end with LF, CR LF or CR. An eXtreme Gammon `.xg` file (it starts
-/// with `RGMH`) is read by [`parse_xg`]; an OGXM file is named as such and
-/// refused.
+/// with `RGMH`) is read by [`parse_xg`], an OGXM file (`OGXM`) by
+/// [`read_ogxm`](crate::read_ogxm).
 ///
 /// # Errors
 /// A file that is not a readable regular file within the limit, or whose
-/// content [`parse_sgf`], [`parse_mat`] or [`parse_xg`] refuses.
+/// content [`parse_sgf`], [`parse_mat`], [`parse_xg`] or
+/// [`read_ogxm`](crate::read_ogxm) refuses (a play that does not replay is
+/// [`ReadMatchError::Match`] in each format).
 pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchError> {
     let path = path.as_ref();
     match read_content(path)? {
         Content::Xg(bytes) => parse_xg(&bytes).map_err(|e| xg_error(path, e)),
+        Content::Ogxm(bytes) => read_ogxm(&bytes).map_err(|e| ogxm_error(path, e)),
         Content::Text(text) => {
             parse_match_text(&text).map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
         }
@@ -111,6 +123,7 @@ pub fn read_match_file_with_analysis(
     let path = path.as_ref();
     let text = match read_content(path)? {
         Content::Xg(bytes) => return parse_xg(&bytes).map_err(|e| xg_error(path, e)),
+        Content::Ogxm(bytes) => return read_ogxm(&bytes).map_err(|e| ogxm_error(path, e)),
         Content::Text(text) => text,
     };
     let mut record =
@@ -120,6 +133,14 @@ pub fn read_match_file_with_analysis(
         record.stored = read_sgf_analysis(&text, &record, equity);
     }
     Ok(record)
+}
+
+fn ogxm_error(path: &Path, e: OgxmError) -> ReadMatchError {
+    let path = path.to_path_buf();
+    match e {
+        OgxmError::Replay(source) => ReadMatchError::Match { path, source },
+        source => ReadMatchError::Ogxm { path, source },
+    }
 }
 
 /// Replays the text of a match file already read (an upload): gnubg SGF when
@@ -165,6 +186,7 @@ pub fn read_match_file_until_error(path: impl AsRef<Path>) -> Result<(MatchRecor
     let path = path.as_ref();
     let text = match read_content(path)? {
         Content::Xg(bytes) => return parse_xg_until_error(&bytes).map_err(|e| xg_error(path, e)),
+        Content::Ogxm(bytes) => return read_ogxm_until_error(&bytes).map_err(|e| ogxm_error(path, e)),
         Content::Text(text) => text,
     };
     let parsed = prepare(&text).and_then(|text| {
@@ -177,9 +199,10 @@ pub fn read_match_file_until_error(path: impl AsRef<Path>) -> Result<(MatchRecor
     parsed.map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
 }
 
-/// What a match file holds: the bytes of an XG file, or text.
+/// What a match file holds: the bytes of an XG or OGXM file, or text.
 enum Content {
     Xg(Vec<u8>),
+    Ogxm(Vec<u8>),
     Text(String),
 }
 
@@ -199,6 +222,9 @@ fn read_content(path: &Path) -> Result<Content, ReadMatchError> {
     }
     if is_xg(&bytes) {
         return Ok(Content::Xg(bytes));
+    }
+    if is_ogxm(&bytes) {
+        return Ok(Content::Ogxm(bytes));
     }
     if let Some(format) = UnreadFormat::detect(&bytes) {
         return Err(ReadMatchError::NotReadYet { path: path.to_path_buf(), format });

@@ -141,7 +141,7 @@ impl MatchRecorder {
                         RawAction { line, move_number: None, column: seat.index(), kind }
                     })
                     .collect();
-                RawGame { number, line: game_line, score: g.score, crawford_game: None, actions }
+                RawGame { number, line: game_line, score: g.score, crawford_game: None, setup: None, actions }
             })
             .collect();
         let raw = RawMatch { headers: BTreeMap::new(), rules, crawford: true, start, players: self.players, games };

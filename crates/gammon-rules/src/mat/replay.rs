@@ -113,8 +113,9 @@ enum Phase {
 
 fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Result<GameText, MatError> {
     let mut records = Vec::new();
-    let mut pos = Position::STARTING;
-    let mut cube = Cube::START;
+    // A set-up board is seen by seat Zero until the first actor is known.
+    let mut pos = game.setup.map_or(Position::STARTING, |s| s.board);
+    let mut cube = game.setup.map_or(Cube::START, |s| s.cube);
     let mut on_roll: Option<Seat> = None;
     let mut phase = Phase::Playing;
     let mut result = None;
@@ -132,6 +133,9 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
             reason,
         };
         // The first roll or double decides who is on roll.
+        if on_roll.is_none() && seat == Seat::One {
+            pos = pos.switched();
+        }
         let roller = *on_roll.get_or_insert(seat);
         // The position before this line, seen by each player.
         let seen_by = |who: Seat| if who == roller { pos } else { pos.switched() };

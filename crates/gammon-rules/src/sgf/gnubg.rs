@@ -336,6 +336,7 @@ impl GameReader {
             line: self.line,
             score: self.info.score,
             crawford_game: None,
+            setup: None,
             actions: self.actions,
         };
         (self.info, raw)

@@ -189,7 +189,14 @@ fn start_game(g: &GameHeader, index: usize) -> Result<Open, String> {
     };
     let number = u32::try_from(g.number).ok().filter(|&n| n >= 1).unwrap_or(index as u32 + 1);
     Ok(Open {
-        game: RawGame { number, line: 0, score: [a, b], crawford_game: Some(g.crawford), actions: Vec::new() },
+        game: RawGame {
+            number,
+            line: 0,
+            score: [a, b],
+            crawford_game: Some(g.crawford),
+            setup: None,
+            actions: Vec::new(),
+        },
         pending: Vec::new(),
         cube: 1,
         row: 0,

@@ -9,6 +9,7 @@
 mod format_properties;
 mod hostile_files;
 mod match_files;
+mod ogxm_files;
 mod oracle_games;
 mod oracle_match_ids;
 mod oracle_movegen;
