@@ -9,7 +9,7 @@ use crate::args::MetArg;
 use anyhow::{bail, Result};
 use clap::Args;
 use gammon_engine::met::Met;
-use gammon_rules::{read_match_file_with_analysis, write_mat, write_sgf, MatchRecord, SgfAnalysis};
+use gammon_rules::{read_match_file_with_analysis, write_mat, write_ogxm, write_sgf, MatchRecord, SgfAnalysis};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `gammon convert`.
@@ -37,7 +37,7 @@ pub enum MatchFormat {
     Mat,
     /// gnubg's SGF.
     Sgf,
-    /// OGXM binary (`.ogxm`, `.gvab`); its writer is not in this build.
+    /// OGXM v2 binary (`.ogxm`, `.gvab`), with a stored analysis.
     Ogxm,
 }
 
@@ -53,10 +53,10 @@ impl MatchFormat {
             Some("sgf") => Ok(MatchFormat::Sgf),
             Some("ogxm" | "gvab") => Ok(MatchFormat::Ogxm),
             Some(e @ ("xg" | "xgp")) => {
-                bail!("{}: gammon reads .{e} files but cannot write them; write .mat or .sgf", path.display())
+                bail!("{}: gammon reads .{e} files but cannot write them; write .mat, .sgf or .ogxm", path.display())
             }
-            Some(e) => bail!("{}: unknown extension .{e}; gammon writes .mat and .sgf", path.display()),
-            None => bail!("{}: no extension to choose the format by; use .mat or .sgf", path.display()),
+            Some(e) => bail!("{}: unknown extension .{e}; gammon writes .mat, .sgf and .ogxm", path.display()),
+            None => bail!("{}: no extension to choose the format by; use .mat, .sgf or .ogxm", path.display()),
         }
     }
 
@@ -94,8 +94,7 @@ impl MatchFormat {
                 let analysis = record.stored.as_ref().map(|stored| SgfAnalysis { stored, equity: met });
                 write_sgf(record, analysis)?.into_bytes()
             }
-            // The OGXM writer (`gammon_rules::ogxm::write_ogxm`) is on another branch.
-            MatchFormat::Ogxm => bail!("writing OGXM is not available in this build; write .mat or .sgf"),
+            MatchFormat::Ogxm => write_ogxm(record, record.stored.as_ref())?,
         };
         Ok((bytes, notes))
     }
@@ -163,7 +162,10 @@ mod tests {
         let (bytes, notes) = MatchFormat::Sgf.render(&r, met).unwrap();
         assert_eq!(notes, ["gnubg's SGF has no place for the header(s) Player: not written"]);
         assert!(String::from_utf8(bytes).unwrap().contains("PC[club]"));
-        let e = MatchFormat::Ogxm.render(&r, met).unwrap_err().to_string();
-        assert_eq!(e, "writing OGXM is not available in this build; write .mat or .sgf");
+        // OGXM holds the analysis: no note, and gammon reads it back with it.
+        let (bytes, notes) = MatchFormat::Ogxm.render(&r, met).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        let back = gammon_rules::read_ogxm(&bytes).unwrap();
+        assert_eq!(back.games, r.games);
     }
 }

@@ -26,8 +26,8 @@ enum Outcome {
 
 /// Reviews every file of `paths` (folders: their match files, by name).
 pub(super) fn run(args: &ReviewArgs, paths: &[PathBuf]) -> Result<()> {
-    if args.html.is_some() || args.sgf.is_some() {
-        bail!("--html and --sgf write one match file's review; give one file, or leave them out");
+    if args.html.is_some() || args.sgf.is_some() || args.ogxm.is_some() {
+        bail!("--html, --sgf and --ogxm write one match file's review; give one file, or leave them out");
     }
     let files = expand(paths)?;
     if files.is_empty() {

@@ -67,6 +67,10 @@ pub struct ReviewArgs {
     /// OUT: gnubg opens it and shows gammon's equities and marks.
     #[arg(long, value_name = "OUT")]
     sgf: Option<PathBuf>,
+    /// Also write the match with gammon's analysis as OGXM v2 to OUT (read
+    /// by GammonView, AnkiGammon and HedgeHog's codec).
+    #[arg(long, value_name = "OUT")]
+    ogxm: Option<PathBuf>,
     #[command(flatten)]
     threads: ThreadsArg,
     #[command(flatten)]
@@ -117,7 +121,7 @@ fn run_one(args: &ReviewArgs, file: &Path) -> Result<()> {
         bail!("{}: no game to review", file.display());
     }
     // The outputs are checked before the work, not after it.
-    for path in [&args.html, &args.sgf].into_iter().flatten() {
+    for path in [&args.html, &args.sgf, &args.ogxm].into_iter().flatten() {
         gammon_eval::file_format::check_output(path)?;
     }
     let pool = args.threads.pool()?;
@@ -144,6 +148,9 @@ fn run_one(args: &ReviewArgs, file: &Path) -> Result<()> {
     };
     if let Some(path) = &args.sgf {
         write_analysed(path, crate::convert_cmd::MatchFormat::Sgf, &review, &record, engine.met())?;
+    }
+    if let Some(path) = &args.ogxm {
+        write_analysed(path, crate::convert_cmd::MatchFormat::Ogxm, &review, &record, engine.met())?;
     }
     write_review(args, &review, &record)?;
     if review.is_partial() {

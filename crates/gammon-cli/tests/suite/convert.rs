@@ -158,8 +158,7 @@ fn formats_gammon_cannot_write_are_refused_by_name_and_nothing_is_written() {
     let input = s(&input);
     let out = |name: &str| dir.join(name).to_str().unwrap().to_string();
     refused(&["convert", input, &out("m.xg")], &["reads .xg files but cannot write them"]);
-    refused(&["convert", input, &out("m.ogxm")], &["writing OGXM is not available in this build"]);
-    refused(&["convert", input, &out("m.pdf")], &["unknown extension .pdf", ".mat and .sgf"]);
+    refused(&["convert", input, &out("m.pdf")], &["unknown extension .pdf", ".mat, .sgf and .ogxm"]);
     refused(&["convert", input, &out("noext")], &["no extension"]);
     refused(&["convert", &out("missing.mat"), &out("m.sgf")], &["missing.mat", "No such file"]);
     refused(&["convert", input, "/nonexistent-dir/m.sgf"], &["/nonexistent-dir"]);

@@ -82,10 +82,9 @@ fn xg_and_ogxm_files_are_named_not_called_binary_junk() {
         files.sort();
         files.into_iter().next().unwrap_or_else(|| panic!("no .{ext} file in {folder}"))
     };
-    let out = gammon(&["review", first("ogxm", "ogxm").to_str().unwrap()]);
-    assert!(!out.success());
-    assert!(out.stderr.contains("OGXM") && out.stderr.contains("not read yet"), "{}", out.stderr);
-    assert!(!out.stderr.contains("UTF-8"), "{}", out.stderr);
+    // An OGXM file is read and reviewed.
+    let out = gammon(&["review", first("ogxm", "ogxm").to_str().unwrap(), "--ply", "0", "--cube-ply", "0"]);
+    assert!(out.success(), "{}", out.stderr);
     // An .xg file is read: the first one has an illegal play in its first
     // game, which stops the review naming game and move (no line: binary).
     let out = gammon(&["review", first("xg", "xg").to_str().unwrap()]);

@@ -585,7 +585,7 @@ fn a_bad_file_among_many_is_named_and_the_others_reviewed() {
     assert!(batch["files"][1]["error"].as_str().unwrap().contains("line"), "{}", batch["files"][1]);
     assert!(out.stderr.lines().any(|l| l.starts_with("error: ") && l.contains("illegal.mat")), "{}", out.stderr);
     assert!(out.stderr.contains("1 of 2 files could not be reviewed"), "{}", out.stderr);
-    fails(&["review", &good, &good, "--html", "/tmp/x.html"], "--html and --sgf write one match file's review");
+    fails(&["review", &good, &good, "--html", "/tmp/x.html"], "--html, --sgf and --ogxm write one match file's review");
     let empty = temp("empty");
     fails(&["review", empty.to_str().unwrap()], "no match file in");
     std::fs::remove_dir_all(empty).unwrap();

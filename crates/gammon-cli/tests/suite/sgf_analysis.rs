@@ -356,3 +356,81 @@ fn gnubg_shows_the_cube_marks_of_a_stored_analysis() {
     assert!((f(&at(doubles[0])["dt-cubeful-eq"]) - mwc(1.2)).abs() < 2e-6, "{}", at(doubles[0]));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A review's numbers for record `r` of game `g` of its `--json` document.
+fn reviewed<'a>(json: &'a Value, g: usize, r: usize) -> &'a Value {
+    &json["games"][g]["records"][r]
+}
+
+#[test]
+fn gammon_review_writes_its_analysis_where_gnubg_and_ogxm_readers_show_it() {
+    // `review --sgf` and `--ogxm` of a 3-point match: gnubg loads the SGF
+    // and shows gammon's equities of the moves played and the best moves,
+    // and its cube values; gammon reads its OGXM file back with the same.
+    let dir = temp("review");
+    let input = real("gnubgscripts_test-match01_3p.mat");
+    let (sgf, ogxm) = (dir.join("reviewed.sgf"), dir.join("reviewed.ogxm"));
+    let args = [
+        "review",
+        input.to_str().unwrap(),
+        "--ply",
+        "0",
+        "--cube-ply",
+        "0",
+        "--json",
+        "--sgf",
+        sgf.to_str().unwrap(),
+        "--ogxm",
+        ogxm.to_str().unwrap(),
+    ];
+    let out = crate::gammon(&args);
+    assert!(out.success(), "{}", out.stderr);
+    let json: Value = serde_json::from_str(&out.stdout).unwrap();
+    let record = read_match_file(&input).unwrap();
+    let near = |a: f64, b: f64, tol: f64, what: &str| assert!((a - b).abs() <= tol, "{what}: {a} against {b}");
+    // gammon's OGXM file, read back by gammon's reader into the review.
+    let again: Value = {
+        let out = crate::gammon(&["review", ogxm.to_str().unwrap(), "--ply", "0", "--cube-ply", "0", "--json"]);
+        assert!(out.success(), "{}", out.stderr);
+        serde_json::from_str(&out.stdout).unwrap()
+    };
+    assert!(again["stored_program"].as_str().unwrap().starts_with("gammon"), "{}", again["stored_program"]);
+    let (mut moves, mut cubes) = (0, 0);
+    for (g, game) in record.games.iter().enumerate() {
+        for r in 0..game.records.len() {
+            let ours = reviewed(&json, g, r);
+            let back = &reviewed(&again, g, r)["xg"];
+            if ours["forced"] == false {
+                moves += 1;
+                let what = format!("game {g} record {r}");
+                near(f(&back["equity_played"]), f(&ours["equity_played"]), 1e-4, &what);
+                near(f(&back["loss"]), f(&ours["loss"]), 1e-4, &what);
+            }
+            if ours["cube"].is_object() {
+                cubes += 1;
+                near(f(&back["no_double"]), f(&ours["cube"]["nd"]), 1e-4, "no double");
+                near(f(&back["double_take"]), f(&ours["cube"]["dt"]), 1e-4, "double/take");
+            }
+        }
+    }
+    assert!(moves > 50 && cubes > 10, "{moves} moves, {cubes} cube decisions");
+    // The SGF through gnubg's own reader.
+    let Some(gnubg) = gnubg() else { return };
+    let view = gnubg_view(gnubg, &sgf, &dir);
+    let shown = stored_from_gnubg(&record, &view, Met::kazaross_xg2());
+    let mut compared = 0;
+    for (&(g, r), rec) in &shown.records {
+        let ours = reviewed(&json, g, r);
+        if let Some(c) = rec.chequer.as_ref().filter(|_| ours["forced"] == false) {
+            let played = &c.candidates[c.played.unwrap()];
+            near(played.equity, f(&ours["equity_played"]), 2e-6, "gnubg's equity of the move played");
+            near(c.candidates[0].equity, f(&ours["equity_best"]), 2e-6, "gnubg's best equity");
+            compared += 1;
+        }
+        if let (Some(c), true) = (&rec.cube, ours["cube"].is_object()) {
+            near(c.no_double, f(&ours["cube"]["nd"]), 1e-4, "gnubg's no double");
+        }
+    }
+    assert!(compared > 50, "{compared} moves compared in gnubg");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
