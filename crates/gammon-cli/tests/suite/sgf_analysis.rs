@@ -358,7 +358,7 @@ fn gnubg_shows_the_cube_marks_of_a_stored_analysis() {
 }
 
 /// A review's numbers for record `r` of game `g` of its `--json` document.
-fn reviewed<'a>(json: &'a Value, g: usize, r: usize) -> &'a Value {
+fn reviewed(json: &Value, g: usize, r: usize) -> &Value {
     &json["games"][g]["records"][r]
 }
 
