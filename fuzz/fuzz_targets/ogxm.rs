@@ -9,14 +9,14 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     // Inputs need not carry a valid CRC: most damage is met by the decoder.
-    let Ok((record, _)) = read_ogxm_until_error(data) else { return };
+    let Ok((record, _)) = read_ogxm_until_error(data, None) else { return };
     for game in &record.games {
         for entry in &game.records {
             assert!(entry.position.is_consistent());
         }
     }
-    if let Ok(bytes) = write_ogxm(&record, record.stored.as_ref()) {
-        let (back, error) = read_ogxm_until_error(&bytes).expect("gammon reads what it writes");
+    if let Ok(bytes) = write_ogxm(&record, record.stored.as_ref(), None) {
+        let (back, error) = read_ogxm_until_error(&bytes, None).expect("gammon reads what it writes");
         assert!(error.is_none(), "{error:?}");
         assert_eq!(unspelled(back.games), unspelled(record.games));
     }

@@ -94,7 +94,7 @@ impl MatchFormat {
                 let analysis = record.stored.as_ref().map(|stored| SgfAnalysis { stored, equity: met });
                 write_sgf(record, analysis)?.into_bytes()
             }
-            MatchFormat::Ogxm => write_ogxm(record, record.stored.as_ref())?,
+            MatchFormat::Ogxm => write_ogxm(record, record.stored.as_ref(), Some(met))?,
         };
         Ok((bytes, notes))
     }
@@ -165,7 +165,7 @@ mod tests {
         // OGXM holds the analysis: no note, and gammon reads it back with it.
         let (bytes, notes) = MatchFormat::Ogxm.render(&r, met).unwrap();
         assert!(notes.is_empty(), "{notes:?}");
-        let back = gammon_rules::read_ogxm(&bytes).unwrap();
+        let back = gammon_rules::read_ogxm(&bytes, Some(met)).unwrap();
         // The same records (a binary file has no line numbers).
         let actions = |m: &MatchRecord| -> Vec<_> {
             m.games.iter().flat_map(|g| g.records.iter().map(|e| (e.player, e.position, e.action.clone()))).collect()

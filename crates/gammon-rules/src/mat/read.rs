@@ -95,7 +95,7 @@ pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchE
     let path = path.as_ref();
     match read_content(path)? {
         Content::Xg(bytes) => parse_xg(&bytes).map_err(|e| xg_error(path, e)),
-        Content::Ogxm(bytes) => read_ogxm(&bytes).map_err(|e| ogxm_error(path, e)),
+        Content::Ogxm(bytes) => read_ogxm(&bytes, None).map_err(|e| ogxm_error(path, e)),
         Content::Text(text) => {
             parse_match_text(&text).map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
         }
@@ -123,7 +123,7 @@ pub fn read_match_file_with_analysis(
     let path = path.as_ref();
     let text = match read_content(path)? {
         Content::Xg(bytes) => return parse_xg(&bytes).map_err(|e| xg_error(path, e)),
-        Content::Ogxm(bytes) => return read_ogxm(&bytes).map_err(|e| ogxm_error(path, e)),
+        Content::Ogxm(bytes) => return read_ogxm(&bytes, Some(equity)).map_err(|e| ogxm_error(path, e)),
         Content::Text(text) => text,
     };
     let mut record =
@@ -186,7 +186,7 @@ pub fn read_match_file_until_error(path: impl AsRef<Path>) -> Result<(MatchRecor
     let path = path.as_ref();
     let text = match read_content(path)? {
         Content::Xg(bytes) => return parse_xg_until_error(&bytes).map_err(|e| xg_error(path, e)),
-        Content::Ogxm(bytes) => return read_ogxm_until_error(&bytes).map_err(|e| ogxm_error(path, e)),
+        Content::Ogxm(bytes) => return read_ogxm_until_error(&bytes, None).map_err(|e| ogxm_error(path, e)),
         Content::Text(text) => text,
     };
     let parsed = prepare(&text).and_then(|text| {

@@ -4,7 +4,8 @@
 //! Units: a block's `currency` says what its equities are. Cubeful money
 //! (1) is already normalised per cube and is kept; cubeful match (2) is
 //! match winning chances, turned into EMG through the decider's frame at
-//! the game's score and the cube (see `met`). Cubeless blocks (0) and
+//! the game's score and the cube (see `met`), with the table the caller gives
+//! (without one, a match block is not read). Cubeless blocks (0) and
 //! unknown currencies are not read. Probabilities are v2's five cumulative
 //! outputs, as gammon keeps them; a cube record on an answer (take, drop,
 //! beaver) states them for the answerer and is turned to the doubler's.
@@ -14,19 +15,26 @@ use super::met::Frame;
 use super::read::{mover_step, PlyMap};
 use crate::mat::write::steps_text;
 use crate::{
-    parse_move, GameText, MatAction, MatEntry, MatchRecord, Seat, StoredAnalysis, StoredCandidate, StoredCube,
-    StoredMove,
+    parse_move, GameText, MatAction, MatEntry, MatchEquity, MatchRecord, Seat, StoredAnalysis, StoredCandidate,
+    StoredCube, StoredMove,
 };
 
 pub(crate) const MONEY: u32 = 1;
 pub(crate) const MATCH: u32 = 2;
 
 /// The first block in a currency gammon reads, as a [`StoredAnalysis`] of
-/// the replayed `record`; `None` when there is none.
-pub(crate) fn stored(blocks: &[Anal], map: &PlyMap, record: &MatchRecord) -> Option<StoredAnalysis> {
+/// the replayed `record`; `None` when there is none, or when it is in match
+/// winning chances and no table (`equity`) turns them into EMG.
+pub(crate) fn stored(
+    blocks: &[Anal],
+    map: &PlyMap,
+    record: &MatchRecord,
+    equity: Option<&dyn MatchEquity>,
+) -> Option<StoredAnalysis> {
     let default = if record.match_length == 0 { MONEY } else { MATCH };
     let block = blocks.iter().find(|b| matches!(b.currency.unwrap_or(default), MONEY | MATCH))?;
     let in_mwc = block.currency.unwrap_or(default) == MATCH && record.match_length > 0;
+    let table = if in_mwc { Some(equity?) } else { None };
     let program = block.model_name.clone().or_else(|| block.model_id.clone()).unwrap_or_else(|| "OGXM".into());
     let mut out = StoredAnalysis { program, records: Default::default() };
     for d in &block.decisions {
@@ -38,7 +46,7 @@ pub(crate) fn stored(blocks: &[Anal], map: &PlyMap, record: &MatchRecord) -> Opt
         let Some(&Some((g, a))) = usize::try_from(ply_ref).ok().and_then(|r| map.get(r)) else { continue };
         let Some(game) = record.games.get(g) else { continue };
         let Some(entry) = game.records.get(a) else { continue };
-        let conv = Conv { game, entry, in_mwc };
+        let conv = Conv { game, entry, table };
         match d {
             Decision::Checker { alternatives, level, .. } => {
                 let level = level.as_ref().map_or_else(|| block.level.clone(), |l| l.over(&block.level));
@@ -77,22 +85,29 @@ pub(crate) fn mirrored(p: [f64; 5]) -> [f64; 5] {
     [1.0 - p[0], p[3], p[4], p[1], p[2]]
 }
 
-/// The EMG frame of `decider` before `entry` (the cube before it); `None` in money play.
-pub(crate) fn frame(game: &GameText, entry: &MatEntry, decider: Seat) -> Option<Frame> {
+/// The EMG frame of `decider` before `entry` (the cube before it), by
+/// `equity`; `None` in money play.
+pub(crate) fn frame<'a>(
+    game: &GameText,
+    entry: &MatEntry,
+    decider: Seat,
+    equity: &'a dyn MatchEquity,
+) -> Option<Frame<'a>> {
     let away = game.state.away()?;
     let i = decider.index();
-    Some(Frame::new((away[i], away[1 - i]), game.state.is_crawford(), entry.cube.value))
+    Some(Frame { equity, away: (away[i], away[1 - i]), crawford: game.state.is_crawford(), cube: entry.cube.value })
 }
 
 struct Conv<'a> {
     game: &'a GameText,
     entry: &'a MatEntry,
-    in_mwc: bool,
+    /// The table of a block in match winning chances; `None`: money.
+    table: Option<&'a dyn MatchEquity>,
 }
 
 impl Conv<'_> {
     fn to_emg(&self, decider: Seat, v: f64) -> f64 {
-        match frame(self.game, self.entry, decider).filter(|_| self.in_mwc) {
+        match self.table.and_then(|t| frame(self.game, self.entry, decider, t)) {
             Some(f) => f.emg(v),
             None => v,
         }

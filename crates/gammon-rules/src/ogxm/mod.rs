@@ -60,7 +60,7 @@ mod wire;
 mod write;
 
 use crate::mat::replay::replay_until_error;
-use crate::{MatError, MatchRecord};
+use crate::{MatError, MatchEquity, MatchRecord};
 use thiserror::Error;
 
 pub use write::{write_ogxm, OgxmWriteError};
@@ -182,13 +182,14 @@ pub fn is_ogxm(bytes: &[u8]) -> bool {
 
 /// Reads an OGXM v2 file and replays every game through the rules; the
 /// first block of analysis in money or match equity goes to
-/// [`MatchRecord::stored`].
+/// [`MatchRecord::stored`] (a match block only with a table, `equity`, to
+/// turn its match winning chances into EMG).
 ///
 /// # Errors
 /// A file that breaks the format ([`OgxmError`]), an action the replay
 /// cannot follow, or a play that is not legal ([`OgxmError::Replay`]).
-pub fn read_ogxm(bytes: &[u8]) -> Result<MatchRecord, OgxmError> {
-    let (record, error) = read_ogxm_until_error(bytes)?;
+pub fn read_ogxm(bytes: &[u8], equity: Option<&dyn MatchEquity>) -> Result<MatchRecord, OgxmError> {
+    let (record, error) = read_ogxm_until_error(bytes, equity)?;
     match error {
         Some(e) => Err(OgxmError::Replay(e)),
         None => Ok(record),
@@ -201,7 +202,10 @@ pub fn read_ogxm(bytes: &[u8]) -> Result<MatchRecord, OgxmError> {
 ///
 /// # Errors
 /// A file that breaks the format.
-pub fn read_ogxm_until_error(bytes: &[u8]) -> Result<(MatchRecord, Option<MatError>), OgxmError> {
+pub fn read_ogxm_until_error(
+    bytes: &[u8],
+    equity: Option<&dyn MatchEquity>,
+) -> Result<(MatchRecord, Option<MatError>), OgxmError> {
     let mut file = decode::decode(bytes)?;
     // An action gammon cannot replay ends the games read there, as a bad play does.
     let mut stop = None;
@@ -220,7 +224,7 @@ pub fn read_ogxm_until_error(bytes: &[u8]) -> Result<(MatchRecord, Option<MatErr
         error = Some(e);
     }
     error = error.or(stop);
-    record.stored = analysis::stored(&file.blocks, &map, &record);
+    record.stored = analysis::stored(&file.blocks, &map, &record, equity);
     Ok((record, error))
 }
 

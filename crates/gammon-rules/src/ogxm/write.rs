@@ -6,8 +6,8 @@ use super::analysis::{frame, mirrored, MATCH, MONEY};
 use super::decode::{action_of, WireStep, END, HEADER_BYTES, MAGIC, MAX_GAMES, MAX_PLIES_PER_GAME};
 use super::wire::{crc32, Out, MAX_STRING_BYTES};
 use crate::{
-    Cube, GameResult, GameText, MatAction, MatEntry, MatchRecord, Move, MoveList, Position, Seat, StoredAnalysis,
-    StoredCube, StoredMove,
+    Cube, GameResult, GameText, MatAction, MatEntry, MatchEquity, MatchRecord, Move, MoveList, Position, Seat,
+    StoredAnalysis, StoredCube, StoredMove,
 };
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -31,20 +31,34 @@ pub enum OgxmWriteError {
     },
 }
 
+/// The table of money play, where none is needed: equities stay as they are.
+struct NoTable;
+
+impl MatchEquity for NoTable {
+    fn eq2mwc(&self, eq: f64, _: u32, _: (u32, u32), _: bool) -> f64 {
+        eq
+    }
+
+    fn mwc2eq(&self, mwc: f64, _: u32, _: (u32, u32), _: bool) -> f64 {
+        mwc
+    }
+}
+
 /// Section flag: a reader that does not know the section must refuse the file.
 const CRITICAL: u8 = 1;
 
 /// Writes `record` as OGXM v2, with `analysis` (normally `record.stored`,
 /// or gammon's own) as one analysis block: money equities as they are
 /// (per cube), match equities turned from EMG into match winning chances
-/// with gammon's match equity table (Kazaross-XG2). A candidate that is not
-/// a legal play of its roll is left out (it has no steps to write).
+/// with the table `equity` (the engine's; without one a match's analysis
+/// is not written). A candidate that is not a legal play of its roll is
+/// left out (it has no steps to write).
 ///
 /// ```
 /// use gammon_rules::{parse_mat, read_ogxm, write_ogxm};
 /// let m = parse_mat(" 1 point match\n\n Game 1\n A : 0         B : 0\n  1)           31: 8/5 6/5\n  2) 42: 8/4 6/4\n").unwrap();
-/// let bytes = write_ogxm(&m, None).unwrap();
-/// let back = read_ogxm(&bytes).unwrap();
+/// let bytes = write_ogxm(&m, None, None).unwrap();
+/// let back = read_ogxm(&bytes, None).unwrap();
 /// let actions = |m: &gammon_rules::MatchRecord| m.games[0].records.iter().map(|r| r.action.clone()).collect::<Vec<_>>();
 /// assert_eq!(actions(&back), actions(&m)); // a binary file has no lines to compare
 /// ```
@@ -52,7 +66,11 @@ const CRITICAL: u8 = 1;
 /// # Errors
 /// More than v2 holds (1000 games, 1500 plies a game, 4096-byte names), or
 /// a move whose steps do not fit its dice.
-pub fn write_ogxm(record: &MatchRecord, analysis: Option<&StoredAnalysis>) -> Result<Vec<u8>, OgxmWriteError> {
+pub fn write_ogxm(
+    record: &MatchRecord,
+    analysis: Option<&StoredAnalysis>,
+    equity: Option<&dyn MatchEquity>,
+) -> Result<Vec<u8>, OgxmWriteError> {
     if record.games.len() > MAX_GAMES {
         return Err(OgxmWriteError::Limit { what: "more than 1000 games" });
     }
@@ -72,8 +90,10 @@ pub fn write_ogxm(record: &MatchRecord, analysis: Option<&StoredAnalysis>) -> Re
         let payload = game(gi, g, &mut refs, &mut next_ref)?;
         section(&mut file, b"GAME", CRITICAL, &payload);
     }
-    if let Some(a) = analysis {
-        let (anal, decs) = block(record, a, &refs);
+    // A match's equities need a table to become match winning chances.
+    let table: Option<&dyn MatchEquity> = if record.match_length > 0 { equity } else { Some(&NoTable) };
+    if let (Some(a), Some(table)) = (analysis, table) {
+        let (anal, decs) = block(record, a, &refs, table);
         section(&mut file, b"ANAL", 0, &anal);
         section(&mut file, b"DECS", 0, &decs);
     }
@@ -329,7 +349,12 @@ fn wire_steps(seat: Seat, mv: &Move) -> Option<Vec<WireStep>> {
 }
 
 /// The ANAL and DECS payloads of an analysis.
-fn block(record: &MatchRecord, a: &StoredAnalysis, refs: &BTreeMap<(usize, usize), u32>) -> (Out, Out) {
+fn block(
+    record: &MatchRecord,
+    a: &StoredAnalysis,
+    refs: &BTreeMap<(usize, usize), u32>,
+    table: &dyn MatchEquity,
+) -> (Out, Out) {
     let in_mwc = record.match_length > 0;
     let mut body = Out::default();
     // A deterministic id: CRC-32s of the program and of the record count,
@@ -360,7 +385,7 @@ fn block(record: &MatchRecord, a: &StoredAnalysis, refs: &BTreeMap<(usize, usize
     for (&(g, r), stored) in &a.records {
         let (Some(game), Some(&ply_ref)) = (record.games.get(g), refs.get(&(g, r))) else { continue };
         let Some(entry) = game.records.get(r) else { continue };
-        let to_unit = |decider: Seat, v: f64| match frame(game, entry, decider).filter(|_| in_mwc) {
+        let to_unit = |decider: Seat, v: f64| match frame(game, entry, decider, table).filter(|_| in_mwc) {
             Some(f) => f.mwc(v),
             None => v,
         };

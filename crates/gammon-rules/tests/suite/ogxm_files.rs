@@ -9,13 +9,118 @@
 //! (failed under `GAMMON_REQUIRE_ALL`).
 
 use gammon_rules::{
-    read_match_file_until_error, read_ogxm, read_ogxm_until_error, write_ogxm, MatAction, MatchRecord, OgxmError,
+    read_match_file_until_error, MatAction, MatError, MatchEquity, MatchRecord, OgxmError, OgxmWriteError,
     ReadMatchError, Seat, StoredAnalysis,
 };
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+
+/// gammon's built-in table, Kazaross-XG2, read from the engine's data file
+/// (the rules crate cannot use the engine): what turns a match analysis's
+/// match winning chances into EMG and back, as gnubg's `mwc2eq`.
+struct Kazaross {
+    /// `pre[r][c]`: P(win) needing `r + 1` against `c + 1`.
+    pre: Vec<Vec<f64>>,
+    /// `post[n]`: the trailer's P(win) needing `n + 1` after the Crawford game.
+    post: Vec<f64>,
+}
+
+fn kazaross() -> &'static Kazaross {
+    static TABLE: std::sync::OnceLock<Kazaross> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let text = include_str!("../../../gammon-engine/data/kazaross-xg2.txt");
+        let (mut pre, mut post, mut in_post) = (Vec::new(), Vec::new(), false);
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            match line {
+                "[pre-crawford]" => in_post = false,
+                "[post-crawford]" => in_post = true,
+                _ => {
+                    let row: Vec<f64> = line.split_whitespace().map(|w| w.parse().unwrap()).collect();
+                    if in_post {
+                        post.extend(row);
+                    } else {
+                        pre.push(row);
+                    }
+                }
+            }
+        }
+        Kazaross { pre, post }
+    })
+}
+
+impl Kazaross {
+    /// My match winning chances after winning (`i_win`) or losing `points` from `away`.
+    fn after(&self, (me, opp): (u32, u32), crawford: bool, points: u32, i_win: bool) -> f64 {
+        let (me2, opp2) = if i_win { (me.saturating_sub(points), opp) } else { (me, opp.saturating_sub(points)) };
+        let at = |n: u32| (n - 1) as usize;
+        if me2 == 0 {
+            1.0
+        } else if opp2 == 0 {
+            0.0
+        } else if crawford || me == 1 || opp == 1 {
+            if me2 == 1 {
+                1.0 - self.post[at(opp2)]
+            } else {
+                self.post[at(me2)]
+            }
+        } else {
+            self.pre[at(me2)][at(opp2)]
+        }
+    }
+}
+
+impl MatchEquity for Kazaross {
+    fn eq2mwc(&self, eq: f64, cube: u32, away: (u32, u32), crawford: bool) -> f64 {
+        let (win, lose) = (self.after(away, crawford, cube, true), self.after(away, crawford, cube, false));
+        0.5 * (eq * (win - lose) + win + lose)
+    }
+
+    fn mwc2eq(&self, mwc: f64, cube: u32, away: (u32, u32), crawford: bool) -> f64 {
+        let (win, lose) = (self.after(away, crawford, cube, true), self.after(away, crawford, cube, false));
+        if (win - lose).abs() < 1e-12 {
+            0.0
+        } else {
+            (2.0 * mwc - (win + lose)) / (win - lose)
+        }
+    }
+}
+
+#[test]
+fn the_tests_table_is_kazaross_xg2() {
+    let t = kazaross();
+    assert_eq!((t.pre.len(), t.pre[3][4], t.post[1]), (25, 0.57732, 0.48803));
+    assert!((t.mwc2eq(0.57732, 1, (5, 5), false) - 1.0).abs() < 1e-12, "winning the cube is +1");
+    assert!((t.mwc2eq(t.eq2mwc(0.3, 1, (5, 5), false), 1, (5, 5), false) - 0.3).abs() < 1e-12);
+}
+
+// The reader and the writer with that table, as the engine gives them.
+fn read_ogxm(bytes: &[u8]) -> Result<MatchRecord, OgxmError> {
+    gammon_rules::read_ogxm(bytes, Some(kazaross()))
+}
+
+fn read_ogxm_until_error(bytes: &[u8]) -> Result<(MatchRecord, Option<MatError>), OgxmError> {
+    gammon_rules::read_ogxm_until_error(bytes, Some(kazaross()))
+}
+
+fn write_ogxm(record: &MatchRecord, analysis: Option<&StoredAnalysis>) -> Result<Vec<u8>, OgxmWriteError> {
+    gammon_rules::write_ogxm(record, analysis, Some(kazaross()))
+}
+
+#[test]
+fn without_a_table_a_match_analysis_is_not_read_nor_written() {
+    let bytes = real("match.ogxm");
+    let with = read_ogxm(&bytes).unwrap();
+    assert!(with.stored.is_some());
+    let without = gammon_rules::read_ogxm(&bytes, None).unwrap();
+    assert_eq!((without.games, without.stored), (with.games.clone(), None));
+    let written = gammon_rules::write_ogxm(&with, with.stored.as_ref(), None).unwrap();
+    assert_eq!(read_ogxm(&written).unwrap().stored, None);
+    // A money session's analysis needs no table.
+    let money = gammon_rules::read_ogxm(&real("B4_SrGcsKAQmoTyHlgJCbM.fast.gvab"), None).unwrap();
+    assert!(money.stored.is_some());
+}
 
 fn ogxm_dir() -> PathBuf {
     gammon_testkit::shared_dir().join("matches/ogxm")
@@ -730,7 +835,10 @@ fn read_match_file_reads_ogxm_by_its_content() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("renamed.mat");
     std::fs::write(&path, real("match.ogxm")).unwrap();
+    // Without a table a match's analysis is left out; with one it is read.
     let m = gammon_rules::read_match_file(&path).unwrap();
+    assert_eq!(m, gammon_rules::read_ogxm(&real("match.ogxm"), None).unwrap());
+    let m = gammon_rules::read_match_file_with_analysis(&path, kazaross()).unwrap();
     assert_eq!(m, read_ogxm(&real("match.ogxm")).unwrap());
     std::fs::write(&path, real("5nqfGw9bWG3deTaU.fast.gvab")).unwrap();
     let (m, e) = read_match_file_until_error(&path).unwrap();
