@@ -16,6 +16,19 @@
 use crate::Position;
 use std::collections::BTreeMap;
 
+/// Converts between normalised equities and match winning chances, as
+/// gnubg's `eq2mwc` and `mwc2eq` do with its match equity table: for the
+/// player on roll with the cube at `cube`, each side `away` points from
+/// winning, in the Crawford game or not. gnubg's SGF and OGXM keep a
+/// match's analysis as match winning chances; gammon's own table implements this
+/// (`gammon_engine::met::Met`).
+pub trait MatchEquity {
+    /// The match winning chances of the normalised equity `eq`.
+    fn eq2mwc(&self, eq: f64, cube: u32, away: (u32, u32), crawford: bool) -> f64;
+    /// The normalised equity (EMG) of the match winning chances `mwc`.
+    fn mwc2eq(&self, mwc: f64, cube: u32, away: (u32, u32), crawford: bool) -> f64;
+}
+
 /// One program's analysis of the decisions of a match record.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StoredAnalysis {

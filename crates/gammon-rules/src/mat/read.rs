@@ -3,8 +3,9 @@
 use super::encoding::{decode, normalize, UnreadFormat};
 use super::{parse_mat, parse_mat_until_error, MatError, MatPlace, MatchRecord};
 use crate::ogxm::{is_ogxm, read_ogxm, read_ogxm_until_error, OgxmError};
-use crate::sgf::{is_sgf, parse_sgf, parse_sgf_until_error, read_sgf_analysis, MatchEquity};
+use crate::sgf::{is_sgf, parse_sgf, parse_sgf_until_error, read_sgf_analysis};
 use crate::xg::{is_xg, parse_xg, parse_xg_until_error, XgError};
+use crate::MatchEquity;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use thiserror::Error;

@@ -13,8 +13,8 @@
 
 use super::gnubg::point;
 use super::tree::{parse_collection, Node, Visitor};
-use super::MatchEquity;
 use crate::mat::write::steps_text;
+use crate::MatchEquity;
 use crate::{parse_move, MatAction, MatEntry, MatError, MatchRecord, Seat, StoredAnalysis, StoredCandidate};
 use crate::{GameText, StoredCube, StoredMove, StoredRecord};
 

@@ -42,21 +42,8 @@
 //! written (gnubg needs the played move in the list).
 
 use crate::mat::{GameText, MatAction, MatEntry, MatchRecord, WinHow, WriteMatchError};
-use crate::{Dice, MoveList, Seat, StoredAnalysis, StoredCube, StoredMove};
+use crate::{Dice, MatchEquity, MoveList, Seat, StoredAnalysis, StoredCube, StoredMove};
 use std::fmt::Write as _;
-
-/// Converts between normalised equities and match winning chances, as
-/// gnubg's `eq2mwc` and `mwc2eq` do with its match equity table: for the
-/// player on roll with the cube at `cube`, each side `away` points from
-/// winning, in the Crawford game or not. gnubg keeps a match's cube
-/// analysis as match winning chances; gammon's own table implements this
-/// (`gammon_engine::met::Met`).
-pub trait MatchEquity {
-    /// The match winning chances of the normalised equity `eq`.
-    fn eq2mwc(&self, eq: f64, cube: u32, away: (u32, u32), crawford: bool) -> f64;
-    /// The normalised equity (EMG) of the match winning chances `mwc`.
-    fn mwc2eq(&self, mwc: f64, cube: u32, away: (u32, u32), crawford: bool) -> f64;
-}
 
 /// The analysis to store with the match, and the table that turns a
 /// match's equities into the match winning chances gnubg keeps.
