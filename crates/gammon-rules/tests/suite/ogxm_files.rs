@@ -850,3 +850,70 @@ fn read_match_file_reads_ogxm_by_its_content() {
     assert!(gammon_rules::parse_match_text("OGXM\u{2}\u{0}").is_err());
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn every_real_xg_match_goes_to_ogxm_and_back_with_its_moves_and_xgs_analysis() {
+    // .xg -> .ogxm -> read: the same records (player, position, action) and
+    // XG's analysis (match values through the same table both ways).
+    let dir = gammon_testkit::shared_dir().join("matches/xg");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "xg"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 8);
+    let records = |m: &MatchRecord| -> Vec<_> {
+        m.games.iter().flat_map(|g| g.records.iter().map(|e| (e.player, e.position, e.action.clone()))).collect()
+    };
+    // Moves and cube actions (a result is a record of its own in an XG file,
+    // the game's result in OGXM: compared through the results below).
+    let moves = |m: &MatchRecord| -> Vec<_> {
+        records(m)
+            .into_iter()
+            .filter(|(_, _, a)| !matches!(a, MatAction::Win { .. }))
+            .map(|(p, pos, a)| match a {
+                MatAction::Move { dice, mv, .. } => (p, pos, Some((dice, mv)), None),
+                other => (p, pos, None, Some(format!("{other:?}"))),
+            })
+            .collect()
+    };
+    // Points as far as the match counts them: XG writes a match's last game
+    // capped at what the winner needed, gammon's OGXM reader the play's.
+    let results = |m: &MatchRecord| -> Vec<_> {
+        m.games
+            .iter()
+            .map(|g| {
+                let need = |w: Seat| m.match_length.saturating_sub(g.score[w.index()]);
+                let capped = g.result.map(|(w, p)| (w, if m.match_length > 0 { p.min(need(w)) } else { p }));
+                (g.score, capped)
+            })
+            .collect()
+    };
+    let mut converted = 0;
+    for path in &files {
+        let (xg, _) = read_match_file_until_error(path).unwrap();
+        if xg.games.is_empty() {
+            // 5nqf's illegal play is in its first game: nothing to convert.
+            continue;
+        }
+        converted += 1;
+        let xg_stored = xg.stored.clone().expect("XG's analysis");
+        let back = read_ogxm(&write_ogxm(&xg, Some(&xg_stored)).unwrap()).unwrap();
+        assert_eq!(moves(&back), moves(&xg), "{}", path.display());
+        assert_eq!(results(&back), results(&xg), "{}", path.display());
+        let stored = back.stored.expect("the analysis comes back");
+        assert_eq!(stored.records.len(), xg_stored.records.len(), "{}", path.display());
+        for (key, x) in &xg_stored.records {
+            let o = &stored.records[key];
+            if let (Some(a), Some(b)) = (&x.chequer, &o.chequer) {
+                assert_eq!(a.played.map(|k| a.candidates[k].after), b.played.map(|k| b.candidates[k].after));
+                assert!((a.loss().unwrap() - b.loss().unwrap()).abs() < 1e-4, "{}: {key:?}", path.display());
+            }
+            if let (Some(a), Some(b)) = (&x.cube, &o.cube) {
+                assert!((a.no_double - b.no_double).abs() < 1e-4, "{}: {key:?}", path.display());
+            }
+        }
+    }
+    assert_eq!(converted, 7);
+}
