@@ -24,7 +24,9 @@ def review(gammon, path, ply):
         [gammon, "review", path, "--json", "--keep-going", "--ply", str(ply), "--cube-ply", str(ply)],
         capture_output=True, text=True)
     if out.returncode != 0:
-        sys.exit(f"error: {path}: {out.stderr.strip()}")
+        # A file whose first game does not replay has nothing to compare.
+        print(f"{os.path.basename(path):32} not reviewed: {out.stderr.strip().splitlines()[-1]}")
+        return None
     return json.loads(out.stdout)
 
 
@@ -39,6 +41,8 @@ def main():
     print(f"{'file':32} {'moves':>6} {'cube':>5} {'g vb':>5} {'x vb':>5} {'both':>5} {'mean g-x':>9} {'mean |g-x|':>10}")
     for path in files:
         doc = review(args.gammon, path, args.ply)
+        if doc is None:
+            continue
         m, c = [], []
         for game in doc["games"]:
             for r in game["records"]:
