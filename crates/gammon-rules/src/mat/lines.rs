@@ -7,7 +7,7 @@ use crate::{quote, MatchRules};
 use std::collections::BTreeMap;
 
 /// Words that start an action; anything else continues the one before.
-const ACTION_WORDS: [&str; 6] = ["Doubles", "Takes", "Beavers", "Drops", "Wins", "Losses"];
+const ACTION_WORDS: [&str; 7] = ["Doubles", "Takes", "Beavers", "Drops", "Wins", "Losses", "Resigns"];
 
 fn err(line: usize, game: Option<u32>, reason: impl Into<String>) -> MatError {
     MatError { place: MatPlace { line, game, ..MatPlace::default() }, reason: reason.into() }
@@ -241,6 +241,8 @@ fn parse_action(span: &str) -> Result<RawKind, String> {
             parse_points(words).map(|points| RawKind::Win(points, and_the_match))
         }
         "Losses" if words.len() == 3 => parse_points(words).map(RawKind::Loss),
+        // XG's export: a bare `Resigns`, the opponent's `Wins N points` after.
+        "Resigns" => single(RawKind::Resigns),
         _ => Err(format!("cannot read {}", quote(&whole))),
     }
 }

@@ -100,4 +100,7 @@ pub(crate) enum RawKind {
     /// (`Wins 1 point and the match`).
     Win(u32, bool),
     Loss(u32),
+    /// XG's `Resigns`: a resignation whose points the opponent's `Wins N
+    /// points` that follows says.
+    Resigns,
 }

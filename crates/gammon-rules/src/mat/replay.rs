@@ -144,7 +144,10 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
             let position = if who == seat { seen } else { seen_by_other };
             records.push(MatEntry { player: who, move_number: a.move_number, line: a.line, position, cube, action });
         };
-        if let RawKind::Win(points, true) = a.kind {
+        // XG writes `and the match` after a money session's last game too:
+        // there it ends the session, and says nothing to check.
+        if let (RawKind::Win(points, true), false) = (&a.kind, state.rules().is_money()) {
+            let points = *points;
             // `Wins N points and the match` must end the match.
             let mut after = *state;
             if after.record(seat, points) != Some(seat) {
@@ -157,9 +160,6 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                         names[seat.index()],
                         away[seat.index()]
                     ),
-                    None if state.rules().is_money() => {
-                        format!("wins {points} point(s) and the match, but this is money play: no match to win")
-                    }
                     None => format!("wins {points} point(s) and the match, but the match is already over"),
                 }));
             }
@@ -232,6 +232,8 @@ fn replay_game(game: &RawGame, state: &MatchState, players: &[String; 2]) -> Res
                 push(seat, MatAction::Resign { points: *points, level }, cube);
                 phase = Phase::Resigned(seat, *points, level);
             }
+            // The `Wins` that follows records the resignation and its points.
+            (RawKind::Resigns, Phase::Playing) => {}
             (RawKind::Win(points, _), Phase::Playing) => {
                 // A `Wins` before the game is over: the other player resigned.
                 let level = resign_level(state, &cube, *points).ok_or_else(|| {
@@ -291,6 +293,7 @@ fn describe(kind: &RawKind) -> String {
         RawKind::Drop => "a drop".into(),
         RawKind::Win(p, _) => format!("a win of {p} points"),
         RawKind::Loss(p) => format!("a resignation of {p} points"),
+        RawKind::Resigns => "a resignation".into(),
     }
 }
 
