@@ -114,9 +114,25 @@ pub fn save(record: &MatchRecord, path: &Path, met: &Met) -> Result<()> {
     Ok(())
 }
 
+/// Refuses an output that is the input file itself (under another name
+/// too): the input would be replaced by what was read from it, and a
+/// format that holds less would lose the rest.
+///
+/// # Errors
+/// `output` names the same file as `input`.
+pub fn refuse_overwriting(input: &Path, output: &Path) -> Result<()> {
+    if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize()) {
+        if a == b {
+            bail!("{}: is the input file; write to another file", output.display());
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: &ConvertArgs) -> Result<()> {
     // The output is checked first: a wrong extension costs no reading.
     MatchFormat::of(&args.output)?;
+    refuse_overwriting(&args.input, &args.output)?;
     let met = args.met.met()?;
     // gnubg's analysis in an SGF input is read too, and carried into SGF.
     let record = read_match_file_with_analysis(&args.input, &met)?;

@@ -73,7 +73,9 @@ pub struct StoredCube {
 /// A stored chequer-play analysis: the candidates the program valued.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredMove {
-    /// Best first, as the program ranked them.
+    /// Best first, as the program ranked them: XG values its first
+    /// candidates deeper than the rest, so a shallower candidate further
+    /// down may show a higher equity and still rank below.
     pub candidates: Vec<StoredCandidate>,
     /// The index in `candidates` of the move played; `None` when it is not
     /// among them.
@@ -95,12 +97,41 @@ pub struct StoredCandidate {
 }
 
 impl StoredMove {
+    /// The program's best: its first-ranked candidate (not the highest
+    /// equity, which may be a shallower estimate).
+    pub fn best(&self) -> Option<&StoredCandidate> {
+        self.candidates.first()
+    }
+
     /// The best candidate's equity less the played move's: the equity the
-    /// mover gave up by the program's numbers (`None` when the played move
-    /// was not valued).
+    /// mover gave up by the program's numbers, as the program reports its
+    /// error (`None` when the played move was not valued).
     pub fn loss(&self) -> Option<f64> {
-        let best = self.candidates.first()?;
+        let best = self.best()?;
         let played = self.candidates.get(self.played?)?;
         Some(best.equity - played.equity)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(equity: f64, depth: &str) -> StoredCandidate {
+        StoredCandidate { after: Position::STARTING, equity, probabilities: None, depth: depth.into() }
+    }
+
+    #[test]
+    fn the_loss_is_against_the_first_ranked_candidate() {
+        // XG's order: two candidates at 3-ply, then a 1-ply estimate that
+        // looks better but ranks below them.
+        let m = StoredMove {
+            candidates: vec![candidate(0.1, "3-ply"), candidate(0.05, "3-ply"), candidate(0.3, "1-ply")],
+            played: Some(1),
+        };
+        assert_eq!(m.best().map(|c| c.equity), Some(0.1));
+        assert!((m.loss().unwrap() - 0.05).abs() < 1e-12);
+        assert_eq!(StoredMove { played: None, ..m.clone() }.loss(), None);
+        assert_eq!(StoredMove { candidates: Vec::new(), played: Some(0) }.loss(), None);
     }
 }

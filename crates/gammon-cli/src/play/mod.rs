@@ -235,8 +235,10 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         bail!("--score needs a match (--match POINTS)");
     }
     if let Some(path) = &args.save {
-        // A wrong extension is refused before the game, not after it.
+        // A wrong extension or an unwritable path is refused before the
+        // game, not after it.
         MatchFormat::of(path)?;
+        gammon_eval::file_format::check_output(path)?;
     }
     let money = match_length == 0;
     let cube = !args.no_cube;

@@ -22,6 +22,8 @@ const MATCH_EXTENSIONS: [&str; 6] = ["mat", "txt", "sgf", "xg", "ogxm", "gvab"];
 enum Outcome {
     Reviewed(Box<MatchReview>),
     Failed(String),
+    /// Not started, or stopped before its first record: no error of the file.
+    Stopped,
 }
 
 /// Reviews every file of `paths` (folders: their match files, by name).
@@ -67,14 +69,19 @@ pub(super) fn run(args: &ReviewArgs, paths: &[PathBuf]) -> Result<()> {
             }
         }
     }
+    let stopped = stop.as_atomic().load(std::sync::atomic::Ordering::Relaxed);
     if failed == files.len() {
         bail!("none of the {} files could be reviewed (named above)", files.len());
+    }
+    if stopped && reviews_none(&outcomes) {
+        eprintln!("stopped before any file was reviewed: no review");
+        std::process::exit(INTERRUPTED);
     }
     let reviews: Vec<&MatchReview> = outcomes
         .iter()
         .filter_map(|o| match o {
             Outcome::Reviewed(r) => Some(r.as_ref()),
-            Outcome::Failed(_) => None,
+            Outcome::Failed(_) | Outcome::Stopped => None,
         })
         .collect();
     let totals = totals_by_player(reviews.iter().copied());
@@ -88,7 +95,7 @@ pub(super) fn run(args: &ReviewArgs, paths: &[PathBuf]) -> Result<()> {
     }
     out.flush()?;
     let partial = reviews.iter().any(|r| r.is_partial());
-    if stop.as_atomic().load(std::sync::atomic::Ordering::Relaxed) || partial {
+    if stopped || partial {
         eprintln!("stopped: the figures cover what was reviewed before the stop");
         std::process::exit(INTERRUPTED);
     }
@@ -106,6 +113,9 @@ fn review_one(
     file: &Path,
     stop: &std::sync::atomic::AtomicBool,
 ) -> Outcome {
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Outcome::Stopped;
+    }
     let record = match read(file, args.keep_going, engine.met()) {
         Ok(r) if r.games.is_empty() => return Outcome::Failed("no game to review".to_string()),
         Ok(r) => r,
@@ -113,9 +123,14 @@ fn review_one(
     };
     match engine.review(&record, settings, |_, _| {}, stop) {
         Ok(r) => Outcome::Reviewed(Box::new(r)),
-        Err(ReviewError::Interrupted) => Outcome::Failed("stopped before any record was reviewed".to_string()),
+        Err(ReviewError::Interrupted) => Outcome::Stopped,
         Err(e) => Outcome::Failed(gammon_engine::api::error_chain(&e)),
     }
+}
+
+/// No file was reviewed.
+fn reviews_none(outcomes: &[Outcome]) -> bool {
+    !outcomes.iter().any(|o| matches!(o, Outcome::Reviewed(_)))
 }
 
 /// The files of `paths`: files as given, folders' match files sorted by
@@ -172,6 +187,7 @@ impl<'a> FileJson<'a> {
         let (review, error) = match outcome {
             Outcome::Reviewed(r) => (Some(r.as_ref()), None),
             Outcome::Failed(why) => (None, Some(why.as_str())),
+            Outcome::Stopped => (None, Some("not reviewed: stopped")),
         };
         FileJson { file: file.display().to_string(), review, error }
     }
@@ -202,6 +218,7 @@ fn text(out: &mut impl Write, files: &[PathBuf], outcomes: &[Outcome], totals: &
                 )?;
             }
             Outcome::Failed(why) => writeln!(out, "{}: not reviewed: {why}", file.display())?,
+            Outcome::Stopped => writeln!(out, "{}: not reviewed: stopped", file.display())?,
         }
     }
     writeln!(out)?;

@@ -17,7 +17,7 @@ use gammon_engine::api::Engine;
 use gammon_engine::review::{MatchReview, ReviewError, ReviewSettings};
 use gammon_engine::search::MoveFilter;
 use gammon_jobs::{Bar, Press, Progress, StopFlag, INTERRUPTED};
-use gammon_rules::{read_match_file_until_error, read_match_file_with_analysis, MatchRecord};
+use gammon_rules::{read_match_file_until_error_with_analysis, read_match_file_with_analysis, MatchRecord};
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -122,6 +122,7 @@ fn run_one(args: &ReviewArgs, file: &Path) -> Result<()> {
     }
     // The outputs are checked before the work, not after it.
     for path in [&args.html, &args.sgf, &args.ogxm].into_iter().flatten() {
+        crate::convert_cmd::refuse_overwriting(file, path)?;
         gammon_eval::file_format::check_output(path)?;
     }
     let pool = args.threads.pool()?;
@@ -146,13 +147,14 @@ fn run_one(args: &ReviewArgs, file: &Path) -> Result<()> {
         }
         r => r.with_context(|| format!("cannot review {}", file.display()))?,
     };
+    // The review first: a failing analysed file does not cost it.
+    write_review(args, &review, &record)?;
     if let Some(path) = &args.sgf {
         write_analysed(path, crate::convert_cmd::MatchFormat::Sgf, &review, &record, engine.met())?;
     }
     if let Some(path) = &args.ogxm {
         write_analysed(path, crate::convert_cmd::MatchFormat::Ogxm, &review, &record, engine.met())?;
     }
-    write_review(args, &review, &record)?;
     if review.is_partial() {
         eprintln!(
             "stopped: the review covers the first {} of {} records ({})",
@@ -190,7 +192,7 @@ fn read(path: &Path, keep_going: bool, met: &gammon_engine::met::Met) -> Result<
     if !keep_going {
         return Ok(read_match_file_with_analysis(path, met)?);
     }
-    let (record, error) = read_match_file_until_error(path)?;
+    let (record, error) = read_match_file_until_error_with_analysis(path, met)?;
     if let Some(e) = error {
         eprintln!("warning: {}: {e}; reviewing the {} game(s) before it", path.display(), record.games.len());
     }

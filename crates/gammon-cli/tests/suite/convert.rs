@@ -165,6 +165,20 @@ fn formats_gammon_cannot_write_are_refused_by_name_and_nothing_is_written() {
     // A file that is not a match is refused with the reader's reason.
     std::fs::write(dir.join("bad.mat"), " 3 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/1\n").unwrap();
     refused(&["convert", &out("bad.mat"), &out("m.sgf")], &["bad.mat", "illegal move"]);
+    // The input itself, also by another name, is never the output.
+    let own = out("own.mat");
+    std::fs::copy(input, &own).unwrap();
+    let before = std::fs::read(&own).unwrap();
+    refused(&["convert", &own, &own], &["own.mat", "is the input file"]);
+    let other_name = format!("{}/../{}/own.mat", dir.display(), dir.file_name().unwrap().to_str().unwrap());
+    refused(&["convert", &own, &other_name], &["is the input file"]);
+    let analysed = out("analysed.sgf");
+    std::fs::copy(gammon_testkit::shared_dir().join("matches/real/gnubgscripts_match1486073_analyzed.sgf"), &analysed)
+        .unwrap();
+    refused(&["review", &analysed, "--ply", "0", "--sgf", &analysed], &["is the input file"]);
+    assert_eq!(std::fs::read(&own).unwrap(), before);
+    std::fs::remove_file(&own).unwrap();
+    std::fs::remove_file(&analysed).unwrap();
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left, ["bad.mat"], "nothing else is written");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -447,3 +447,16 @@ fn an_interrupted_review_keeps_the_records_reviewed() {
     assert!(html.contains("Partial review (stopped): "), "{html}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_review_of_many_files_lists_the_files_it_did_not_review_without_an_error() {
+    let folder = gammon_testkit::shared_dir().join("matches/real");
+    let args = ["review", folder.to_str().unwrap(), "--ply", "1", "--threads", "1"];
+    let (code, stdout, stderr) = stopped_after_cpu(&args, 3.0, "INT");
+    assert_eq!(code, Some(130), "{stderr}");
+    // Files not started are named as stopped, not as errors.
+    assert!(!stderr.contains("error:"), "{stderr}");
+    assert!(stdout.contains(": not reviewed: stopped"), "{stdout}");
+    assert!(stdout.contains("Across "), "the table of what was reviewed: {stdout}");
+}

@@ -639,4 +639,14 @@ fn save_refuses_what_it_cannot_write_before_the_game() {
     assert!(!out.success() && out.stderr.contains("--position"), "{}", out.stderr);
     let out = play(&["--save", "/tmp/x.mat", "--murphy", "2"], b"");
     assert!(!out.success() && out.stderr.contains("--murphy"), "{}", out.stderr);
+    // A path that cannot be written: a missing folder, a folder.
+    let out = play(&["--save", "/nonexistent-dir/x.mat"], b"");
+    assert!(!out.success() && out.stderr.contains("/nonexistent-dir"), "{}", out.stderr);
+    assert!(out.stdout.is_empty(), "refused before the game: {}", out.stdout);
+    let dir = save_dir("folder");
+    let folder = dir.join("a.mat");
+    std::fs::create_dir(&folder).unwrap();
+    let out = play(&["--save", folder.to_str().unwrap()], b"");
+    assert!(!out.success() && out.stdout.is_empty(), "{}", out.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -4,7 +4,7 @@
 use super::report::{ChequerReview, CubeReview, GameReview, MatchReview, PlayerSummary, RecordReview, StoredReview};
 use super::{CubeChoice, CubeErrorKind, LuckCounts, LuckMark, Mark, MarkCounts, PlayerTotals};
 use crate::api::CubefulMove;
-use gammon_rules::{DiceState, GameResult, MatAction, MatchId, Position, WinHow};
+use gammon_rules::{DiceState, GameResult, MatAction, MatchId, Position, StoredMove, WinHow};
 use serde::{Serialize, Serializer};
 
 #[derive(Serialize)]
@@ -247,7 +247,7 @@ fn cube_json(c: &CubeReview) -> CubeJson {
 fn stored_json(s: &StoredReview) -> StoredJson {
     let chequer = s.record.chequer.as_ref();
     let played = chequer.and_then(|c| c.candidates.get(c.played?));
-    let best = chequer.and_then(|c| c.candidates.first());
+    let best = chequer.and_then(StoredMove::best);
     let cube = s.record.cube.as_ref();
     StoredJson {
         equity_played: played.map(|c| c.equity),

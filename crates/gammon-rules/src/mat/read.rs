@@ -184,20 +184,38 @@ fn prepare(text: &str) -> Result<std::borrow::Cow<'_, str>, MatError> {
 /// # Errors
 /// As [`read_match_file`] for a file that cannot be read as a match at all.
 pub fn read_match_file_until_error(path: impl AsRef<Path>) -> Result<(MatchRecord, Option<MatError>), ReadMatchError> {
-    let path = path.as_ref();
+    until_error(path.as_ref(), None)
+}
+
+/// [`read_match_file_until_error`] that also keeps the analysis stored in
+/// the games it returns, as [`read_match_file_with_analysis`] does.
+///
+/// # Errors
+/// As [`read_match_file`] for a file that cannot be read as a match at all.
+pub fn read_match_file_until_error_with_analysis(
+    path: impl AsRef<Path>,
+    equity: &dyn MatchEquity,
+) -> Result<(MatchRecord, Option<MatError>), ReadMatchError> {
+    until_error(path.as_ref(), Some(equity))
+}
+
+fn until_error(
+    path: &Path,
+    equity: Option<&dyn MatchEquity>,
+) -> Result<(MatchRecord, Option<MatError>), ReadMatchError> {
     let text = match read_content(path)? {
         Content::Xg(bytes) => return parse_xg_until_error(&bytes).map_err(|e| xg_error(path, e)),
-        Content::Ogxm(bytes) => return read_ogxm_until_error(&bytes, None).map_err(|e| ogxm_error(path, e)),
+        Content::Ogxm(bytes) => return read_ogxm_until_error(&bytes, equity).map_err(|e| ogxm_error(path, e)),
         Content::Text(text) => text,
     };
-    let parsed = prepare(&text).and_then(|text| {
-        if is_sgf(&text) {
-            parse_sgf_until_error(&text)
-        } else {
-            parse_mat_until_error(&text)
-        }
-    });
-    parsed.map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
+    let prepared = prepare(&text).map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })?;
+    let sgf = is_sgf(&prepared);
+    let (mut record, error) = if sgf { parse_sgf_until_error(&prepared) } else { parse_mat_until_error(&prepared) }
+        .map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })?;
+    if let (Some(equity), true, None) = (equity, sgf, &record.stored) {
+        record.stored = read_sgf_analysis(&prepared, &record, equity);
+    }
+    Ok((record, error))
 }
 
 /// What a match file holds: the bytes of an XG or OGXM file, or text.

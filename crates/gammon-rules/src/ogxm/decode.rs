@@ -17,6 +17,12 @@ pub(crate) const MAX_GAMES: usize = 1000;
 pub(crate) const MAX_PLIES_PER_GAME: usize = 1500;
 pub(crate) const MAX_BLOCKS: usize = 64;
 pub(crate) const MAX_ALTERNATIVES: usize = 1024;
+/// Decisions of one analysis block: two a ply (cube and checker) of a
+/// long session, far below what 16 MiB of tiny records would make.
+pub(crate) const MAX_DECISIONS: usize = 100_000;
+/// Alternatives of one block, all decisions together (a real match keeps
+/// some 20 a decision): bounds the memory and the move generation.
+pub(crate) const MAX_BLOCK_ALTERNATIVES: usize = 250_000;
 
 const KNOWN: [&[u8; 4]; 10] =
     [b"MTCH", b"GAME", b"ANAL", b"DECS", b"SIGN", b"CLCK", b"VIDO", b"ANNO", b"MSIG", b"CSUM"];
@@ -480,7 +486,11 @@ fn optional<T>(has: Mask, bit: u32, read: impl FnOnce() -> Result<T, OgxmError>)
 
 fn decisions(mut cur: Cursor<'_>) -> Result<Vec<Decision>, OgxmError> {
     let mut out = Vec::new();
+    let mut alternatives_read = 0usize;
     while !cur.at_end() {
+        if out.len() == MAX_DECISIONS {
+            return Err(OgxmError::Limit { what: "more than 100,000 decisions in an analysis block" });
+        }
         let (mut b, has) = cur.record()?;
         let ply_ref = b.varint()?;
         let kind = b.varint()?;
@@ -490,7 +500,15 @@ fn decisions(mut cur: Cursor<'_>) -> Result<Vec<Decision>, OgxmError> {
                     Some(n) if n > MAX_ALTERNATIVES => {
                         return Err(OgxmError::Limit { what: "more than 1024 alternatives" })
                     }
-                    Some(n) => (0..n).map(|_| alternative(&mut b)).collect::<Result<Vec<_>, _>>()?,
+                    Some(n) => {
+                        alternatives_read += n;
+                        if alternatives_read > MAX_BLOCK_ALTERNATIVES {
+                            return Err(OgxmError::Limit {
+                                what: "more than 250,000 alternatives in an analysis block",
+                            });
+                        }
+                        (0..n).map(|_| alternative(&mut b)).collect::<Result<Vec<_>, _>>()?
+                    }
                     None => Vec::new(),
                 };
                 optional(has, 1, || b.varint())?; // alternatives_total
@@ -517,7 +535,46 @@ fn decisions(mut cur: Cursor<'_>) -> Result<Vec<Decision>, OgxmError> {
             }
             _ => Decision::Other,
         };
-        out.push(d);
+        // A record gammon does not read is not kept.
+        if !matches!(d, Decision::Other) {
+            out.push(d);
+        }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+    use crate::ogxm::wire::Out;
+
+    /// `n` checker decisions without alternatives: records `[mask 0,
+    /// ply_ref 0, kind 0]`.
+    fn decisions_bytes(n: usize) -> Vec<u8> {
+        let mut out = Out::default();
+        for _ in 0..n {
+            let mut body = Out::default();
+            body.varint(0);
+            body.varint(0);
+            out.record(0, &body);
+        }
+        out.0
+    }
+
+    #[test]
+    fn unknown_records_are_not_kept_and_decisions_are_bounded() {
+        // Records of an unknown kind cost no memory.
+        let mut out = Out::default();
+        for _ in 0..1000 {
+            let mut body = Out::default();
+            body.varint(0);
+            body.varint(7);
+            out.record(0, &body);
+        }
+        assert!(decisions(Cursor::new(&out.0, 0)).unwrap().is_empty());
+        let ok = decisions_bytes(MAX_DECISIONS);
+        assert_eq!(decisions(Cursor::new(&ok, 0)).unwrap().len(), MAX_DECISIONS);
+        let over = decisions_bytes(MAX_DECISIONS + 1);
+        assert!(matches!(decisions(Cursor::new(&over, 0)), Err(OgxmError::Limit { .. })));
+    }
 }

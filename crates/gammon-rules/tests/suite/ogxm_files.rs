@@ -840,6 +840,10 @@ fn read_match_file_reads_ogxm_by_its_content() {
     assert_eq!(m, gammon_rules::read_ogxm(&real("match.ogxm"), None).unwrap());
     let m = gammon_rules::read_match_file_with_analysis(&path, kazaross()).unwrap();
     assert_eq!(m, read_ogxm(&real("match.ogxm")).unwrap());
+    // Reading up to a bad game keeps the analysis with the table too.
+    let (kept, e) = gammon_rules::read_match_file_until_error_with_analysis(&path, kazaross()).unwrap();
+    assert!(e.is_none() && kept.stored.is_some());
+    assert_eq!(kept, m);
     std::fs::write(&path, real("5nqfGw9bWG3deTaU.fast.gvab")).unwrap();
     let (m, e) = read_match_file_until_error(&path).unwrap();
     assert!(m.games.is_empty() && e.is_some());

@@ -219,6 +219,23 @@ fn gnubgs_analysis_in_sgf_is_read_in_gammons_conventions() {
     let cube = m.stored.as_ref().unwrap().records[&(1, 2)].cube.as_ref().unwrap();
     assert!((cube.no_double - (638.314 + 57.0)).abs() < 1e-9, "{}", cube.no_double);
     assert!((cube.double_take - (612.127 + 57.0)).abs() < 1e-9, "{}", cube.double_take);
+    // Reading up to a bad game keeps gnubg's analysis of the games read:
+    // game 3's first move made illegal (a 6-5 played as 1/7 1/7).
+    let (kept, error) = gammon_rules::read_match_file_until_error_with_analysis(&path, &Marked).unwrap();
+    assert_eq!((&kept, error), (&m, None));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let third = text.match_indices("(;").nth(2).unwrap().0;
+    let first_move = third + text[third..].find(";B[").or_else(|| text[third..].find(";W[")).unwrap();
+    let mut bad = text.clone();
+    bad.replace_range(first_move + 5..first_move + 9, "yryr");
+    let damaged = std::env::temp_dir().join(format!("gammon-bad-game3-{}.sgf", std::process::id()));
+    std::fs::write(&damaged, bad).unwrap();
+    let (kept, error) = gammon_rules::read_match_file_until_error_with_analysis(&damaged, &Marked).unwrap();
+    std::fs::remove_file(&damaged).unwrap();
+    assert!(error.is_some());
+    assert_eq!(kept.games, m.games[..2]);
+    let cube = kept.stored.as_ref().unwrap().records[&(1, 2)].cube.as_ref().unwrap();
+    assert!((cube.no_double - (638.314 + 57.0)).abs() < 1e-9, "{}", cube.no_double);
     // A file without analysis has none.
     let plain = read_match_file_with_analysis(data("three_point.sgf"), &Marked).unwrap();
     assert!(plain.stored.is_none());
