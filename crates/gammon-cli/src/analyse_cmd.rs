@@ -9,9 +9,9 @@
 
 use crate::args::{ContextArgs, DiceOption, JsonArg, MetArg, PlyArg, PositionText, WeightsArg};
 use crate::{json, text};
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 use clap::Args;
-use gammon_engine::api::{AnalyseOptions, Analysis, Engine, EngineError, Request};
+use gammon_engine::api::{AnalyseOptions, Analysis, Asked, Engine, Refusal, Request};
 use gammon_engine::search::MoveFilter;
 use std::io::{BufWriter, Write};
 
@@ -78,12 +78,7 @@ pub fn run(args: &AnalyseArgs) -> Result<()> {
     (request.context, notes) = args.context.apply(request.context)?;
     let options = AnalyseOptions { ply: args.ply.ply, cubeless: args.cubeless, prune: args.prune };
     let engine = Engine::new(args.weights.net()?).with_met(args.met.met()?);
-    let mut analysis = engine.analyse(&request, &options).map_err(|e| match e {
-        EngineError::GameOver => anyhow!("the game in this position is over: there is no move to analyse"),
-        EngineError::Cube(e) => anyhow::Error::new(e)
-            .context("cannot rank the moves by cubeful equity in this context (--cubeless ranks them in money play)"),
-        e => e.into(),
-    })?;
+    let mut analysis = engine.analyse(&request, &options).map_err(|e| Refusal::new(e, Asked::Analyse))?;
     let has_cube_decision = matches!(&analysis, Analysis::Position { cube: Ok(_), .. });
     analysis.add_notes(notes.iter().cloned());
     let out = std::io::stdout();

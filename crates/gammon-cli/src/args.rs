@@ -2,12 +2,13 @@
 //! command words an argument for its own use with
 //! `#[command(mut_arg("position", |a| a.help("…")))]`.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Args;
+use gammon_engine::api::ContextOverrides;
 use gammon_engine::met::Met;
 use gammon_engine::shard::{Shard, ShardSpec};
 use gammon_eval::NetEvaluator;
-use gammon_rules::{ContextError, CubeOwner, GameContext};
+use gammon_rules::{CubeOwner, GameContext};
 use gammon_train::MAX_THREADS;
 use std::path::PathBuf;
 
@@ -138,13 +139,13 @@ pub struct ContextArgs {
     #[arg(long)]
     pub cube: Option<u32>,
     /// Who owns the cube: `me` (the player on roll), `opponent` or `centre`.
-    #[arg(long, value_parser = parse_owner)]
+    #[arg(long, value_parser = gammon_engine::api::parse_owner)]
     pub owner: Option<CubeOwner>,
     /// Match length in points; 0 = money play.
     #[arg(long = "match", value_name = "POINTS")]
     pub match_length: Option<u32>,
     /// Points already won, player on roll first, e.g. `2-4`.
-    #[arg(long, value_parser = parse_score)]
+    #[arg(long, value_parser = gammon_engine::api::parse_score)]
     pub score: Option<(u32, u32)>,
     /// This is the Crawford game (someone is 1 point from winning the match).
     #[arg(long, conflicts_with = "no_crawford")]
@@ -167,125 +168,35 @@ pub struct ContextArgs {
 }
 
 impl ContextArgs {
+    /// What these options set of the game context (the engine applies it).
+    pub fn overrides(&self) -> ContextOverrides {
+        let flag = |on: bool, off: bool| match (on, off) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        };
+        ContextOverrides {
+            cube: self.cube,
+            owner: self.owner,
+            match_length: self.match_length,
+            score: self.score,
+            crawford: flag(self.crawford, self.no_crawford),
+            jacoby: flag(self.jacoby, self.no_jacoby),
+            beaver: flag(self.beaver, self.no_beaver),
+        }
+    }
+
     /// `ctx` with these options applied, and a note for what the options
     /// left of it that the user may not expect.
-    pub fn apply(&self, mut ctx: GameContext) -> Result<(GameContext, Vec<String>)> {
-        let mut notes = Vec::new();
-        if let Some(length) = self.match_length {
-            ctx.match_length = length;
-            if length > 0 {
-                // Money rules from an XGID do not carry into a match.
-                ctx.jacoby = false;
-                ctx.beaver = false;
-            } else {
-                ctx.crawford = false;
-            }
-        }
-        if let Some(score) = self.score {
-            ctx.score = score;
-        }
-        if let Some(cube) = self.cube {
-            ctx.cube_value = cube;
-        }
-        if let Some(owner) = self.owner {
-            ctx.cube_owner = owner;
-        }
-        ctx.crawford = (ctx.crawford || self.crawford) && !self.no_crawford;
-        ctx.jacoby = (ctx.jacoby || self.jacoby) && !self.no_jacoby;
-        ctx.beaver = (ctx.beaver || self.beaver) && !self.no_beaver;
-        // Options that only a match gives a meaning must not be dropped silently.
-        if ctx.match_length == 0 {
-            if self.score.is_some() {
-                bail!("--score needs --match: money play has no score");
-            }
-            if self.crawford {
-                bail!("--crawford needs --match: the Crawford rule exists only in a match");
-            }
-        }
-        // The rules' check, the cube's value first, then who owns it.
-        ctx.validate().map_err(|e| match self.given(option_of(&e)) {
-            Some(option) => anyhow::anyhow!("{option}: {e}"),
-            // Nothing given sets it: it came from the XGID.
-            None => anyhow::anyhow!("the position's game context: {e}"),
-        })?;
-        if ctx.cube_value > 1 && ctx.cube_owner == CubeOwner::Centered {
-            bail!(
-                "the cube is at {} but centred: a turned cube belongs to someone; say who owns it with --owner me or --owner opponent",
-                ctx.cube_value
-            );
-        }
-        if ctx.match_length > 0 && self.score.is_none() && self.match_length.is_some() && ctx.score != (0, 0) {
-            notes.push(format!("score {}-{} kept from the position", ctx.score.0, ctx.score.1));
-        }
-        Ok((ctx, notes))
+    pub fn apply(&self, ctx: GameContext) -> Result<(GameContext, Vec<String>)> {
+        Ok(self.overrides().apply(ctx)?)
     }
-}
 
-impl ContextArgs {
     /// The first option of this block given on the command line, if any
     /// (for a command mode that takes none of them).
     pub fn first_given(&self) -> Option<&'static str> {
-        [
-            ("--cube", self.cube.is_some()),
-            ("--owner", self.owner.is_some()),
-            ("--match", self.match_length.is_some()),
-            ("--score", self.score.is_some()),
-            ("--crawford", self.crawford),
-            ("--no-crawford", self.no_crawford),
-            ("--jacoby", self.jacoby),
-            ("--no-jacoby", self.no_jacoby),
-            ("--beaver", self.beaver),
-            ("--no-beaver", self.no_beaver),
-        ]
-        .into_iter()
-        .find_map(|(option, given)| given.then_some(option))
+        self.overrides().first_given()
     }
-
-    /// `option` if it was given on the command line, else `None`: an error
-    /// about what an XGID set must not blame an option the user never typed.
-    fn given(&self, option: &'static str) -> Option<&'static str> {
-        let given = match option {
-            "--cube" => self.cube.is_some(),
-            "--score" => self.score.is_some() || self.match_length.is_some(),
-            "--crawford" => self.crawford,
-            "--jacoby" => self.jacoby,
-            "--beaver" => self.beaver,
-            "--owner" => self.owner.is_some(),
-            _ => true,
-        };
-        given.then_some(option)
-    }
-}
-
-/// The option that sets what `e` finds wrong.
-fn option_of(e: &ContextError) -> &'static str {
-    match e {
-        ContextError::CubeValue(_) | ContextError::CubeAboveMax { .. } | ContextError::MaxCube(_) => "--cube",
-        ContextError::ScoreNotBelowLength { .. } => "--score",
-        ContextError::CrawfordInMoney | ContextError::CrawfordNotOneAway { .. } | ContextError::CrawfordCube { .. } => {
-            "--crawford"
-        }
-        ContextError::MoneyRuleInMatch("Jacoby") => "--jacoby",
-        ContextError::MoneyRuleInMatch(_) => "--beaver",
-        ContextError::DoubleByNonOwner | ContextError::BeaverNotAllowed(_) | ContextError::OwnedCubeAtOne(_) => {
-            "--owner"
-        }
-    }
-}
-
-fn parse_owner(text: &str) -> Result<CubeOwner, String> {
-    match text.to_ascii_lowercase().as_str() {
-        "me" | "x" | "on-roll" | "player" => Ok(CubeOwner::OnRoll),
-        "opponent" | "opp" | "o" | "him" => Ok(CubeOwner::Opponent),
-        "centre" | "center" | "centred" | "centered" | "none" => Ok(CubeOwner::Centered),
-        _ => Err(format!("{text:?}: the owner is `me`, `opponent` or `centre`")),
-    }
-}
-
-fn parse_score(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("{text:?}: a score is two numbers of points already won, player on roll first, e.g. 2-4");
-    let (a, b) = text.split_once('-').ok_or_else(bad)?;
-    Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
 }
 
 #[cfg(test)]
@@ -327,11 +238,11 @@ mod tests {
     #[test]
     fn options_that_need_a_match_are_refused_in_money_play() {
         let err = apply(&["--score", "2-4"], GameContext::money()).unwrap_err();
-        assert!(err.to_string().starts_with("--score needs --match"), "{err}");
+        assert!(format!("{err:#}").starts_with("--score needs --match"), "{err}");
         let err = apply(&["--crawford"], GameContext::money()).unwrap_err();
-        assert!(err.to_string().starts_with("--crawford needs --match"), "{err}");
+        assert!(format!("{err:#}").starts_with("--crawford needs --match"), "{err}");
         let err = apply(&["--match", "0", "--score", "1-0"], GameContext::new_match(5)).unwrap_err();
-        assert!(err.to_string().starts_with("--score needs --match"), "{err}");
+        assert!(format!("{err:#}").starts_with("--score needs --match"), "{err}");
         // A match from the position gives the score a meaning.
         assert_eq!(apply(&["--score", "2-4"], GameContext::new_match(7)).unwrap().0.score, (2, 4));
     }
@@ -339,9 +250,9 @@ mod tests {
     #[test]
     fn the_match_options_follow_the_rules() {
         let err = apply(&["--match", "7", "--score", "6-6", "--crawford"], GameContext::money()).unwrap_err();
-        assert!(err.to_string().starts_with("--crawford: "), "{err}");
+        assert!(format!("{err:#}").starts_with("--crawford: "), "{err}");
         let err = apply(&["--match", "7", "--score", "7-2"], GameContext::money()).unwrap_err();
-        assert!(err.to_string().starts_with("--score: "), "{err}");
+        assert!(format!("{err:#}").starts_with("--score: "), "{err}");
         let (ctx, _) = apply(&["--match", "7", "--score", "6-4", "--crawford"], GameContext::money()).unwrap();
         assert!(ctx.crawford);
     }
@@ -349,13 +260,13 @@ mod tests {
     #[test]
     fn the_cube_value_is_checked_before_its_owner() {
         let err = apply(&["--cube", "3"], GameContext::money()).unwrap_err();
-        assert!(err.to_string().starts_with("--cube: cube value 3 is not a power of two"), "{err}");
+        assert!(format!("{err:#}").starts_with("--cube: cube value 3 is not a power of two"), "{err}");
     }
 
     #[test]
     fn a_turned_cube_needs_an_owner() {
         let err = apply(&["--cube", "2"], GameContext::money()).unwrap_err();
-        assert!(err.to_string().contains("say who owns it with --owner"), "{err}");
+        assert!(format!("{err:#}").contains("say who owns it with --owner"), "{err}");
         assert!(Cli::try_parse_from(["cube", "--score", "3"]).is_err());
         assert!(Cli::try_parse_from(["cube", "--owner", "bob"]).is_err());
     }

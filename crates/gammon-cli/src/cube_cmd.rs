@@ -16,9 +16,9 @@
 
 use crate::args::{ContextArgs, JsonArg, MetArg, PlyArg, PositionText, WeightsArg};
 use crate::{json, text};
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 use clap::Args;
-use gammon_engine::api::{CubeOptions, Engine, EngineError, Request};
+use gammon_engine::api::{Asked, CubeOptions, Engine, Refusal, Request};
 use std::io::Write;
 
 /// Arguments of `gammon cube`.
@@ -59,11 +59,11 @@ pub fn run(args: &CubeArgs) -> Result<()> {
     let engine = Engine::new(args.weights.net()?).with_met(args.met.met()?);
     let options = CubeOptions { ply: args.ply.ply };
     if let Some(length) = args.matrix {
-        let mut matrix = engine.cube_matrix(&request, &options, length).map_err(refusal)?;
+        let mut matrix = engine.cube_matrix(&request, &options, length).map_err(|e| Refusal::new(e, Asked::Cube))?;
         matrix.entries.iter_mut().for_each(|d| d.notes.extend(notes.iter().cloned()));
         return print(args, &matrix, text::cube_matrix);
     }
-    let mut decision = engine.cube(&request, &options).map_err(refusal)?;
+    let mut decision = engine.cube(&request, &options).map_err(|e| Refusal::new(e, Asked::Cube))?;
     decision.notes.extend(notes);
     print(args, &decision, text::cube_decision)
 }
@@ -82,20 +82,4 @@ fn print<T: serde::Serialize>(
     }
     out.flush()?;
     Ok(())
-}
-
-/// The engine's refusal in the words of the command.
-fn refusal(e: EngineError) -> anyhow::Error {
-    match e {
-        EngineError::GameOver => anyhow!("the game is over in this position: there is no cube decision"),
-        EngineError::Cube(e) => anyhow::Error::new(e).context("cannot analyse the cube at this score and cube"),
-        EngineError::OpponentOwnsCube { cube_value, playing_on, mwc } => {
-            let mwc = mwc.map_or(String::new(), |m| format!(", {:.2}% match winning chances", 100.0 * m));
-            anyhow!(
-                "X (the player on roll) cannot double: O owns the {cube_value}-cube. Playing on is worth {playing_on:+.3} for X (normalised to the cube{mwc}). \
-                 To see O's redouble and X's take or pass, give the position with O on roll and --owner me."
-            )
-        }
-        e => e.into(),
-    }
 }

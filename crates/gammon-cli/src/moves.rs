@@ -6,7 +6,7 @@ use crate::{json, text};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use gammon_engine::api::Request;
-use gammon_engine::api::{legal_moves, EngineError, LegalMoves};
+use gammon_engine::api::{legal_moves, Asked, LegalMoves, Refusal};
 use gammon_rules::{Dice, Position};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
@@ -53,10 +53,7 @@ pub fn run(args: &MovesArgs) -> Result<ExitCode> {
 
 /// The legal moves of both modes: a finished game has none to list.
 fn moves_of(pos: &Position, dice: Dice) -> Result<LegalMoves> {
-    legal_moves(pos, dice).map_err(|e| match e {
-        EngineError::GameOver => anyhow!("the game in this position is over: there is nothing to move"),
-        e => e.into(),
-    })
+    Ok(legal_moves(pos, dice).map_err(|e| Refusal::new(e, Asked::Moves))?)
 }
 
 /// The longest `--stdin` line read: a request is a Position ID and a roll,

@@ -1,14 +1,14 @@
 //! `gammon rollout`: Monte Carlo rollouts of a position (the player on roll,
 //! before rolling) or of the candidate moves of a roll.
 
-use crate::args::{DiceOption, JsonArg, MetArg, PositionText, ShardArg, ThreadsArg, WeightsArg};
+use crate::args::{ContextArgs, DiceOption, JsonArg, MetArg, PositionText, ShardArg, ThreadsArg, WeightsArg};
 use crate::json;
 use crate::text::{self, RolloutProgressLine};
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use gammon_engine::api::Request;
-use gammon_engine::api::{check_rollout, Engine, EngineError};
-use gammon_engine::rollout::{RolloutError, RolloutSettings, BATCH};
+use gammon_engine::api::{check_rollout, Asked, Engine, EngineError, Refusal, RolloutOptions};
+use gammon_engine::rollout::{RolloutError, BATCH};
 use gammon_engine::shard::Shard;
 use gammon_eval::NetEvaluator;
 use gammon_jobs::rollout_shard::{self, ShardJob, ShardRunError};
@@ -44,6 +44,8 @@ pub struct RolloutArgs {
     position: PositionText,
     #[command(flatten)]
     dice: DiceOption,
+    #[command(flatten)]
+    context: ContextArgs,
     /// The most games to play.
     #[arg(long, default_value_t = BATCH)]
     games: u64,
@@ -110,29 +112,35 @@ pub struct RolloutArgs {
     json: JsonArg,
 }
 
+impl RolloutArgs {
+    /// The options as the engine reads them.
+    pub fn options(&self) -> RolloutOptions {
+        RolloutOptions {
+            games: self.games,
+            ply: self.ply,
+            truncate: self.truncate,
+            cubeful: self.cubeful,
+            cubeless: self.cubeless,
+            seed: self.seed,
+            target_se: self.target_se,
+            variance_reduction: !self.no_vr,
+            quasi_random: !self.no_quasi_random,
+            bearoff_exact: !self.no_bearoff,
+            moves: self.moves,
+        }
+    }
+}
+
 /// Runs `gammon rollout`.
 pub fn run(args: &RolloutArgs) -> Result<()> {
-    let request = Request::read(&args.position.position, None, args.dice.dice.as_deref())?;
-    let settings = RolloutSettings {
-        trials: args.games,
-        seed: args.seed,
-        truncate: args.truncate,
-        variance_reduction: !args.no_vr,
-        quasi_random: !args.no_quasi_random,
-        cubeful: if request.context.is_money() { args.cubeful } else { !args.cubeless },
-        target_se: args.target_se,
-        ply: args.ply,
-        bearoff_exact: !args.no_bearoff,
-        candidates: if args.moves == 0 { None } else { Some(args.moves) },
-    };
-    check_rollout(&request, &settings).map_err(|e| match e {
-        EngineError::GameOver => anyhow!("the game in this position is over: there are no moves to roll out"),
-        EngineError::Rollout(e) => match e.setting() {
-            Some(setting) => anyhow!("--{}: {e}", setting.replace('_', "-")),
-            None => e.into(),
-        },
-        e => e.into(),
-    })?;
+    let mut request = Request::read(&args.position.position, None, args.dice.dice.as_deref())?;
+    let notes;
+    (request.context, notes) = args.context.apply(request.context)?;
+    for note in notes {
+        eprintln!("note: {note}");
+    }
+    let settings = args.options().settings(&request);
+    check_rollout(&request, &settings).map_err(|e| Refusal::new(e, Asked::Rollout))?;
     let shard = args.shard.resolve()?;
     if args.out.is_none() && args.shard.shard.is_some() {
         bail!("--shard needs --out FILE: a shard's sums are written there, for gammon merge");
@@ -170,9 +178,8 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
         let report = pool.install(|| engine.cube_rollout(&request, &settings, |p| progress.show(p), stop.as_atomic()));
         progress.clear();
         let report = finished(report.map_err(|e| match e {
-            EngineError::GameOver => anyhow!("the game in this position is over: there is no cube decision"),
-            EngineError::Cube(e) => anyhow::Error::new(e).context("cannot roll out the cube at this score and cube"),
-            e => e.into(),
+            e @ EngineError::Rollout(RolloutError::Interrupted) => e.into(),
+            e => Refusal::new(e, Asked::CubeRollout).into(),
         }))?;
         if args.json.json {
             json::write(&mut out, &report)?;
@@ -289,4 +296,24 @@ fn stop_on_interrupt(progress: Arc<RolloutProgressLine>) -> Result<StopFlag> {
         }
         Press::Second => progress.note("second interrupt: quitting without a result"),
     })?)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct Cli {
+        #[command(flatten)]
+        rollout: RolloutArgs,
+    }
+
+    #[test]
+    fn the_commands_defaults_are_the_engines() {
+        // The Python package takes the engine's defaults: they must be the command's.
+        let cli = Cli::try_parse_from(["rollout", "start"]).unwrap();
+        assert_eq!(cli.rollout.options(), RolloutOptions::default());
+    }
 }

@@ -176,6 +176,17 @@ fn a_match_position_is_rolled_out_at_its_score() {
 }
 
 #[test]
+fn the_context_options_set_the_score_as_an_xgid_does() {
+    // MATCH_3_2's position in money play, given its match by the options.
+    let money = MATCH_3_2.replacen(":3:2:0:7:", ":0:0:0:0:", 1);
+    let by_options = ok_json(&[&money, "--match", "7", "--score", "3-2", "--games", "36", "--truncate", "4"]);
+    let by_xgid = ok_json(&[MATCH_3_2, "--games", "36", "--truncate", "4"]);
+    assert_eq!(by_options["settings"], by_xgid["settings"]);
+    assert_eq!(by_options["rollout"], by_xgid["rollout"]);
+    rollout_fails(&["start", "--score", "1-2"], "--score needs --match");
+}
+
+#[test]
 fn cubeful_and_cubeless_are_one_choice() {
     rollout_fails(&[MATCH_3_2, "--cubeful", "--cubeless"], "cannot be used with");
 }

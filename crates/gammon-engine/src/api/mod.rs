@@ -28,7 +28,9 @@ mod cubeful_analysis;
 mod error;
 pub mod json;
 mod moves;
+mod overrides;
 pub mod play;
+mod refusal;
 mod request;
 mod resign;
 mod rollout_report;
@@ -51,6 +53,8 @@ pub use cube_rollout::CubeRolloutReport;
 pub use cubeful_analysis::{CubefulMove, CubefulRollAnalysis};
 pub use error::{error_chain, EngineError};
 pub use moves::{legal_moves, ChosenMove, LegalMove, LegalMoves};
+pub use overrides::{parse_owner, parse_score, ContextOverrideError, ContextOverrides};
+pub use refusal::{Asked, Refusal};
 pub use request::{Request, RequestError};
 pub use resign::{CubeUse, ResignationAnswer, ResignationUnit, RESIGNATION_TOLERANCE};
 pub use rollout_report::{MatchUnits, RolloutOutcome, RolloutReport};
@@ -58,7 +62,7 @@ pub use rollout_shard::{
     merge_rollout_shards, MergeError, MergeSummary, MergedRollout, RolloutJob, RolloutShard, MAX_SHARD_BYTES,
     SHARD_VERSION,
 };
-pub use use_cases::{check_rollout, AnalyseOptions, Analysis, CubeOptions, EvalOptions};
+pub use use_cases::{check_rollout, AnalyseOptions, Analysis, CubeOptions, EvalOptions, RolloutOptions};
 
 use crate::cube::{analyse_state_nply, rank_results_cubeful, CubeState};
 use crate::met::Met;

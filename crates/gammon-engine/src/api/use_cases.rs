@@ -129,6 +129,77 @@ pub(super) fn check_depth(ply: u8) -> Result<(), EngineError> {
     Ok(())
 }
 
+/// How `gammon rollout` rolls out, as its options say it (their defaults
+/// are the command's): [`RolloutOptions::settings`] resolves them for a
+/// request.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RolloutOptions {
+    /// The most games to play.
+    pub games: u64,
+    /// The rollout players' chequer play, 0 to 2 plies.
+    pub ply: u8,
+    /// Stop each game after this many half-moves.
+    pub truncate: Option<u32>,
+    /// Money play: also play a money cube.
+    pub cubeful: bool,
+    /// A match position: cubeless match winning chances instead of the
+    /// cubeful match rollout.
+    pub cubeless: bool,
+    /// The dice seed.
+    pub seed: u64,
+    /// Stop once the standard error is at most this (after whole blocks).
+    pub target_se: Option<f64>,
+    /// Luck adjustment.
+    pub variance_reduction: bool,
+    /// Stratified first two rolls.
+    pub quasi_random: bool,
+    /// Take the bearoff databases' values.
+    pub bearoff_exact: bool,
+    /// With dice: the best this many moves by the net's static judgement
+    /// (0: every legal move).
+    pub moves: usize,
+}
+
+impl Default for RolloutOptions {
+    /// 1,296 games at 0 ply, seed 1, luck adjustment, quasi-random dice,
+    /// exact bearoffs, the best 8 moves; money cubeless, a match cubeful.
+    fn default() -> Self {
+        RolloutOptions {
+            games: crate::rollout::BATCH,
+            ply: 0,
+            truncate: None,
+            cubeful: false,
+            cubeless: false,
+            seed: 1,
+            target_se: None,
+            variance_reduction: true,
+            quasi_random: true,
+            bearoff_exact: true,
+            moves: 8,
+        }
+    }
+}
+
+impl RolloutOptions {
+    /// The settings of a rollout of `request`: money play is cubeless unless
+    /// [`cubeful`](Self::cubeful), a match position cubeful at its score
+    /// unless [`cubeless`](Self::cubeless).
+    pub fn settings(&self, request: &Request) -> RolloutSettings {
+        RolloutSettings {
+            trials: self.games,
+            seed: self.seed,
+            truncate: self.truncate,
+            variance_reduction: self.variance_reduction,
+            quasi_random: self.quasi_random,
+            cubeful: if request.context.is_money() { self.cubeful } else { !self.cubeless },
+            target_se: self.target_se,
+            ply: self.ply,
+            bearoff_exact: self.bearoff_exact,
+            candidates: (self.moves != 0).then_some(self.moves),
+        }
+    }
+}
+
 /// Checks a rollout before it starts (or is queued): its settings, and with
 /// dice a game that is still on.
 ///
