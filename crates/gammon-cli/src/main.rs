@@ -16,6 +16,7 @@ mod line_input;
 mod merge_cmd;
 mod moves;
 mod play;
+mod position_cmd;
 mod review;
 mod rollout_cmd;
 mod serve_cmd;
@@ -38,6 +39,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Show a position: its IDs, board, pip counts and game context.
+    Position(position_cmd::PositionArgs),
     /// List every legal move of a position for a roll.
     Moves(moves::MovesArgs),
     /// Rank the legal moves of a roll (or evaluate a position) with n-ply search.
@@ -96,6 +99,7 @@ fn main() -> ExitCode {
     quiet_on_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Position(args) => position_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Moves(args) => moves::run(&args),
         Command::Analyse(args) => analyse_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Cube(args) => cube_cmd::run(&args).map(|()| ExitCode::SUCCESS),

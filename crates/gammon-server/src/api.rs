@@ -21,7 +21,7 @@ use gammon_engine::rollout::{
     match_chances, Estimate as RunningEstimate, RolloutError, RolloutProgress, RolloutSettings, BATCH,
 };
 use gammon_jobs::Progress;
-use gammon_rules::{parse_match_text, DiceState};
+use gammon_rules::parse_match_text;
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -48,11 +48,7 @@ pub(crate) fn to_value(value: &impl serde::Serialize) -> Result<RawJson, ApiErro
 /// `GET /api/position`: the board, IDs, pips and context of a position.
 pub async fn position(RawQuery(raw): RawQuery) -> Answer {
     let request = Query::parse(raw.as_deref(), &["position", "match_id", "dice"])?.request()?;
-    let mut context = request.context;
-    if let Some(d) = request.dice {
-        context.dice = DiceState::Rolled(d);
-    }
-    to_value(&PositionJson::new(&request.position, &context))
+    to_value(&PositionJson::of_request(&request))
 }
 
 /// `GET /api/moves`: the legal moves of a roll (`gammon moves --json`).

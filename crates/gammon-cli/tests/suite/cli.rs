@@ -23,6 +23,31 @@ fn moves_start_31_lists_the_16_plays() {
 }
 
 #[test]
+fn position_shows_ids_board_pips_and_context_in_every_form() {
+    const XGID: &str = "XGID=-b----E-C---eE---c-e----B-:1:1:1:31:3:1:0:5:10";
+    let out = gammon(&["position", XGID], None);
+    assert!(out.success(), "{}", out.stderr);
+    assert!(out.stdout.contains("5-point match, score 3-1"), "{}", out.stdout);
+    assert!(out.stdout.contains("Position ID: 4HPwATDgc/ABMA") && out.stdout.contains("Pip counts: X 167, O 167"));
+    assert!(out.stdout.contains(&format!("XGID: {XGID}")), "{}", out.stdout);
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = gammon(&[&["position"], args, &["--json"]].concat(), None);
+        assert!(out.success(), "{}", out.stderr);
+        serde_json::from_str(&out.stdout).unwrap()
+    };
+    // The same position as a Match ID pair: the same IDs and context.
+    let by_xgid = json(&[XGID]);
+    assert_eq!(by_xgid["xgid"], XGID);
+    assert_eq!(by_xgid["pips"], serde_json::json!([167, 167]));
+    assert_eq!(by_xgid["dice"], "31");
+    assert_eq!(by_xgid["context"]["match_length"], 5);
+    let start = json(&["start", "--dice", "52"]);
+    assert_eq!((start["position_id"].as_str(), start["dice"].as_str()), (Some("4HPwATDgc/ABMA"), Some("52")));
+    let bad = gammon(&["position", "nonsense"], None);
+    assert!(!bad.success() && bad.stderr.starts_with("error: ") && bad.stderr.lines().count() == 1, "{}", bad.stderr);
+}
+
+#[test]
 fn moves_json_matches_the_oracle() {
     let record = &movegen_full()[5];
     let roll = format!("{}{}", record.dice[0], record.dice[1]);

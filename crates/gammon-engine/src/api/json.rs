@@ -820,6 +820,16 @@ struct BoardJson {
 }
 
 impl PositionJson {
+    /// The view of a request: its position in its context, with its dice
+    /// (`gammon position --json`, `/api/position`).
+    pub fn of_request(request: &super::Request) -> Self {
+        let mut context = request.context;
+        if let Some(d) = request.dice {
+            context.dice = DiceState::Rolled(d);
+        }
+        PositionJson::new(&request.position, &context)
+    }
+
     /// The view of `position` (player on roll) in `context`.
     pub fn new(position: &Position, context: &GameContext) -> Self {
         let (mine, theirs) = position.to_boards();

@@ -127,13 +127,41 @@ pub fn read_match_file_with_analysis(
         Content::Ogxm(bytes) => return read_ogxm(&bytes, Some(equity)).map_err(|e| ogxm_error(path, e)),
         Content::Text(text) => text,
     };
-    let mut record =
-        parse_match_text(&text).map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })?;
-    let text = normalize(&text);
+    parse_match_text_with_analysis(&text, equity)
+        .map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
+}
+
+/// [`parse_match_text`] that also reads gnubg's analysis stored in SGF
+/// text, as [`read_match_file_with_analysis`] does for a file.
+///
+/// # Errors
+/// As [`parse_match_text`].
+pub fn parse_match_text_with_analysis(text: &str, equity: &dyn MatchEquity) -> Result<MatchRecord, MatError> {
+    let mut record = parse_match_text(text)?;
+    let text = normalize(text);
     if record.stored.is_none() && is_sgf(&text) {
         record.stored = read_sgf_analysis(&text, &record, equity);
     }
     Ok(record)
+}
+
+/// The games of match text before the first one that does not replay, and
+/// that one's error (as [`read_match_file_until_error`] for a file), with
+/// the analysis of those games that SGF text stores when `equity` is given.
+///
+/// # Errors
+/// Text that cannot be read as a match at all.
+pub fn parse_match_text_until_error(
+    text: &str,
+    equity: Option<&dyn MatchEquity>,
+) -> Result<(MatchRecord, Option<MatError>), MatError> {
+    let prepared = prepare(text)?;
+    let sgf = is_sgf(&prepared);
+    let (mut record, error) = if sgf { parse_sgf_until_error(&prepared) } else { parse_mat_until_error(&prepared) }?;
+    if let (Some(equity), true, None) = (equity, sgf, &record.stored) {
+        record.stored = read_sgf_analysis(&prepared, &record, equity);
+    }
+    Ok((record, error))
 }
 
 fn ogxm_error(path: &Path, e: OgxmError) -> ReadMatchError {
@@ -208,14 +236,8 @@ fn until_error(
         Content::Ogxm(bytes) => return read_ogxm_until_error(&bytes, equity).map_err(|e| ogxm_error(path, e)),
         Content::Text(text) => text,
     };
-    let prepared = prepare(&text).map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })?;
-    let sgf = is_sgf(&prepared);
-    let (mut record, error) = if sgf { parse_sgf_until_error(&prepared) } else { parse_mat_until_error(&prepared) }
-        .map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })?;
-    if let (Some(equity), true, None) = (equity, sgf, &record.stored) {
-        record.stored = read_sgf_analysis(&prepared, &record, equity);
-    }
-    Ok((record, error))
+    parse_match_text_until_error(&text, equity)
+        .map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
 }
 
 /// What a match file holds: the bytes of an XG or OGXM file, or text.
