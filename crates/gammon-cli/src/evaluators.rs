@@ -1,30 +1,14 @@
 //! Choosing an evaluator on the command line: the shipped net, a weights
 //! file, or pubeval.
 
-use anyhow::{Context, Result};
-use gammon_eval::file_format::{FileKind, Found};
+use anyhow::Result;
 use gammon_eval::pubeval::PubEval;
-use gammon_eval::{Evaluator, NetEvaluator, NetWeights};
+use gammon_eval::{Evaluator, NetEvaluator};
 use std::path::{Path, PathBuf};
 
-/// The shipped net, or the weights in `path`.
+/// The shipped net, or the weights in `path` (the engine's words when not).
 pub fn net(path: Option<&Path>) -> Result<NetEvaluator> {
-    match path {
-        Some(p) => {
-            // The library's error names the file; the context says what it was for.
-            let w = NetWeights::load(p)
-                .map_err(|e| match e.found() {
-                    Some(Found::Gammon(FileKind::Checkpoint)) => anyhow::anyhow!(
-                        "{e} (continue its run with `gammon train --resume --out <its folder>`; \
-                         the run's weights are in weights.gnn beside it)"
-                    ),
-                    _ => e.into(),
-                })
-                .context("cannot load weights")?;
-            Ok(NetEvaluator::new(w))
-        }
-        None => NetEvaluator::shipped().context("the weights built into this program do not load"),
-    }
+    Ok(gammon_engine::api::load_net(path)?)
 }
 
 /// `net` (the shipped weights), `pubeval`, or a path to a weights file.

@@ -96,8 +96,14 @@ pub enum MetError {
     /// The file could not be read: not there, not a regular file, larger
     /// than [`MAX_MET_FILE_BYTES`], not UTF-8 (the file format's error and
     /// its causes, which name the file).
-    #[error("match equity table: {0}")]
-    Read(String),
+    #[error("match equity table: {message}")]
+    Read {
+        /// What went wrong, naming the file.
+        message: String,
+        /// The system's kind of error, when the system refused the read
+        /// (`NotFound` for a missing file).
+        io: Option<std::io::ErrorKind>,
+    },
     /// Not well-formed XML.
     #[error("it is not well-formed XML: {0}")]
     Xml(String),

@@ -31,7 +31,7 @@ impl Met {
     /// [`MetError::File`] naming the file, around the reason.
     pub fn read_xml_file(path: &Path) -> Result<Met, MetError> {
         let text = file_format::read_text(path, MAX_MET_FILE_BYTES)
-            .map_err(|e| MetError::Read(crate::api::error_chain(&e)))?;
+            .map_err(|e| MetError::Read { message: crate::api::error_chain(&e), io: io_kind(&e) })?;
         Met::parse_xml(&text).map_err(|source| MetError::File { path: path.to_path_buf(), source: Box::new(source) })
     }
 
@@ -102,6 +102,18 @@ fn rows(table: Node<'_, '_>, which: &'static str) -> Result<Vec<Vec<f64>>, MetEr
                 .collect()
         })
         .collect()
+}
+
+/// The kind of the system error under `error`, if one is.
+fn io_kind(error: &(dyn std::error::Error + 'static)) -> Option<std::io::ErrorKind> {
+    let mut source = Some(error);
+    while let Some(e) = source {
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            return Some(io.kind());
+        }
+        source = e.source();
+    }
+    None
 }
 
 #[cfg(test)]
