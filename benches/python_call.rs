@@ -1,7 +1,8 @@
 //! The work behind `gammon.Engine().analyse("4HPwATDgc/ABMA", dice="31",
-//! ply=0)` of the Python package, in Rust: the engine's analysis alone, and
-//! with what the package adds (reading the request, the JSON document the
-//! dict is read from). `crates/gammon-py/benches/call_overhead.py` times the
+//! ply=0)` and of `.evaluate("4HPwATDgc/ABMA")` of the Python package, in
+//! Rust: the engine's work alone, and the analysis with the request read
+//! and its JSON text written (what the CLI does; the package makes the
+//! dict without the text). `crates/gammon-py/benches/call_overhead.py` times the
 //! Python call on the same machine; the difference is the binding's cost.
 //!
 //! `cargo bench -p gammon-benches --bench python_call`
@@ -9,7 +10,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use gammon_engine::api::json::document;
-use gammon_engine::api::{AnalyseOptions, Engine, Request};
+use gammon_engine::api::{AnalyseOptions, Engine, EvalOptions, Request};
 use gammon_eval::NetEvaluator;
 
 const POSITION: &str = "4HPwATDgc/ABMA";
@@ -29,6 +30,10 @@ fn analyse(c: &mut Criterion) {
             let analysis = engine.analyse(&request, &options).unwrap();
             black_box(serde_json::to_string(&document(&analysis)).unwrap())
         });
+    });
+    let evaluate = EvalOptions::default();
+    group.bench_function("evaluate, the engine alone", |b| {
+        b.iter(|| black_box(engine.eval(black_box(&request), &evaluate).unwrap()));
     });
     group.finish();
 }

@@ -1,6 +1,7 @@
 //! Answers and failures on their way to Python: an answer is the JSON
-//! document the CLI prints, read by Python's own `json.loads` (so every
-//! number is the one the CLI prints, digit for digit); a failure is the
+//! document the CLI prints, as the Python objects `json.loads` makes of it
+//! ([`to_python`](crate::to_python), every number the one the CLI prints,
+//! digit for digit); a failure is the
 //! CLI's one-line message as `ValueError`, or `FileNotFoundError` when a
 //! file named is missing.
 
@@ -11,12 +12,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde::Serialize;
 
-/// `value` as the dict of the CLI's `--json` (with its `schema_version`).
+/// `value` as the dict of the CLI's `--json` (with its `schema_version`):
+/// what `json.loads` gives for the CLI's text, made without the text.
 pub fn to_dict<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py, PyDict>> {
-    let text = serde_json::to_string(&document(value))
-        .map_err(|e| PyValueError::new_err(format!("the answer cannot be written as JSON: {e}")))?;
-    let loads = py.import("json")?.getattr("loads")?;
-    Ok(loads.call1((text,))?.cast_into::<PyDict>()?)
+    let any = crate::to_python::to_python(py, &document(value))?;
+    any.cast_into::<PyDict>().map_err(|_| PyValueError::new_err("the answer is not a JSON object"))
 }
 
 /// Why a call failed, as the CLI says it.

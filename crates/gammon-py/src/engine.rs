@@ -97,7 +97,12 @@ impl Engine {
     ) -> PyResult<T> {
         let flag = Arc::new(AtomicBool::new(false));
         let engine = self.engine.stoppable(Arc::clone(&flag));
-        if ply < 2 {
+        // A static search has nothing to share out: it stays on this thread
+        // (the hop to the pool would cost more than the search).
+        if ply == 0 {
+            return Ok(py.detach(|| work(&engine)));
+        }
+        if ply == 1 {
             return Ok(py.detach(|| self.install(None, || work(&engine)))?);
         }
         let (answer, raised) = watched(py, &flag, || self.install(None, || work(&engine)));

@@ -8,6 +8,7 @@
 mod answer;
 mod engine;
 mod options;
+mod to_python;
 mod watch;
 
 use answer::{to_dict, Failure};
