@@ -1,5 +1,5 @@
 //! The work behind `gammon.Engine().analyse("4HPwATDgc/ABMA", dice="31",
-//! ply=0)` and of `.evaluate("4HPwATDgc/ABMA")` of the Python package, in
+//! ply=0)`, `.evaluate("4HPwATDgc/ABMA")` and `gammon.moves(…, "31")` of the Python package, in
 //! Rust: the engine's work alone, and the analysis with the request read
 //! and its JSON text written (what the CLI does; the package makes the
 //! dict without the text). `crates/gammon-py/benches/call_overhead.py` times the
@@ -10,7 +10,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use gammon_engine::api::json::document;
-use gammon_engine::api::{AnalyseOptions, Engine, EvalOptions, Request};
+use gammon_engine::api::{legal_moves, AnalyseOptions, Engine, EvalOptions, Request};
 use gammon_eval::NetEvaluator;
 
 const POSITION: &str = "4HPwATDgc/ABMA";
@@ -34,6 +34,10 @@ fn analyse(c: &mut Criterion) {
     let evaluate = EvalOptions::default();
     group.bench_function("evaluate, the engine alone", |b| {
         b.iter(|| black_box(engine.eval(black_box(&request), &evaluate).unwrap()));
+    });
+    let dice = request.dice.unwrap();
+    group.bench_function("legal moves, the engine alone", |b| {
+        b.iter(|| black_box(legal_moves(black_box(&request.position), dice).unwrap()));
     });
     group.finish();
 }

@@ -42,6 +42,24 @@ pub fn to_python<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound
     value.serialize(ToPython { py }).map_err(|e| e.0)
 }
 
+thread_local! {
+    /// The field names met so far as interned Python strings, by the
+    /// address of their `&'static str`: a struct's keys are made once.
+    static KEYS: std::cell::RefCell<std::collections::HashMap<(usize, usize), Py<PyString>>> =
+        std::cell::RefCell::default();
+}
+
+/// `name` as an interned Python string, made once per thread.
+fn key<'py>(py: Python<'py>, name: &'static str) -> Bound<'py, PyString> {
+    KEYS.with(|keys| {
+        keys.borrow_mut()
+            .entry((name.as_ptr() as usize, name.len()))
+            .or_insert_with(|| PyString::intern(py, name).unbind())
+            .bind(py)
+            .clone()
+    })
+}
+
 /// The serializer.
 #[derive(Clone, Copy)]
 pub struct ToPython<'py> {
@@ -71,7 +89,7 @@ impl<'py> ToPython<'py> {
     /// `{variant: value}`, serde_json's form of an enum's data.
     fn tagged(self, variant: &'static str, value: Bound<'py, PyAny>) -> Out<'py> {
         let dict = PyDict::new(self.py);
-        dict.set_item(PyString::intern(self.py, variant), value)?;
+        dict.set_item(key(self.py, variant), value)?;
         Ok(dict.into_any())
     }
 }
@@ -156,7 +174,7 @@ impl<'py> ser::Serializer for ToPython<'py> {
         self.none()
     }
     fn serialize_unit_variant(self, _name: &'static str, _index: u32, variant: &'static str) -> Out<'py> {
-        Ok(PyString::intern(self.py, variant).into_any())
+        Ok(key(self.py, variant).into_any())
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _name: &'static str, value: &T) -> Out<'py> {
         value.serialize(self)
@@ -319,8 +337,8 @@ impl<'py> ser::SerializeMap for Map<'py> {
 impl<'py> ser::SerializeStruct for Map<'py> {
     type Ok = Bound<'py, PyAny>;
     type Error = ConvertError;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<(), ConvertError> {
-        self.dict.set_item(PyString::intern(self.to.py, key), value.serialize(self.to)?)?;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, name: &'static str, value: &T) -> Result<(), ConvertError> {
+        self.dict.set_item(key(self.to.py, name), value.serialize(self.to)?)?;
         Ok(())
     }
     fn end(self) -> Out<'py> {
@@ -331,8 +349,8 @@ impl<'py> ser::SerializeStruct for Map<'py> {
 impl<'py> ser::SerializeStructVariant for Map<'py> {
     type Ok = Bound<'py, PyAny>;
     type Error = ConvertError;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<(), ConvertError> {
-        self.dict.set_item(PyString::intern(self.to.py, key), value.serialize(self.to)?)?;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, name: &'static str, value: &T) -> Result<(), ConvertError> {
+        self.dict.set_item(key(self.to.py, name), value.serialize(self.to)?)?;
         Ok(())
     }
     fn end(self) -> Out<'py> {
