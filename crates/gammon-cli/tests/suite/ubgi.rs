@@ -900,8 +900,10 @@ fn readme_says_which_commands_take_which_weights_options() {
         let takes_weights = text.contains("--weights ");
         assert_eq!(takes_weights, options.contains(&"--weights"), "gammon {command}: --weights");
     }
-    let moves = help("moves");
-    assert!(!moves.contains("--weights") && !moves.contains("--engine"), "{moves}");
+    for command in ["moves", "position", "convert"] {
+        let text = help(command);
+        assert!(!text.contains("--weights") && !text.contains("--engine"), "{command}: {text}");
+    }
 }
 
 /// A line of 100,000 `x`, then a line that is not UTF-8, then `next`.
