@@ -15,9 +15,17 @@ if ! "$venv/bin/python" -c "import maturin, pytest, mypy" >/dev/null 2>&1; then
     "$venv/bin/pip" install -q "maturin>=1.9,<2" pytest mypy
 fi
 
-# The package is outside the workspace (as fuzz/ is): its own fmt and clippy.
+# The package is outside the workspace (as fuzz/ is): its own fmt, clippy
+# and unit tests.
 cargo fmt --manifest-path crates/gammon-py/Cargo.toml -- --check
 cargo clippy --manifest-path crates/gammon-py/Cargo.toml --all-targets --locked -- -D warnings
+
+# Its Rust unit tests embed Python: they link against libpython.
+if ! python3 -c "import os, sys, sysconfig as c; sys.exit(not os.path.exists(os.path.join(c.get_config_var('LIBDIR'), c.get_config_var('LDLIBRARY'))))"; then
+    apt-get install -y -q libpython3-dev >/dev/null 2>&1 \
+        || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q libpython3-dev >/dev/null; }
+fi
+cargo test --manifest-path crates/gammon-py/Cargo.toml --locked --lib -q
 
 # The binary the answers are compared with.
 [ -x target/debug/gammon ] || CARGO_TARGET_DIR=$root/target cargo build -p gammon-cli

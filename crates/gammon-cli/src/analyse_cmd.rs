@@ -9,7 +9,7 @@
 
 use crate::args::{ContextArgs, DiceOption, JsonArg, MetArg, PlyArg, PositionText, WeightsArg};
 use crate::{json, text};
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Args;
 use gammon_engine::api::{AnalyseOptions, Analysis, Asked, Engine, Refusal, Request};
 use gammon_engine::search::MoveFilter;
@@ -70,9 +70,7 @@ pub struct AnalyseArgs {
 pub fn run(args: &AnalyseArgs) -> Result<()> {
     let mut request = Request::read(&args.position.position, None, args.dice.dice.as_deref())?;
     if args.cubeless {
-        if let Some(option) = args.context.first_given() {
-            bail!("{option} does not apply with --cubeless: cubeless analysis is money play without a cube");
-        }
+        args.context.overrides().check_cubeless()?;
     }
     let notes;
     (request.context, notes) = args.context.apply(request.context)?;

@@ -191,12 +191,6 @@ impl ContextArgs {
     pub fn apply(&self, ctx: GameContext) -> Result<(GameContext, Vec<String>)> {
         Ok(self.overrides().apply(ctx)?)
     }
-
-    /// The first option of this block given on the command line, if any
-    /// (for a command mode that takes none of them).
-    pub fn first_given(&self) -> Option<&'static str> {
-        self.overrides().first_given()
-    }
 }
 
 #[cfg(test)]

@@ -45,7 +45,7 @@ def review_folder(engine: gammon.Engine, folder: pathlib.Path, ply: int = 2) -> 
             continue
         try:
             review = engine.review(path, ply=ply, cube_ply=ply)
-        except ValueError as refused:
+        except (ValueError, OSError) as refused:
             print(f"{path.name}: not reviewed: {refused}", file=sys.stderr)
             continue
         for summary in review["summary"]:

@@ -5,12 +5,12 @@
 //! GIL and share the engine's caches.
 
 use crate::answer::{to_dict, Failure};
-use crate::options::{check_ply, ContextKeywords, MAX_ANALYSIS_PLY};
+use crate::options::{check_ply, whole, ContextKeywords, MAX_ANALYSIS_PLY};
 use crate::watch::watched;
 use gammon_engine::api::json::EvalJson;
 use gammon_engine::api::{
     check_rollout, load_net, AnalyseOptions, Asked, CubeOptions, EngineError, EvalOptions, Refusal, Request,
-    RolloutOptions,
+    RolloutOptions, MAX_THREADS,
 };
 use gammon_engine::met::{Met, MetError};
 use gammon_engine::review::{ReviewError, ReviewSettings, MAX_REVIEW_PLIES};
@@ -23,13 +23,11 @@ use gammon_rules::{
 };
 use pyo3::exceptions::{PyKeyboardInterrupt, PyUserWarning};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::PyNone;
+use pyo3::types::{PyDict, PyString};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-
-/// The most threads a pool may have (the CLI's `--threads` limit).
-const MAX_THREADS: usize = 1024;
 
 /// A backgammon engine: `Engine(weights=None, threads=None, met=None)`.
 ///
@@ -52,10 +50,10 @@ impl std::fmt::Debug for Engine {
 }
 
 /// A worker pool of `threads`, refused as the CLI refuses `--threads`.
-fn pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
-    if !(1..=MAX_THREADS).contains(&threads) {
+fn pool(threads: i64) -> Result<rayon::ThreadPool, Failure> {
+    let Some(threads) = usize::try_from(threads).ok().filter(|n| (1..=MAX_THREADS).contains(n)) else {
         return Err(Failure::message(format!("threads: {threads} is not in 1..={MAX_THREADS}")));
-    }
+    };
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -63,26 +61,25 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
 }
 
 impl Engine {
-    /// `work` in this engine's pool, or in `threads` of a pool of its own.
-    fn install<T: Send>(&self, threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T, Failure> {
-        Ok(match (threads, &self.pool) {
-            (Some(n), _) => pool(n)?.install(work),
-            (None, Some(p)) => p.install(work),
-            (None, None) => work(),
-        })
+    /// `work` in `own` (a call's `threads`), else in this engine's pool.
+    fn install<T: Send>(&self, own: Option<&rayon::ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
+        match own.or(self.pool.as_ref()) {
+            Some(pool) => pool.install(work),
+            None => work(),
+        }
     }
 
     /// `work` (given a stop flag) with the GIL released and Ctrl-C
-    /// honoured: its answer, and the interrupt if one came.
+    /// honoured, in `own` or this engine's pool: its answer, and the
+    /// interrupt if one came.
     fn watched<T: Send>(
         &self,
         py: Python<'_>,
-        threads: Option<usize>,
+        own: Option<&rayon::ThreadPool>,
         work: impl FnOnce(&AtomicBool) -> T + Send,
-    ) -> Result<(T, Option<PyErr>), Failure> {
+    ) -> (T, Option<PyErr>) {
         let stop = AtomicBool::new(false);
-        let (answer, raised) = watched(py, &stop, || self.install(threads, || work(&stop)));
-        Ok((answer?, raised))
+        watched(py, &stop, || self.install(own, || work(&stop)))
     }
 
     /// A search that Ctrl-C abandons (analysis and cube decisions): its
@@ -103,13 +100,13 @@ impl Engine {
             return Ok(py.detach(|| work(&engine)));
         }
         if ply == 1 {
-            return Ok(py.detach(|| self.install(None, || work(&engine)))?);
+            return Ok(py.detach(|| self.install(None, || work(&engine))));
         }
         let (answer, raised) = watched(py, &flag, || self.install(None, || work(&engine)));
-        if let Some(interrupt) = raised {
-            return Err(interrupt);
+        match raised {
+            Some(interrupt) => Err(with_partial(py, interrupt, None)),
+            None => Ok(answer),
         }
-        Ok(answer?)
     }
 }
 
@@ -117,7 +114,7 @@ impl Engine {
 impl Engine {
     #[new]
     #[pyo3(signature = (weights=None, threads=None, met=None))]
-    fn new(weights: Option<PathBuf>, threads: Option<usize>, met: Option<PathBuf>) -> PyResult<Self> {
+    fn new(weights: Option<PathBuf>, threads: Option<i64>, met: Option<PathBuf>) -> PyResult<Self> {
         let net = load_net(weights.as_deref()).map_err(Failure::from)?;
         let met = match met {
             Some(path) => Met::read_xml_file(&path).map_err(|e| {
@@ -142,8 +139,10 @@ impl Engine {
         self.engine.met().name().to_string()
     }
 
-    fn __repr__(&self) -> String {
-        format!("gammon.Engine({:?}, met={:?})", self.engine.name(), self.engine.met().name())
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let net = PyString::new(py, &self.engine.name()).repr()?;
+        let met = PyString::new(py, self.engine.met().name()).repr()?;
+        Ok(format!("<gammon.Engine net={net} met={met}>"))
     }
 
     /// The net's static evaluation of `position` before the roll: the dict
@@ -167,12 +166,12 @@ impl Engine {
         py: Python<'py>,
         position: &str,
         dice: Option<&str>,
-        ply: u8,
+        ply: i64,
         cubeless: bool,
-        prune: usize,
-        cube: Option<u32>,
+        prune: i64,
+        cube: Option<i64>,
         owner: Option<&'py str>,
-        r#match: Option<u32>,
+        r#match: Option<i64>,
         score: Option<Bound<'py, PyAny>>,
         crawford: Option<bool>,
         jacoby: Option<bool>,
@@ -181,15 +180,11 @@ impl Engine {
         let context = ContextKeywords { cube, owner, match_length: r#match, score, crawford, jacoby, beaver };
         let request = Request::read(position, None, dice).map_err(Failure::from)?;
         if cubeless {
-            if let Some(option) = context.overrides()?.first_given() {
-                return Err(Failure::message(format!(
-                    "{option} does not apply with --cubeless: cubeless analysis is money play without a cube"
-                ))
-                .into());
-            }
+            context.overrides()?.check_cubeless().map_err(Failure::from)?;
         }
         let (request, notes) = context.apply(request)?;
-        let options = AnalyseOptions { ply: check_ply(ply, MAX_ANALYSIS_PLY)?, cubeless, prune };
+        let options =
+            AnalyseOptions { ply: check_ply("ply", ply, MAX_ANALYSIS_PLY)?, cubeless, prune: whole("prune", prune)? };
         let analysis = self.abandonable(py, options.ply, |engine| engine.analyse(&request, &options))?;
         let mut analysis = analysis.map_err(|e| Failure::from(Refusal::new(e, Asked::Analyse)))?;
         analysis.add_notes(notes);
@@ -206,31 +201,24 @@ impl Engine {
         &self,
         py: Python<'py>,
         position: &str,
-        ply: u8,
-        matrix: Option<u32>,
-        cube: Option<u32>,
+        ply: i64,
+        matrix: Option<i64>,
+        cube: Option<i64>,
         owner: Option<&'py str>,
-        r#match: Option<u32>,
+        r#match: Option<i64>,
         score: Option<Bound<'py, PyAny>>,
         crawford: Option<bool>,
         jacoby: Option<bool>,
         beaver: Option<bool>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        if matrix.is_some() {
-            // As the CLI's --matrix conflicts with them: the matrix sets the score.
-            let conflicting =
-                [("--match", r#match.is_some()), ("--score", score.is_some()), ("--crawford", crawford.is_some())];
-            if let Some((option, _)) = conflicting.iter().find(|(_, given)| *given) {
-                return Err(Failure::message(format!(
-                    "{option} cannot be used with --matrix: the matrix sets the score"
-                ))
-                .into());
-            }
-        }
         let context = ContextKeywords { cube, owner, match_length: r#match, score, crawford, jacoby, beaver };
+        let matrix = matrix.map(|n| whole::<u32, _>("matrix", n)).transpose()?;
+        if matrix.is_some() {
+            context.overrides()?.check_matrix().map_err(Failure::from)?;
+        }
         let request = Request::read(position, None, None).map_err(Failure::from)?;
         let (request, notes) = context.apply(request)?;
-        let options = CubeOptions { ply: check_ply(ply, MAX_ANALYSIS_PLY)? };
+        let options = CubeOptions { ply: check_ply("ply", ply, MAX_ANALYSIS_PLY)? };
         let refused = |e| Failure::from(Refusal::new(e, Asked::Cube));
         if let Some(length) = matrix {
             let mut answer = self
@@ -265,67 +253,58 @@ impl Engine {
         py: Python<'py>,
         position: &str,
         dice: Option<&str>,
-        games: u64,
-        ply: u8,
-        truncate: Option<u32>,
+        games: i64,
+        ply: i64,
+        truncate: Option<i64>,
         cubeful: bool,
         cubeless: bool,
         cube_decision: bool,
-        seed: u64,
+        seed: i128,
         target_se: Option<f64>,
         variance_reduction: bool,
         quasi_random: bool,
         bearoff_exact: bool,
-        moves: usize,
-        threads: Option<usize>,
-        cube: Option<u32>,
+        moves: i64,
+        threads: Option<i64>,
+        cube: Option<i64>,
         owner: Option<&'py str>,
-        r#match: Option<u32>,
+        r#match: Option<i64>,
         score: Option<Bound<'py, PyAny>>,
         crawford: Option<bool>,
         jacoby: Option<bool>,
         beaver: Option<bool>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        if cubeful && cubeless {
-            return Err(Failure::message("--cubeful cannot be used with --cubeless".into()).into());
-        }
-        if cube_decision && (dice.is_some() || cubeful || cubeless) {
-            return Err(Failure::message(
-                "--cube-decision cannot be used with --dice, --cubeful or --cubeless: it rolls out the position before the roll, cubeful"
-                    .into(),
-            )
-            .into());
-        }
-        check_ply(ply, MAX_ROLLOUT_PLY)?;
-        let context = ContextKeywords { cube, owner, match_length: r#match, score, crawford, jacoby, beaver };
-        let request = Request::read(position, None, dice).map_err(Failure::from)?;
-        let (request, notes) = context.apply(request)?;
-        warn_notes(py, &notes)?;
         let options = RolloutOptions {
-            games,
-            ply,
-            truncate,
+            games: whole("games", games)?,
+            ply: check_ply("ply", ply, MAX_ROLLOUT_PLY)?,
+            truncate: truncate.map(|n| whole("truncate", n)).transpose()?,
             cubeful,
             cubeless,
-            seed,
+            seed: whole("seed", seed)?,
             target_se,
             variance_reduction,
             quasi_random,
             bearoff_exact,
-            moves,
+            moves: whole("moves", moves)?,
         };
+        options.check_choices(cube_decision, dice.is_some()).map_err(Failure::from)?;
+        let own = threads.map(pool).transpose()?;
+        let context = ContextKeywords { cube, owner, match_length: r#match, score, crawford, jacoby, beaver };
+        let request = Request::read(position, None, dice).map_err(Failure::from)?;
+        let (request, notes) = context.apply(request)?;
+        warn_notes(py, &notes)?;
         let settings = options.settings(&request);
         check_rollout(&request, &settings).map_err(|e| Failure::from(Refusal::new(e, Asked::Rollout)))?;
         let (report, raised) = if cube_decision {
             let (report, raised) =
-                self.watched(py, threads, |stop| self.engine.cube_rollout(&request, &settings, |_| {}, stop))?;
+                self.watched(py, own.as_ref(), |stop| self.engine.cube_rollout(&request, &settings, |_| {}, stop));
             let report = report.map(|r| (to_dict(py, &r), r.interrupted));
-            (report.map_err(|e| rollout_failure(e, Asked::CubeRollout)), raised)
+            (report.map_err(|e| rollout_failure(e, Some(Asked::CubeRollout))), raised)
         } else {
             let (report, raised) =
-                self.watched(py, threads, |stop| self.engine.rollout(&request, &settings, |_| {}, stop))?;
+                self.watched(py, own.as_ref(), |stop| self.engine.rollout(&request, &settings, |_| {}, stop));
             let report = report.map(|r| (to_dict(py, &r), r.interrupted()));
-            (report.map_err(|e| rollout_failure(e, Asked::Rollout)), raised)
+            (report.map_err(|e| rollout_failure(e, None)), raised)
         };
         finish(py, report, raised)
     }
@@ -347,12 +326,12 @@ impl Engine {
         &self,
         py: Python<'py>,
         r#match: Bound<'py, PyAny>,
-        ply: u8,
-        cube_ply: u8,
+        ply: i64,
+        cube_ply: i64,
         filter: &str,
-        prune: usize,
+        prune: i64,
         keep_going: bool,
-        threads: Option<usize>,
+        threads: Option<i64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let filter = match filter {
             "normal" => MoveFilter::NORMAL,
@@ -360,18 +339,19 @@ impl Engine {
             other => return Err(Failure::message(format!("filter: {other:?} is not `normal` or `large`")).into()),
         };
         let settings = ReviewSettings {
-            plies: check_ply(ply, MAX_REVIEW_PLIES)?,
-            cube_plies: check_ply(cube_ply, MAX_REVIEW_PLIES)?,
+            plies: check_ply("ply", ply, MAX_REVIEW_PLIES)?,
+            cube_plies: check_ply("cube_ply", cube_ply, MAX_REVIEW_PLIES)?,
             filter,
-            prune,
+            prune: whole("prune", prune)?,
             ..ReviewSettings::default()
         };
+        let own = threads.map(pool).transpose()?;
         let (record, shown) = self.read_match(py, &r#match, keep_going)?;
         if record.games.is_empty() {
             return Err(Failure::message(format!("{shown}: no game to review")).into());
         }
         let (review, raised) =
-            self.watched(py, threads, |stop| self.engine.review(&record, &settings, |_, _| {}, stop))?;
+            self.watched(py, own.as_ref(), |stop| self.engine.review(&record, &settings, |_, _| {}, stop));
         let review = match review {
             Ok(r) => Ok((to_dict(py, &r), r.is_partial())),
             Err(ReviewError::Interrupted) => Err(None),
@@ -382,61 +362,75 @@ impl Engine {
 }
 
 impl Engine {
-    /// The match of `what` (a path, or match text), and how to name it.
+    /// The match of `what` (a path, or match text), and how to name it;
+    /// read with the GIL released. With `keep_going`, the games before one
+    /// that does not replay, and a warning saying which.
     fn read_match(&self, py: Python<'_>, what: &Bound<'_, PyAny>, keep_going: bool) -> PyResult<(MatchRecord, String)> {
+        let source = match what.extract::<String>() {
+            Ok(text) if text.contains('\n') => MatchSource::Text(text),
+            _ => MatchSource::File(what.extract()?),
+        };
+        let shown = match &source {
+            MatchSource::Text(_) => "the match text".to_string(),
+            MatchSource::File(path) => path.display().to_string(),
+        };
         let met = self.engine.met();
-        if let Ok(text) = what.extract::<String>() {
-            if text.contains('\n') {
-                let shown = "the match text".to_string();
-                if !keep_going {
-                    return Ok((parse_match_text_with_analysis(&text, met).map_err(Failure::from)?, shown));
+        let (record, bad_game) = py.detach(|| -> Result<_, Failure> {
+            Ok(match (&source, keep_going) {
+                (MatchSource::Text(text), false) => (parse_match_text_with_analysis(text, met)?, None),
+                (MatchSource::File(path), false) => (read_match_file_with_analysis(path, met)?, None),
+                (MatchSource::Text(text), true) => {
+                    let (record, error) = parse_match_text_until_error(text, Some(met))?;
+                    (record, error.map(|e| e.to_string()))
                 }
-                let (record, error) = parse_match_text_until_error(&text, Some(met)).map_err(Failure::from)?;
-                warn_bad_game(py, &shown, error.as_ref(), record.games.len())?;
-                return Ok((record, shown));
-            }
+                (MatchSource::File(path), true) => {
+                    let (record, error) = read_match_file_until_error_with_analysis(path, met)?;
+                    (record, error.map(|e| e.to_string()))
+                }
+            })
+        })?;
+        if let Some(error) = bad_game {
+            let games = record.games.len();
+            warn(py, &format!("{shown}: {error}; reviewing the {games} game(s) before it"))?;
         }
-        let path: PathBuf = what.extract()?;
-        let shown = path.display().to_string();
-        if !keep_going {
-            return Ok((read_match_file_with_analysis(&path, met).map_err(Failure::from)?, shown));
-        }
-        let (record, error) = read_match_file_until_error_with_analysis(&path, met).map_err(Failure::from)?;
-        warn_bad_game(py, &shown, error.as_ref(), record.games.len())?;
         Ok((record, shown))
     }
 }
 
-/// The warning of `keep_going`: the game that does not replay.
-fn warn_bad_game(py: Python<'_>, shown: &str, error: Option<&impl std::fmt::Display>, games: usize) -> PyResult<()> {
-    if let Some(e) = error {
-        let message = format!("{shown}: {e}; reviewing the {games} game(s) before it");
-        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &std::ffi::CString::new(message)?, 1)?;
-    }
-    Ok(())
+/// Where a match comes from.
+enum MatchSource {
+    /// The text of a .mat or .sgf match.
+    Text(String),
+    /// A match file.
+    File(PathBuf),
+}
+
+/// `message` as a `UserWarning` (shown once per place, as Python shows them).
+fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
+    PyErr::warn(py, &py.get_type::<PyUserWarning>(), &std::ffi::CString::new(message)?, 1)
 }
 
 /// The notes of the context keywords (what they kept of the position), as
 /// the CLI's `note:` lines.
 fn warn_notes(py: Python<'_>, notes: &[String]) -> PyResult<()> {
-    for note in notes {
-        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &std::ffi::CString::new(note.as_str())?, 1)?;
-    }
-    Ok(())
+    notes.iter().try_for_each(|note| warn(py, note))
 }
 
-/// A rollout's failure: stopped before any game finished (`None`), or the
-/// engine's refusal.
-fn rollout_failure(e: EngineError, asked: Asked) -> Option<Failure> {
-    match e {
-        EngineError::Rollout(RolloutError::Interrupted) => None,
-        e => Some(Failure::from(Refusal::new(e, asked)).context("the rollout failed")),
+/// A rollout's failure: stopped before any game finished (`None`), or why,
+/// as the CLI says it (a cube rollout's refusal in the words of `asked`).
+fn rollout_failure(e: EngineError, asked: Option<Asked>) -> Option<Failure> {
+    match (e, asked) {
+        (EngineError::Rollout(RolloutError::Interrupted), _) => None,
+        (e, Some(asked)) => Some(Failure::from(Refusal::new(e, asked)).context("the rollout failed")),
+        (e, None) => Some(Failure::from(e).context("the rollout failed")),
     }
 }
 
-/// The answer of stoppable work: the dict; or, interrupted, the interrupt
-/// raised with the partial answer (`None` when nothing was done) as its
-/// `partial` attribute.
+/// The answer of stoppable work: the dict; or, if a signal came, its
+/// exception (`KeyboardInterrupt` for Ctrl-C) with the answer (partial or
+/// whole, `None` when the work did nothing or failed) as its `partial`
+/// attribute; or, stopped without a signal, a `KeyboardInterrupt` of our
+/// own with what was done.
 fn finish<'py>(
     py: Python<'py>,
     answer: Result<(PyResult<Bound<'py, PyDict>>, bool), Option<Failure>>,
@@ -444,15 +438,24 @@ fn finish<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let (dict, partial) = match answer {
         Ok((dict, partial)) => (Some(dict?), partial),
-        Err(Some(failure)) => return Err(raised.unwrap_or_else(|| failure.into())),
+        Err(Some(failure)) => return Err(raised.map_or_else(|| failure.into(), |i| with_partial(py, i, None))),
         Err(None) => (None, true),
     };
-    match (dict, partial) {
-        (Some(dict), false) => Ok(dict),
-        (dict, _) => {
-            let interrupt = raised.unwrap_or_else(|| PyKeyboardInterrupt::new_err("interrupted"));
-            interrupt.value(py).setattr("partial", dict)?;
-            Err(interrupt)
-        }
+    match (raised, dict) {
+        (Some(interrupt), dict) => Err(with_partial(py, interrupt, dict)),
+        (None, Some(dict)) if !partial => Ok(dict),
+        (None, dict) => Err(with_partial(py, PyKeyboardInterrupt::new_err("interrupted"), dict)),
     }
+}
+
+/// `interrupt` with `partial` as its attribute of that name (when the
+/// exception takes attributes: one raised by a signal handler may not).
+fn with_partial(py: Python<'_>, interrupt: PyErr, partial: Option<Bound<'_, PyDict>>) -> PyErr {
+    let value = match partial {
+        Some(dict) => dict.into_any(),
+        None => PyNone::get(py).to_owned().into_any(),
+    };
+    // An exception that refuses the attribute is raised without it.
+    let _ = interrupt.value(py).setattr("partial", value);
+    interrupt
 }

@@ -290,6 +290,19 @@ impl<'py> ser::SerializeTupleVariant for Seq<'py> {
     }
 }
 
+/// A map of the one entry `key: null`: serde_json writes its key as it
+/// writes every map key.
+struct KeyOf<'a, T: ?Sized>(&'a T);
+
+impl<T: ?Sized + Serialize> Serialize for KeyOf<'_, T> {
+    fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry(self.0, &())?;
+        map.end()
+    }
+}
+
 /// A dict being filled (of a struct variant: then wrapped in its tag).
 pub struct Map<'py> {
     to: ToPython<'py>,
@@ -299,13 +312,16 @@ pub struct Map<'py> {
 }
 
 impl<'py> Map<'py> {
-    /// A key as JSON writes it: a string (numbers and the like as their text).
+    /// A key as serde_json writes it: a string as it is, a number or a
+    /// bool as its JSON text; any other key is refused, as serde_json
+    /// refuses it.
     fn key<T: ?Sized + Serialize>(&self, key: &T) -> Out<'py> {
-        let key = key.serialize(self.to)?;
-        if key.is_instance_of::<PyString>() {
-            return Ok(key);
-        }
-        Ok(key.str()?.into_any())
+        let text = match serde_json::to_value(KeyOf(key)).map_err(<ConvertError as ser::Error>::custom)? {
+            serde_json::Value::Object(map) => map.into_iter().next().map(|(key, _)| key),
+            _ => None,
+        };
+        let text = text.ok_or_else(|| <ConvertError as ser::Error>::custom("a map key serde_json does not write"))?;
+        Ok(PyString::new(self.to.py, &text).into_any())
     }
 
     fn finish(self) -> Out<'py> {
@@ -355,5 +371,36 @@ impl<'py> ser::SerializeStructVariant for Map<'py> {
     }
     fn end(self) -> Out<'py> {
         self.finish()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// `value` through [`to_python`], as Python's `repr`.
+    fn repr(value: &impl Serialize) -> String {
+        Python::initialize();
+        Python::attach(|py| to_python(py, value).map(|v| v.repr().unwrap().to_string()).map_err(|e| e.to_string()))
+            .unwrap_or_else(|e| format!("error: {e}"))
+    }
+
+    #[test]
+    fn map_keys_are_what_serde_json_writes() {
+        let ints = BTreeMap::from([(-3i32, 1u8), (12, 2)]);
+        assert_eq!(repr(&ints), "{'-3': 1, '12': 2}");
+        assert_eq!(serde_json::to_string(&ints).unwrap(), r#"{"-3":1,"12":2}"#);
+        let bools = BTreeMap::from([(false, 0u8), (true, 1)]);
+        assert_eq!(repr(&bools), "{'false': 0, 'true': 1}");
+        let chars = BTreeMap::from([('x', "a")]);
+        assert_eq!(repr(&chars), "{'x': 'a'}");
+        // serde_json refuses keys that are not strings, numbers or bools.
+        let pairs = BTreeMap::from([((1u8, 2u8), 0u8)]);
+        assert!(serde_json::to_string(&pairs).is_err());
+        assert!(repr(&pairs).starts_with("error: "), "{}", repr(&pairs));
+        let none: BTreeMap<Option<u8>, u8> = BTreeMap::from([(None, 0)]);
+        assert!(repr(&none).starts_with("error: "), "{}", repr(&none));
     }
 }

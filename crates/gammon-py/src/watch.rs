@@ -3,7 +3,10 @@
 //! Python's signal handlers every 50 ms. A `KeyboardInterrupt` sets the
 //! work's stop flag; the work then ends as the engine ends stopped work
 //! (a rollout with the games finished, a review with the records reviewed)
-//! and the interrupt is raised once its answer is in hand.
+//! and the interrupt is raised once its answer is in hand. Signals that
+//! come while the work winds down are run and dropped: a second Ctrl-C
+//! does not quit at once (the first already asked the work to stop), and it
+//! cannot fire after the call returns and lose the partial answer.
 
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,11 +31,9 @@ pub fn watched<T: Send>(py: Python<'_>, stop: &AtomicBool, work: impl FnOnce() -
                 match answer.recv_timeout(POLL) {
                     Ok(value) => return (value, raised),
                     Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if raised.is_none() {
-                            if let Err(e) = Python::attach(|py| py.check_signals()) {
-                                stop.store(true, Ordering::Relaxed);
-                                raised = Some(e);
-                            }
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            stop.store(true, Ordering::Relaxed);
+                            raised.get_or_insert(e);
                         }
                     }
                     Err(mpsc::RecvTimeoutError::Disconnected) => {

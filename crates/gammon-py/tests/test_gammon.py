@@ -143,6 +143,64 @@ def test_refusals_are_the_clis_messages(engine):
         engine.analyse("start", dice="31", ply=4)
 
 
+def test_numbers_out_of_range_are_value_errors_naming_their_keyword(engine, tmp_path):
+    missing = tmp_path / "missing.mat"
+    cases = [
+        ("ply", lambda: engine.analyse("start", dice="31", ply=-1)),
+        ("prune", lambda: engine.analyse("start", dice="31", ply=0, prune=-1)),
+        ("cube", lambda: engine.analyse("start", dice="31", ply=0, cube=-2)),
+        ("match", lambda: engine.cube("start", ply=0, match=-7)),
+        ("matrix", lambda: engine.cube("start", ply=0, matrix=2**40)),
+        ("games", lambda: engine.rollout("start", games=-5)),
+        ("seed", lambda: engine.rollout("start", games=1, seed=-1)),
+        ("truncate", lambda: engine.rollout("start", games=1, truncate=-1)),
+        ("moves", lambda: engine.rollout("start", dice="31", games=1, moves=-1)),
+        ("threads", lambda: engine.rollout("start", games=1, threads=0)),
+        ("threads", lambda: gammon.Engine(threads=100_000)),
+        # Checked before the file is read: the keyword, not the missing file.
+        ("cube_ply", lambda: engine.review(missing, cube_ply=9)),
+        ("threads", lambda: engine.review(missing, threads=0)),
+    ]
+    for keyword, call in cases:
+        with pytest.raises(ValueError) as refused:
+            call()
+        assert str(refused.value).startswith(f"{keyword}: "), (keyword, str(refused.value))
+    # The whole range of the CLI's --seed is taken.
+    top = engine.rollout("start", games=2, truncate=1, seed=2**64 - 1, threads=1)
+    theirs = cli("rollout", "start", "--games", "2", "--truncate", "1", "--seed", str(2**64 - 1), "--threads", "1")
+    assert without_times(top) == without_times(theirs)
+
+
+def test_choices_that_contradict_each_other_are_refused(engine):
+    pos = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    # The matrix sets the match, the score and the Crawford game; `crawford=False` says nothing it does not.
+    ours = engine.cube(pos, ply=0, matrix=3, crawford=False)
+    assert without_times(ours) == without_times(cli("cube", pos, "--ply", "0", "--matrix", "3", "--no-crawford"))
+    for keywords, option in (({"crawford": True}, "--crawford"), ({"match": 5}, "--match"),
+                             ({"score": (1, 2)}, "--score")):
+        with pytest.raises(ValueError, match=f"^{option} cannot be used with --matrix"):
+            engine.cube(pos, ply=0, matrix=3, **keywords)
+    with pytest.raises(ValueError, match="^--cubeful cannot be used with --cubeless"):
+        engine.rollout("start", games=1, cubeful=True, cubeless=True)
+    with pytest.raises(ValueError, match="^--cube-decision cannot be used with --dice"):
+        engine.rollout("start", dice="31", games=1, cube_decision=True)
+
+
+def test_the_defaults_are_the_clis(engine):
+    # The default games (1,296), seed, dice and luck adjustment.
+    assert without_times(engine.rollout("start", truncate=2)) == without_times(cli("rollout", "start", "--truncate",
+                                                                                   "2"))
+    # The default depths of a review, and of a cube decision.
+    path = REAL / "fibs_NIUSHA-nori_1p.mat"
+    assert without_times(engine.review(path)) == without_times(cli("review", str(path)))
+    pos = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    assert without_times(engine.cube(pos)) == without_times(cli("cube", pos))
+
+
+def test_the_engine_says_what_it_is(engine):
+    assert repr(engine) == f"<gammon.Engine net={engine.name!r} met={engine.met!r}>"
+
+
 def test_missing_files_are_file_not_found(engine, tmp_path):
     missing = tmp_path / "missing"
     with pytest.raises(FileNotFoundError) as refused:
@@ -188,6 +246,13 @@ def test_an_interrupted_review_raises_with_the_records_reviewed(engine):
         engine.review(REAL / "bglib_bgnori-Scapegoat_15p.mat", ply=2, threads=1)
     partial = stopped.value.partial
     assert partial is None or partial["records_reviewed"] < partial["records"]
+
+
+def test_an_interrupted_search_raises_with_no_answer(engine):
+    interrupt_after(0.5)
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        engine.cube("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", ply=3, matrix=15)
+    assert stopped.value.partial is None
 
 
 def test_two_threads_share_an_engine(engine):

@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use thiserror::Error;
 
-/// The most worker threads any part of the program starts: more only
-/// thrash the machine (`gammon rollout --threads 100000` would).
-pub const MAX_THREADS: usize = 1024;
+/// The most worker threads any part of the program starts (the engine's
+/// limit, also training's).
+pub use gammon_engine::api::MAX_THREADS;
 
 /// A step of the learning-rate schedule: from game `from` on, use `rate`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

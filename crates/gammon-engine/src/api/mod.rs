@@ -46,6 +46,10 @@ mod use_cases;
 /// twenty times more per ply and are the rollouts' job.
 pub const MAX_PLY: u8 = 3;
 
+/// The most worker threads any front end starts (the CLI's `--threads`,
+/// the Python package's `threads`): more only thrash the machine.
+pub const MAX_THREADS: usize = 1024;
+
 pub use analysis::{Evaluation, RollAnalysis};
 pub use cube_decision::{pending_answer, CubeQuestion, CubeReport, PendingAnswer};
 pub use cube_matrix::{CubeMatrix, MatrixError};
@@ -64,7 +68,9 @@ pub use rollout_shard::{
     merge_rollout_shards, MergeError, MergeSummary, MergedRollout, RolloutJob, RolloutShard, MAX_SHARD_BYTES,
     SHARD_VERSION,
 };
-pub use use_cases::{check_rollout, AnalyseOptions, Analysis, CubeOptions, EvalOptions, RolloutOptions};
+pub use use_cases::{
+    check_rollout, AnalyseOptions, Analysis, CubeOptions, EvalOptions, RolloutChoiceError, RolloutOptions,
+};
 
 use crate::cube::{analyse_state_nply, rank_results_cubeful, CubeState};
 use crate::met::Met;

@@ -51,6 +51,13 @@ pub enum ContextOverrideError {
         "the cube is at {0} but centred: a turned cube belongs to someone; say who owns it with --owner me or --owner opponent"
     )]
     TurnedCubeCentred(u32),
+    /// A context option with cubeless analysis, which is money play
+    /// without a cube.
+    #[error("{0} does not apply with --cubeless: cubeless analysis is money play without a cube")]
+    NotWithCubeless(&'static str),
+    /// An option that sets the score with a cube matrix, which sets it.
+    #[error("{0} cannot be used with --matrix: the matrix sets the score")]
+    NotWithMatrix(&'static str),
 }
 
 impl ContextOverrides {
@@ -122,6 +129,33 @@ impl ContextOverrides {
         ]
         .into_iter()
         .find_map(|(option, given)| given.then_some(option))
+    }
+
+    /// Refuses every option for cubeless analysis (money play without a
+    /// cube): none of them would change its answer.
+    ///
+    /// # Errors
+    /// [`ContextOverrideError::NotWithCubeless`] naming the first given.
+    pub fn check_cubeless(&self) -> Result<(), ContextOverrideError> {
+        self.first_given().map_or(Ok(()), |option| Err(ContextOverrideError::NotWithCubeless(option)))
+    }
+
+    /// Refuses the options a cube matrix sets itself: the match length,
+    /// the score and the Crawford game (`--no-crawford` says nothing the
+    /// matrix does not).
+    ///
+    /// # Errors
+    /// [`ContextOverrideError::NotWithMatrix`] naming the first given.
+    pub fn check_matrix(&self) -> Result<(), ContextOverrideError> {
+        let given = [
+            ("--match", self.match_length.is_some()),
+            ("--score", self.score.is_some()),
+            ("--crawford", self.crawford == Some(true)),
+        ];
+        match given.into_iter().find(|(_, given)| *given) {
+            Some((option, _)) => Err(ContextOverrideError::NotWithMatrix(option)),
+            None => Ok(()),
+        }
     }
 
     /// `option` if it was given, else `None`: an error about what an XGID
@@ -258,5 +292,20 @@ mod tests {
         assert_eq!(parse_score(" 2 - 4 "), Ok((2, 4)));
         assert!(parse_score("3").unwrap_err().contains("e.g. 2-4"));
         assert!(parse_score("a-1").is_err());
+    }
+
+    #[test]
+    fn cubeless_analysis_takes_no_option_and_a_matrix_none_that_sets_the_score() {
+        assert_eq!(ContextOverrides::default().check_cubeless(), Ok(()));
+        let no_jacoby = ContextOverrides { jacoby: Some(false), ..Default::default() };
+        assert_eq!(no_jacoby.check_cubeless(), Err(ContextOverrideError::NotWithCubeless("--no-jacoby")));
+        assert!(no_jacoby.check_cubeless().unwrap_err().to_string().contains("money play without a cube"));
+        // The cube and the money rules go with a matrix; the score does not.
+        let cube = ContextOverrides { cube: Some(2), beaver: Some(true), crawford: Some(false), ..Default::default() };
+        assert_eq!(cube.check_matrix(), Ok(()));
+        let crawford = ContextOverrides { crawford: Some(true), ..cube };
+        assert_eq!(crawford.check_matrix(), Err(ContextOverrideError::NotWithMatrix("--crawford")));
+        let score = ContextOverrides { match_length: Some(5), score: Some((1, 2)), ..crawford };
+        assert_eq!(score.check_matrix(), Err(ContextOverrideError::NotWithMatrix("--match")));
     }
 }

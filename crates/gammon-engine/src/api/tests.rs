@@ -410,3 +410,16 @@ fn a_rollout_is_checked_before_it_starts() {
         assert_eq!(e.setting(), Some(setting));
     }
 }
+
+#[test]
+fn rollout_choices_that_contradict_each_other_are_refused() {
+    let plain = RolloutOptions::default();
+    assert_eq!(plain.check_choices(false, true), Ok(()));
+    assert_eq!(plain.check_choices(true, false), Ok(()));
+    let both = RolloutOptions { cubeful: true, cubeless: true, ..plain };
+    assert_eq!(both.check_choices(false, false), Err(RolloutChoiceError::CubefulAndCubeless));
+    assert_eq!(plain.check_choices(true, true), Err(RolloutChoiceError::CubeDecisionWith));
+    let cubeless = RolloutOptions { cubeless: true, ..plain };
+    assert_eq!(cubeless.check_choices(false, true), Ok(()));
+    assert_eq!(cubeless.check_choices(true, false), Err(RolloutChoiceError::CubeDecisionWith));
+}

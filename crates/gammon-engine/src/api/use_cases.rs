@@ -180,7 +180,36 @@ impl Default for RolloutOptions {
     }
 }
 
+/// Rollout choices that do not go together (the CLI's parser refuses the
+/// same pairs of options).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum RolloutChoiceError {
+    /// Money play with and without the cube at once.
+    #[error("--cubeful cannot be used with --cubeless")]
+    CubefulAndCubeless,
+    /// A cube decision with dice or a choice of cube.
+    #[error(
+        "--cube-decision cannot be used with --dice, --cubeful or --cubeless: it rolls out the position before the roll, cubeful"
+    )]
+    CubeDecisionWith,
+}
+
 impl RolloutOptions {
+    /// Refuses choices that contradict each other: `cube_decision` is a
+    /// rollout of the cube decision, `dice` says whether dice were given.
+    ///
+    /// # Errors
+    /// [`RolloutChoiceError`].
+    pub fn check_choices(&self, cube_decision: bool, dice: bool) -> Result<(), RolloutChoiceError> {
+        if self.cubeful && self.cubeless {
+            return Err(RolloutChoiceError::CubefulAndCubeless);
+        }
+        if cube_decision && (dice || self.cubeful || self.cubeless) {
+            return Err(RolloutChoiceError::CubeDecisionWith);
+        }
+        Ok(())
+    }
+
     /// The settings of a rollout of `request`: money play is cubeless unless
     /// [`cubeful`](Self::cubeful), a match position cubeful at its score
     /// unless [`cubeless`](Self::cubeless).
