@@ -9,7 +9,10 @@ use crate::args::MetArg;
 use anyhow::{bail, Result};
 use clap::Args;
 use gammon_engine::met::Met;
-use gammon_rules::{read_match_file_with_analysis, write_mat, write_ogxm, write_sgf, MatchRecord, SgfAnalysis};
+use gammon_rules::{
+    ogxm_headers_not_written, read_match_file_with_analysis, sgf_headers_not_written, write_mat, write_ogxm, write_sgf,
+    MatchRecord, SgfAnalysis,
+};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `gammon convert`.
@@ -79,12 +82,7 @@ impl MatchFormat {
                 write_mat(record)?.into_bytes()
             }
             MatchFormat::Sgf => {
-                let dropped: Vec<&str> = record
-                    .headers
-                    .keys()
-                    .map(String::as_str)
-                    .filter(|k| !["Event", "Round", "Site", "Transcriber", "EventDate", "Crawford"].contains(k))
-                    .collect();
+                let dropped = sgf_headers_not_written(record);
                 if !dropped.is_empty() {
                     notes.push(format!(
                         "gnubg's SGF has no place for the header(s) {}: not written",
@@ -94,7 +92,16 @@ impl MatchFormat {
                 let analysis = record.stored.as_ref().map(|stored| SgfAnalysis { stored, equity: met });
                 write_sgf(record, analysis)?.into_bytes()
             }
-            MatchFormat::Ogxm => write_ogxm(record, record.stored.as_ref(), Some(met))?,
+            MatchFormat::Ogxm => {
+                let dropped = ogxm_headers_not_written(record);
+                if !dropped.is_empty() {
+                    notes.push(format!(
+                        "OGXM holds only an event name of up to 120 bytes; the header(s) {} are not written",
+                        dropped.join(", ")
+                    ));
+                }
+                write_ogxm(record, record.stored.as_ref(), Some(met))?
+            }
         };
         Ok((bytes, notes))
     }
@@ -178,14 +185,26 @@ mod tests {
         let (bytes, notes) = MatchFormat::Sgf.render(&r, met).unwrap();
         assert_eq!(notes, ["gnubg's SGF has no place for the header(s) Player: not written"]);
         assert!(String::from_utf8(bytes).unwrap().contains("PC[club]"));
-        // OGXM holds the analysis: no note, and gammon reads it back with it.
+        // OGXM holds the analysis, and of the headers only the event.
         let (bytes, notes) = MatchFormat::Ogxm.render(&r, met).unwrap();
-        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(
+            notes,
+            ["OGXM holds only an event name of up to 120 bytes; the header(s) Player, Site are not written"]
+        );
         let back = gammon_rules::read_ogxm(&bytes, Some(met)).unwrap();
         // The same records (a binary file has no line numbers).
         let actions = |m: &MatchRecord| -> Vec<_> {
             m.games.iter().flat_map(|g| g.records.iter().map(|e| (e.player, e.position, e.action.clone()))).collect()
         };
         assert_eq!(actions(&back), actions(&r));
+        // An event is written, and read back; one too long is named.
+        r.headers = [("Event".to_string(), "Club final".to_string())].into();
+        let (bytes, notes) = MatchFormat::Ogxm.render(&r, met).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(gammon_rules::read_ogxm(&bytes, Some(met)).unwrap().headers, r.headers);
+        r.headers.insert("Event".into(), "x".repeat(121));
+        let (bytes, notes) = MatchFormat::Ogxm.render(&r, met).unwrap();
+        assert!(notes[0].ends_with("the header(s) Event are not written"), "{notes:?}");
+        assert!(!gammon_rules::read_ogxm(&bytes, Some(met)).unwrap().headers.contains_key("Event"));
     }
 }

@@ -105,13 +105,15 @@ pub use match_id::{GameState, MatchId, MatchIdError, Resignation};
 pub use match_play::{BeaverAnswer, Cube, CubeAnswer, MatchError, MatchRules, MatchState, RaccoonAnswer};
 pub use movegen::{legal_sources, Move, MoveList, Step, MAX_MOVES};
 pub use notation::{parse_move, parse_move_in, MoveError};
-pub use ogxm::{is_ogxm, read_ogxm, read_ogxm_until_error, write_ogxm, OgxmError, OgxmWriteError};
+pub use ogxm::{
+    is_ogxm, ogxm_headers_not_written, read_ogxm, read_ogxm_until_error, write_ogxm, OgxmError, OgxmWriteError,
+};
 pub use perft::perft;
 pub use phase::PositionClass;
 pub use position::{Position, SideBoard, BAR, CHECKERS_PER_SIDE, OFF};
 pub use position_text::{parse_position_text, PositionText, PositionTextError};
 pub use seat::Seat;
-pub use sgf::{parse_sgf, parse_sgf_until_error, read_sgf_analysis, write_sgf, SgfAnalysis};
+pub use sgf::{parse_sgf, parse_sgf_until_error, read_sgf_analysis, sgf_headers_not_written, write_sgf, SgfAnalysis};
 pub use step_orders::{step_orders, PlayedStep, StepNode};
 pub use stored_analysis::{MatchEquity, StoredAnalysis, StoredCandidate, StoredCube, StoredMove, StoredRecord};
 pub use xg::{parse_xg, parse_xg_until_error, XgError, MAX_GAME_FILE_BYTES};

@@ -63,7 +63,7 @@ use crate::mat::replay::replay_until_error;
 use crate::{MatError, MatchEquity, MatchRecord};
 use thiserror::Error;
 
-pub use write::{write_ogxm, OgxmWriteError};
+pub use write::{ogxm_headers_not_written, write_ogxm, OgxmWriteError};
 
 /// The last action id with a meaning in v2 (37, pass).
 pub(crate) const LAST_KNOWN_ACTION: u32 = 37;

@@ -155,13 +155,33 @@ fn match_record(record: &MatchRecord) -> Out {
             mask |= 1 << 11;
         }
     }
-    if let Some(event) = record.headers.get("Event").filter(|e| !e.is_empty() && e.len() <= 120) {
+    if let Some(event) = written_event(record) {
         mask |= 1 << 12;
         body.string(event);
     }
     let mut out = Out::default();
     out.record(mask, &body);
     out
+}
+
+/// The longest event name an OGXM file holds.
+const MAX_EVENT: usize = 120;
+
+/// The one header OGXM v2 holds: the event, if it is not too long.
+fn written_event(record: &MatchRecord) -> Option<&String> {
+    record.headers.get("Event").filter(|e| !e.is_empty() && e.len() <= MAX_EVENT)
+}
+
+/// The headers of `record` (by their `.mat` keys) that [`write_ogxm`] has
+/// no place for: all but the event, and an event over 120 bytes.
+pub fn ogxm_headers_not_written(record: &MatchRecord) -> Vec<&str> {
+    let event = written_event(record).is_some();
+    record
+        .headers
+        .iter()
+        .filter(|(key, value)| !(key.as_str() == "Event" && (event || value.is_empty())))
+        .map(|(key, _)| key.as_str())
+        .collect()
 }
 
 /// The board of `pos` (seen by seat Zero) as v2's 26 signed counts.

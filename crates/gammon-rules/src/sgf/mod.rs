@@ -67,7 +67,7 @@ mod tree;
 mod write;
 
 pub use analysis::read_sgf_analysis;
-pub use write::{write_sgf, SgfAnalysis};
+pub use write::{sgf_headers_not_written, write_sgf, SgfAnalysis};
 
 use crate::mat::replay::replay_until_error;
 use crate::{MatAction, MatError, MatPlace, MatchRecord};

@@ -137,6 +137,18 @@ fn colour(seat: Seat) -> char {
 /// The headers gnubg keeps in the first game's root, by their `.mat` keys.
 const HEADERS: [(&str, &str); 4] = [("Event", "EV"), ("Round", "RO"), ("Site", "PC"), ("Transcriber", "AN")];
 
+/// The headers of `record` (by their `.mat` keys) that [`write_sgf`] has no
+/// place for: gnubg's SGF keeps the event, round, site, transcriber and
+/// date, and the Crawford rule among its rules.
+pub fn sgf_headers_not_written(record: &MatchRecord) -> Vec<&str> {
+    record
+        .headers
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !(HEADERS.iter().any(|(key, _)| key == k) || ["EventDate", "Crawford"].contains(k)))
+        .collect()
+}
+
 fn write_root(out: &mut String, record: &MatchRecord, game: &GameText, first: bool) {
     let _ = write!(
         out,
