@@ -23,7 +23,8 @@ cargo clippy --manifest-path crates/gammon-py/Cargo.toml --all-targets --locked 
 # Its Rust unit tests embed Python: they link against libpython.
 if ! python3 -c "import os, sys, sysconfig as c; sys.exit(not os.path.exists(os.path.join(c.get_config_var('LIBDIR'), c.get_config_var('LDLIBRARY'))))"; then
     apt-get install -y -q libpython3-dev >/dev/null 2>&1 \
-        || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q libpython3-dev >/dev/null; }
+        || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q libpython3-dev >/dev/null; } \
+        || { echo "error: the package's unit tests need libpython3-dev (apt-get install libpython3-dev)" >&2; exit 1; }
 fi
 cargo test --manifest-path crates/gammon-py/Cargo.toml --locked --lib -q
 

@@ -70,7 +70,7 @@ pub struct AnalyseArgs {
 pub fn run(args: &AnalyseArgs) -> Result<()> {
     let mut request = Request::read(&args.position.position, None, args.dice.dice.as_deref())?;
     if args.cubeless {
-        args.context.overrides().check_cubeless()?;
+        args.context.overrides().check_with_cubeless()?;
     }
     let notes;
     (request.context, notes) = args.context.apply(request.context)?;

@@ -5,11 +5,11 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use gammon_engine::api::ContextOverrides;
+use gammon_engine::api::MAX_THREADS;
 use gammon_engine::met::Met;
 use gammon_engine::shard::{Shard, ShardSpec};
 use gammon_eval::NetEvaluator;
 use gammon_rules::{CubeOwner, GameContext};
-use gammon_train::MAX_THREADS;
 use std::path::PathBuf;
 
 /// The position as typed (read into a [`Request`](gammon_engine::api::Request)).

@@ -44,8 +44,10 @@ pub struct CubeArgs {
     met: MetArg,
     /// Show the decision, with the position's cube, at every score of an
     /// N-point match where both sides need 2 to N points: rows the away of
-    /// the player on roll, columns the opponent's.
-    #[arg(long, value_name = "N", conflicts_with_all = ["match_length", "score", "crawford"])]
+    /// the player on roll, columns the opponent's. It sets the match, the
+    /// score and the Crawford game: --match, --score and --crawford are
+    /// refused with it.
+    #[arg(long, value_name = "N")]
     matrix: Option<u32>,
     #[command(flatten)]
     json: JsonArg,
@@ -54,6 +56,9 @@ pub struct CubeArgs {
 /// Runs `gammon cube`.
 pub fn run(args: &CubeArgs) -> Result<()> {
     let mut request = Request::read(&args.position.position, None, None)?;
+    if args.matrix.is_some() {
+        args.context.overrides().check_with_matrix()?;
+    }
     let notes;
     (request.context, notes) = args.context.apply(request.context)?;
     let engine = Engine::new(args.weights.net()?).with_met(args.met.met()?);

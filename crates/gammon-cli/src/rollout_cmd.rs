@@ -63,7 +63,7 @@ pub struct RolloutArgs {
     /// decisions) and report the cubeful equity. A match position (an XGID
     /// or Match ID with a score) is rolled out cubeful at its score by
     /// default.
-    #[arg(long, conflicts_with = "cubeless")]
+    #[arg(long)]
     cubeful: bool,
     /// A match position: play the game out for the cube as it is, and
     /// report cubeless match winning chances (money play is cubeless
@@ -73,7 +73,7 @@ pub struct RolloutArgs {
     /// Roll out the cube decision of the player on roll: the no-double line
     /// and the double/take line with the same dice, both sides playing the
     /// cube after (money play at the position's cube, or the match score).
-    #[arg(long, conflicts_with_all = ["dice", "cubeless", "cubeful"])]
+    #[arg(long)]
     cube_decision: bool,
     /// Dice seed.
     #[arg(long, default_value_t = 1)]
@@ -127,6 +127,7 @@ impl RolloutArgs {
             quasi_random: !self.no_quasi_random,
             bearoff_exact: !self.no_bearoff,
             moves: self.moves,
+            cube_decision: self.cube_decision,
         }
     }
 }
@@ -134,6 +135,7 @@ impl RolloutArgs {
 /// Runs `gammon rollout`.
 pub fn run(args: &RolloutArgs) -> Result<()> {
     let mut request = Request::read(&args.position.position, None, args.dice.dice.as_deref())?;
+    args.options().check_choices(&request)?;
     let notes;
     (request.context, notes) = args.context.apply(request.context)?;
     for note in notes {

@@ -114,16 +114,19 @@ impl Engine {
 impl Engine {
     #[new]
     #[pyo3(signature = (weights=None, threads=None, met=None))]
-    fn new(weights: Option<PathBuf>, threads: Option<i64>, met: Option<PathBuf>) -> PyResult<Self> {
-        let net = load_net(weights.as_deref()).map_err(Failure::from)?;
-        let met = match met {
-            Some(path) => Met::read_xml_file(&path).map_err(|e| {
-                let missing = matches!(e, MetError::Read { io: Some(std::io::ErrorKind::NotFound), .. });
-                Failure::of(&e).missing_file(missing)
-            })?,
-            None => Met::kazaross_xg2().clone(),
-        };
+    fn new(py: Python<'_>, weights: Option<PathBuf>, threads: Option<i64>, met: Option<PathBuf>) -> PyResult<Self> {
         let pool = threads.map(pool).transpose()?;
+        let (net, met) = py.detach(|| -> Result<_, Failure> {
+            let net = load_net(weights.as_deref())?;
+            let met = match met {
+                Some(path) => Met::read_xml_file(&path).map_err(|e| {
+                    let missing = matches!(e, MetError::Read { io: Some(std::io::ErrorKind::NotFound), .. });
+                    Failure::of(&e).missing_file(missing)
+                })?,
+                None => Met::kazaross_xg2().clone(),
+            };
+            Ok((net, met))
+        })?;
         Ok(Engine { engine: gammon_engine::api::Engine::new(net).with_met(met), pool })
     }
 
@@ -177,14 +180,14 @@ impl Engine {
         jacoby: Option<bool>,
         beaver: Option<bool>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let options =
+            AnalyseOptions { ply: check_ply("ply", ply, MAX_ANALYSIS_PLY)?, cubeless, prune: whole("prune", prune)? };
         let context = ContextKeywords { cube, owner, match_length: r#match, score, crawford, jacoby, beaver };
         let request = Request::read(position, None, dice).map_err(Failure::from)?;
         if cubeless {
-            context.overrides()?.check_cubeless().map_err(Failure::from)?;
+            context.overrides()?.check_with_cubeless().map_err(Failure::from)?;
         }
         let (request, notes) = context.apply(request)?;
-        let options =
-            AnalyseOptions { ply: check_ply("ply", ply, MAX_ANALYSIS_PLY)?, cubeless, prune: whole("prune", prune)? };
         let analysis = self.abandonable(py, options.ply, |engine| engine.analyse(&request, &options))?;
         let mut analysis = analysis.map_err(|e| Failure::from(Refusal::new(e, Asked::Analyse)))?;
         analysis.add_notes(notes);
@@ -211,14 +214,14 @@ impl Engine {
         jacoby: Option<bool>,
         beaver: Option<bool>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let context = ContextKeywords { cube, owner, match_length: r#match, score, crawford, jacoby, beaver };
-        let matrix = matrix.map(|n| whole::<u32, _>("matrix", n)).transpose()?;
-        if matrix.is_some() {
-            context.overrides()?.check_matrix().map_err(Failure::from)?;
-        }
-        let request = Request::read(position, None, None).map_err(Failure::from)?;
-        let (request, notes) = context.apply(request)?;
         let options = CubeOptions { ply: check_ply("ply", ply, MAX_ANALYSIS_PLY)? };
+        let matrix = matrix.map(|n| whole::<u32, _>("matrix", n)).transpose()?;
+        let context = ContextKeywords { cube, owner, match_length: r#match, score, crawford, jacoby, beaver };
+        let request = Request::read(position, None, None).map_err(Failure::from)?;
+        if matrix.is_some() {
+            context.overrides()?.check_with_matrix().map_err(Failure::from)?;
+        }
+        let (request, notes) = context.apply(request)?;
         let refused = |e| Failure::from(Refusal::new(e, Asked::Cube));
         if let Some(length) = matrix {
             let mut answer = self
@@ -253,7 +256,7 @@ impl Engine {
         py: Python<'py>,
         position: &str,
         dice: Option<&str>,
-        games: i64,
+        games: i128,
         ply: i64,
         truncate: Option<i64>,
         cubeful: bool,
@@ -286,11 +289,12 @@ impl Engine {
             quasi_random,
             bearoff_exact,
             moves: whole("moves", moves)?,
+            cube_decision,
         };
-        options.check_choices(cube_decision, dice.is_some()).map_err(Failure::from)?;
         let own = threads.map(pool).transpose()?;
         let context = ContextKeywords { cube, owner, match_length: r#match, score, crawford, jacoby, beaver };
         let request = Request::read(position, None, dice).map_err(Failure::from)?;
+        options.check_choices(&request).map_err(Failure::from)?;
         let (request, notes) = context.apply(request)?;
         warn_notes(py, &notes)?;
         let settings = options.settings(&request);

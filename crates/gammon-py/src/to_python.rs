@@ -316,6 +316,12 @@ impl<'py> Map<'py> {
     /// bool as its JSON text; any other key is refused, as serde_json
     /// refuses it.
     fn key<T: ?Sized + Serialize>(&self, key: &T) -> Out<'py> {
+        // Strings (every key of gammon's answers, those of flattened
+        // structs too) as they are, without serde_json's round trip.
+        let made = key.serialize(self.to)?;
+        if made.is_instance_of::<PyString>() {
+            return Ok(made);
+        }
         let text = match serde_json::to_value(KeyOf(key)).map_err(<ConvertError as ser::Error>::custom)? {
             serde_json::Value::Object(map) => map.into_iter().next().map(|(key, _)| key),
             _ => None,

@@ -5,8 +5,10 @@
 //! (a rollout with the games finished, a review with the records reviewed)
 //! and the interrupt is raised once its answer is in hand. Signals that
 //! come while the work winds down are run and dropped: a second Ctrl-C
-//! does not quit at once (the first already asked the work to stop), and it
-//! cannot fire after the call returns and lose the partial answer.
+//! does not quit at once (the first already asked the work to stop), and
+//! does not fire after the call returns, losing the partial answer. The
+//! signals are looked at once more when the answer is in, so that one in
+//! the last interval is raised with it.
 
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,14 +30,16 @@ pub fn watched<T: Send>(py: Python<'_>, stop: &AtomicBool, work: impl FnOnce() -
             });
             let mut raised = None;
             loop {
-                match answer.recv_timeout(POLL) {
+                let received = answer.recv_timeout(POLL);
+                // Also once the answer is in: a signal of the last poll's
+                // interval is raised with it, not after the call returns.
+                if let Err(e) = Python::attach(|py| py.check_signals()) {
+                    stop.store(true, Ordering::Relaxed);
+                    raised.get_or_insert(e);
+                }
+                match received {
                     Ok(value) => return (value, raised),
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if let Err(e) = Python::attach(|py| py.check_signals()) {
-                            stop.store(true, Ordering::Relaxed);
-                            raised.get_or_insert(e);
-                        }
-                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
                     Err(mpsc::RecvTimeoutError::Disconnected) => {
                         // The work panicked: carry its panic to the caller.
                         match worker.join() {

@@ -1,7 +1,7 @@
 //! The keys of UBGI 0.2's `keys`, `get` and `set`.
 
 use super::{error, MAX_CUBE_PLY, MAX_PLY};
-use gammon_train::MAX_THREADS;
+use gammon_engine::api::MAX_THREADS;
 
 /// `plies` counted as gnubg counts them, in the protocol's root-inclusive
 /// counting of `engine.ply` and `info depth` (gnubg 0-ply = UBGI 1).

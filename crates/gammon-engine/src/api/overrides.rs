@@ -136,7 +136,7 @@ impl ContextOverrides {
     ///
     /// # Errors
     /// [`ContextOverrideError::NotWithCubeless`] naming the first given.
-    pub fn check_cubeless(&self) -> Result<(), ContextOverrideError> {
+    pub fn check_with_cubeless(&self) -> Result<(), ContextOverrideError> {
         self.first_given().map_or(Ok(()), |option| Err(ContextOverrideError::NotWithCubeless(option)))
     }
 
@@ -146,7 +146,7 @@ impl ContextOverrides {
     ///
     /// # Errors
     /// [`ContextOverrideError::NotWithMatrix`] naming the first given.
-    pub fn check_matrix(&self) -> Result<(), ContextOverrideError> {
+    pub fn check_with_matrix(&self) -> Result<(), ContextOverrideError> {
         let given = [
             ("--match", self.match_length.is_some()),
             ("--score", self.score.is_some()),
@@ -296,16 +296,18 @@ mod tests {
 
     #[test]
     fn cubeless_analysis_takes_no_option_and_a_matrix_none_that_sets_the_score() {
-        assert_eq!(ContextOverrides::default().check_cubeless(), Ok(()));
+        assert_eq!(ContextOverrides::default().check_with_cubeless(), Ok(()));
         let no_jacoby = ContextOverrides { jacoby: Some(false), ..Default::default() };
-        assert_eq!(no_jacoby.check_cubeless(), Err(ContextOverrideError::NotWithCubeless("--no-jacoby")));
-        assert!(no_jacoby.check_cubeless().unwrap_err().to_string().contains("money play without a cube"));
+        assert_eq!(no_jacoby.check_with_cubeless(), Err(ContextOverrideError::NotWithCubeless("--no-jacoby")));
+        assert!(no_jacoby.check_with_cubeless().unwrap_err().to_string().contains("money play without a cube"));
         // The cube and the money rules go with a matrix; the score does not.
         let cube = ContextOverrides { cube: Some(2), beaver: Some(true), crawford: Some(false), ..Default::default() };
-        assert_eq!(cube.check_matrix(), Ok(()));
+        assert_eq!(cube.check_with_matrix(), Ok(()));
         let crawford = ContextOverrides { crawford: Some(true), ..cube };
-        assert_eq!(crawford.check_matrix(), Err(ContextOverrideError::NotWithMatrix("--crawford")));
-        let score = ContextOverrides { match_length: Some(5), score: Some((1, 2)), ..crawford };
-        assert_eq!(score.check_matrix(), Err(ContextOverrideError::NotWithMatrix("--match")));
+        assert_eq!(crawford.check_with_matrix(), Err(ContextOverrideError::NotWithMatrix("--crawford")));
+        let length = ContextOverrides { match_length: Some(5), ..cube };
+        assert_eq!(length.check_with_matrix(), Err(ContextOverrideError::NotWithMatrix("--match")));
+        let score = ContextOverrides { score: Some((1, 2)), ..cube };
+        assert_eq!(score.check_with_matrix(), Err(ContextOverrideError::NotWithMatrix("--score")));
     }
 }

@@ -413,13 +413,15 @@ fn a_rollout_is_checked_before_it_starts() {
 
 #[test]
 fn rollout_choices_that_contradict_each_other_are_refused() {
+    let (before, rolled) = (request(Position::STARTING, None), request(Position::STARTING, Some("31")));
     let plain = RolloutOptions::default();
-    assert_eq!(plain.check_choices(false, true), Ok(()));
-    assert_eq!(plain.check_choices(true, false), Ok(()));
+    assert_eq!(plain.check_choices(&rolled), Ok(()));
     let both = RolloutOptions { cubeful: true, cubeless: true, ..plain };
-    assert_eq!(both.check_choices(false, false), Err(RolloutChoiceError::CubefulAndCubeless));
-    assert_eq!(plain.check_choices(true, true), Err(RolloutChoiceError::CubeDecisionWith));
-    let cubeless = RolloutOptions { cubeless: true, ..plain };
-    assert_eq!(cubeless.check_choices(false, true), Ok(()));
-    assert_eq!(cubeless.check_choices(true, false), Err(RolloutChoiceError::CubeDecisionWith));
+    assert_eq!(both.check_choices(&before), Err(RolloutChoiceError::CubefulAndCubeless));
+    let cube_decision = RolloutOptions { cube_decision: true, ..plain };
+    assert_eq!(cube_decision.check_choices(&before), Ok(()));
+    assert_eq!(cube_decision.check_choices(&rolled), Err(RolloutChoiceError::CubeDecisionWith));
+    let cubeless = RolloutOptions { cubeless: true, ..cube_decision };
+    assert_eq!(cubeless.check_choices(&before), Err(RolloutChoiceError::CubeDecisionWith));
+    assert_eq!(RolloutOptions { cube_decision: false, ..cubeless }.check_choices(&rolled), Ok(()));
 }

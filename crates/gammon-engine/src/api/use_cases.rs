@@ -158,6 +158,9 @@ pub struct RolloutOptions {
     /// With dice: the best this many moves by the net's static judgement
     /// (0: every legal move).
     pub moves: usize,
+    /// Roll out the cube decision (no double and double/take on the same
+    /// dice) instead of the position or its moves.
+    pub cube_decision: bool,
 }
 
 impl Default for RolloutOptions {
@@ -176,6 +179,7 @@ impl Default for RolloutOptions {
             quasi_random: true,
             bearoff_exact: true,
             moves: 8,
+            cube_decision: false,
         }
     }
 }
@@ -195,16 +199,16 @@ pub enum RolloutChoiceError {
 }
 
 impl RolloutOptions {
-    /// Refuses choices that contradict each other: `cube_decision` is a
-    /// rollout of the cube decision, `dice` says whether dice were given.
+    /// Refuses choices that contradict each other, or `request`'s dice with
+    /// a cube decision.
     ///
     /// # Errors
     /// [`RolloutChoiceError`].
-    pub fn check_choices(&self, cube_decision: bool, dice: bool) -> Result<(), RolloutChoiceError> {
+    pub fn check_choices(&self, request: &Request) -> Result<(), RolloutChoiceError> {
         if self.cubeful && self.cubeless {
             return Err(RolloutChoiceError::CubefulAndCubeless);
         }
-        if cube_decision && (dice || self.cubeful || self.cubeless) {
+        if self.cube_decision && (request.dice.is_some() || self.cubeful || self.cubeless) {
             return Err(RolloutChoiceError::CubeDecisionWith);
         }
         Ok(())
