@@ -7,29 +7,42 @@ import { MARK_SYMBOL, num, pct, signed } from './format.mjs';
 import { loadPosition } from './analysis.mjs';
 import { $, redraw, showTab, state } from './state.mjs';
 
-const MAX_MATCH_BYTES = 1024 * 1024; // the server's body limit
+const MAX_BODY_BYTES = 1024 * 1024; // the server's body limit
+// The largest file whose base64 fits the body with the depths beside it.
+export const MAX_MATCH_FILE_BYTES = Math.floor((MAX_BODY_BYTES - 100) / 4) * 3;
+
+// Bytes as standard base64: how a match file of any format (an .xg or
+// .ogxm is binary) goes to the server, as `match_base64`.
+export function base64OfBytes(bytes) {
+  let binary = '';
+  const CHUNK = 0x8000;
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  }
+  return btoa(binary);
+}
 
 export async function readReviewFile() {
   const file = $('review-file').files[0];
-  state.reviewText = null;
+  state.reviewFile = null;
   $('review-button').disabled = true;
   if (!file) return;
-  if (file.size > MAX_MATCH_BYTES) {
-    showError(`match: ${file.name} is ${file.size} bytes; the server takes at most 1 MiB`);
+  if (file.size > MAX_MATCH_FILE_BYTES) {
+    showError(`match: ${file.name} is ${file.size} bytes; the server takes match files of at most ${MAX_MATCH_FILE_BYTES}`);
     return;
   }
-  state.reviewText = await file.text();
+  state.reviewFile = base64OfBytes(new Uint8Array(await file.arrayBuffer()));
   $('review-button').disabled = false;
   startReview();
 }
 
 export async function startReview() {
   clearError();
-  if (!state.reviewText) return;
+  if (!state.reviewFile) return;
   const ply = Number($('review-ply').value);
   let job;
   try {
-    job = await api('POST', '/api/reviews', { match: state.reviewText, ply, cube_ply: ply });
+    job = await api('POST', '/api/reviews', { match_base64: state.reviewFile, ply, cube_ply: ply });
   } catch (e) {
     showError(e.message);
     return;
@@ -64,7 +77,7 @@ function endReviewJob() {
   if (state.reviewJob && state.reviewJob.timer) clearTimeout(state.reviewJob.timer);
   state.reviewJob = null;
   $('review-cancel').disabled = true;
-  $('review-button').disabled = !state.reviewText;
+  $('review-button').disabled = !state.reviewFile;
 }
 
 export async function cancelReview() {
@@ -89,6 +102,37 @@ export function recordMark(rec) {
   const a = marks.indexOf(rec.mark || 'none');
   const b = rec.cube ? marks.indexOf(rec.cube.mark || 'none') : 0;
   return marks[Math.max(a, b, 0)];
+}
+
+// The short name of the program whose analysis the file stores: "XG",
+// "gnubg", or its own name shortened.
+export function storedName(program) {
+  if (!program) return null;
+  if (program.includes('eXtreme Gammon')) return 'XG';
+  if (program.startsWith('GNU Backgammon')) return 'gnubg';
+  return program.length > 16 ? `${program.slice(0, 15)}…` : program;
+}
+
+// The stored program's verdict on a record, in a few words: "XG: move
+// lost 0.045 (2-ply); cube lost 0.000 (3-ply)"; null without one.
+export function storedVerdict(name, rec) {
+  const s = rec.xg;
+  if (!name || !s) return null;
+  const parts = [];
+  if (s.loss !== null && s.loss !== undefined) parts.push(`move lost ${s.loss.toFixed(3)}${s.depth ? ` (${s.depth})` : ''}`);
+  if (s.cube_error !== null && s.cube_error !== undefined) parts.push(`cube lost ${s.cube_error.toFixed(3)}${s.cube_depth ? ` (${s.cube_depth})` : ''}`);
+  return parts.length ? `${name}: ${parts.join('; ')}` : null;
+}
+
+// The stored program's rows of the summary table.
+export function storedRows(name) {
+  if (!name) return [];
+  return [
+    [`Moves and cube decisions analysed by ${name}`, (s) => `${s.xg.moves}/${s.xg.cube_decisions}`],
+    [`Chequer error rate by ${name}`, (s) => num(s.xg.chequer_error_rate, 1)],
+    [`Cube error rate by ${name}`, (s) => num(s.xg.cube_error_rate, 1)],
+    [`PR by ${name}`, (s) => num(s.xg.pr, 2)],
+  ];
 }
 
 // One line of the record list: "3. Alice 31: 8/5 6/5 ? −0.123".
@@ -151,6 +195,7 @@ function reviewSummary(data) {
     ['Cube errors (?! / ? / ??)', (s) => `${s.marks.cube.doubtful} / ${s.marks.cube.bad} / ${s.marks.cube.very_bad}`],
     ['Luck rate', (s) => num(s.luck_rate, 1)],
     ['Rating', (s) => s.rating || 'n/a'],
+    ...storedRows(storedName(data.stored_program)),
   ];
   const head = document.createElement('tr');
   head.innerHTML = '<th></th><th></th><th></th>';
@@ -341,6 +386,13 @@ function showReviewDetail(item) {
     box.appendChild(p);
   }
   if (rec.cube) box.appendChild(cubeRecord(rec.cube));
+  const verdict = storedVerdict(storedName(data.stored_program), rec);
+  if (verdict) {
+    const p = document.createElement('p');
+    p.className = 'stored';
+    p.textContent = verdict;
+    box.appendChild(p);
+  }
   if (rec.luck !== null && rec.luck !== undefined) {
     const p = document.createElement('p');
     p.className = 'muted';

@@ -26,7 +26,7 @@ export const state = {
   rollout: null, // {id, timer}
   review: null, // {data, items, index}
   reviewJob: null,
-  reviewText: null,
+  reviewFile: null, // the chosen match file, in base64
   tab: 'analyse',
   play: null, // the game against the engine (see play.mjs)
   playTally: null, // points won by each side in money play, this page's count

@@ -21,7 +21,7 @@ use gammon_engine::rollout::{
     match_chances, Estimate as RunningEstimate, RolloutError, RolloutProgress, RolloutSettings, BATCH,
 };
 use gammon_jobs::Progress;
-use gammon_rules::parse_match_text;
+use gammon_rules::{parse_match_bytes_with_analysis, MatchRecord};
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -241,22 +241,54 @@ fn document_of(value: &impl serde::Serialize) -> Result<Box<serde_json::value::R
     serde_json::value::to_raw_value(&gammon_engine::api::json::document(value)).map_err(|e| e.to_string())
 }
 
-/// The body of `POST /api/reviews`: the match file's text and the depths of
-/// `gammon review`.
+/// The body of `POST /api/reviews`: the match file (its text, or the
+/// bytes of any match file in base64) and the depths of `gammon review`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReviewRequest {
     /// The text of a `.mat` or `.sgf` match file.
     #[serde(rename = "match")]
-    match_text: String,
+    match_text: Option<String>,
+    /// The bytes of a match file of any format gammon reads (`.xg`,
+    /// `.ogxm` too), in standard base64.
+    match_base64: Option<String>,
     ply: Option<u8>,
     cube_ply: Option<u8>,
+}
+
+impl ReviewRequest {
+    /// The match, read as `gammon review` reads a file: with the analysis
+    /// it stores (gnubg's SGF, XG's, OGXM's), `met` turning a match's
+    /// stored cube values into equities.
+    fn record(&self, met: &gammon_engine::met::Met) -> Result<MatchRecord, ApiError> {
+        use base64::Engine as _;
+        let (field, bytes) = match (&self.match_text, &self.match_base64) {
+            (Some(text), None) => ("match", std::borrow::Cow::Borrowed(text.as_bytes())),
+            (None, Some(encoded)) => {
+                let bytes = base64::engine::general_purpose::STANDARD
+                    .decode(encoded)
+                    .map_err(|e| ApiError::bad("match_base64", format!("not base64: {e}")))?;
+                ("match_base64", std::borrow::Cow::Owned(bytes))
+            }
+            (Some(_), Some(_)) => {
+                return Err(ApiError::bad("match_base64", "give the match as text (`match`) or as bytes, not both"))
+            }
+            (None, None) => {
+                return Err(ApiError::bad(
+                    "match",
+                    "give the match: the text of a .mat or .sgf file as `match`, or any match file's bytes in base64 as `match_base64`",
+                ))
+            }
+        };
+        parse_match_bytes_with_analysis(&bytes, met)
+            .map_err(|e| ApiError::bad(field, format!("cannot read the match: {}", chain(&e))))
+    }
 }
 
 /// `POST /api/reviews`: starts a match review job (201 with the job).
 pub async fn start_review(State(state): State<AppState>, body: Body) -> Result<(StatusCode, Json<JobView>), ApiError> {
     let request: ReviewRequest = json_body(body, state.connections.body_timeout).await?;
-    let record = parse_match_text(&request.match_text)?;
+    let record = request.record(state.engine.met())?;
     let mut settings = ReviewSettings::default();
     settings.plies = request.ply.unwrap_or(settings.plies);
     settings.cube_plies = request.cube_ply.unwrap_or(settings.cube_plies);

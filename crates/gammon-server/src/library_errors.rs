@@ -5,7 +5,7 @@
 use crate::error::{chain, ApiError};
 use gammon_engine::api::play::PlayError;
 use gammon_engine::api::{EngineError, RequestError};
-use gammon_rules::{MatError, PositionTextError};
+use gammon_rules::PositionTextError;
 
 /// What a request asked the engine: a finished game or a context the cube
 /// cannot be analysed in is refused in the words of the question.
@@ -76,13 +76,6 @@ impl From<PositionTextError> for ApiError {
 impl From<RequestError> for ApiError {
     fn from(e: RequestError) -> Self {
         ApiError::bad(e.field(), chain(&e))
-    }
-}
-
-/// The `match` of a review that does not read.
-impl From<MatError> for ApiError {
-    fn from(e: MatError) -> Self {
-        ApiError::bad("match", format!("cannot read the match: {}", chain(&e)))
     }
 }
 

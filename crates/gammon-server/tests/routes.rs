@@ -629,6 +629,44 @@ async fn a_review_job_reviews_the_moves_of_the_match_file() {
     assert_eq!(status, 404);
 }
 
+/// A review job of `body`, finished: its result.
+async fn reviewed(state: &AppState, body: Value) -> Value {
+    let (status, job) = post(state, "/api/reviews", &body.to_string()).await;
+    assert_eq!(status, 201, "{job}");
+    let done = finished(state, &format!("/api/reviews/{}", job["id"])).await;
+    assert_eq!(done["state"], "done", "{done}");
+    done["result"].clone()
+}
+
+#[tokio::test]
+async fn a_review_takes_any_match_file_s_bytes_and_keeps_its_stored_analysis() {
+    use base64::Engine as _;
+    let state = common::state();
+    let shared = gammon_testkit::shared_dir().join("matches");
+    // An eXtreme Gammon file, as bytes: XG's analysis beside gammon's.
+    let xg = std::fs::read(shared.join("xg/B4_SrGcsKAQmoTyHlgJCbM.xg")).unwrap();
+    let encoded = base64::engine::general_purpose::STANDARD.encode(&xg);
+    let result = reviewed(&state, json!({"match_base64": encoded, "ply": 0, "cube_ply": 0})).await;
+    assert_eq!(result["stored_program"], "eXtreme Gammon", "{}", result["stored_program"]);
+    let record = gammon_rules::read_match_file(shared.join("xg/B4_SrGcsKAQmoTyHlgJCbM.xg")).unwrap();
+    assert_eq!(result["games"].as_array().unwrap().len(), record.games.len());
+    // gnubg's SGF as text keeps gnubg's analysis, as `gammon review` does.
+    let sgf = std::fs::read_to_string(shared.join("real/gnubgscripts_match1486073_analyzed.sgf")).unwrap();
+    let result = reviewed(&state, json!({"match": sgf, "ply": 0, "cube_ply": 0})).await;
+    assert!(result["stored_program"].as_str().unwrap().starts_with("GNU Backgammon"), "{}", result["stored_program"]);
+    for (body, field, words) in [
+        (json!({"match_base64": "not base64!"}), "match_base64", "not base64"),
+        (json!({"match_base64": "gICA"}), "match_base64", "not a match file"),
+        (json!({"match": TINY_MATCH, "match_base64": "AAEC"}), "match_base64", "not both"),
+        (json!({"match": "OGXM"}), "match", "OGXM"),
+    ] {
+        let (status, answer) = post(&state, "/api/reviews", &body.to_string()).await;
+        let (status, got, reason) = refusal(status, &answer);
+        assert_eq!((status, got.as_deref()), (400, Some(field)), "{body}: {reason}");
+        assert!(reason.contains(words), "{body}: {reason}");
+    }
+}
+
 #[tokio::test]
 async fn play_refuses_a_bad_body_naming_the_field() {
     let state = common::state();

@@ -306,6 +306,41 @@ fn a_match_file_uploaded_to_the_page_is_reviewed_and_stepped_through() {
 }
 
 #[test]
+fn an_xg_file_uploaded_to_the_page_is_reviewed_beside_xg_s_own_analysis() {
+    let file = gammon_testkit::shared_dir().join("matches/xg/B4_SrGcsKAQmoTyHlgJCbM.xg");
+    let file = file.canonicalize().unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let server = super::serve::Server::start();
+    let url = server.url.clone();
+    let Some((_driver, driver_url)) = chromedriver() else { return };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let client = browser(&driver_url).await;
+        client.goto(&format!("{url}/")).await.unwrap();
+        client.find(Locator::Css("#tab-review")).await.unwrap().click().await.unwrap();
+        client.find(Locator::Css("#review-ply option[value=\"0\"]")).await.unwrap().click().await.unwrap();
+        // Choosing the file starts its review.
+        client.find(Locator::Css("#review-file")).await.unwrap().send_keys(file.to_str().unwrap()).await.unwrap();
+        wait_for(&client, "#review-panel li[data-index]", 1).await;
+        let panel = client.find(Locator::Css("#review-panel")).await.unwrap().text().await.unwrap();
+        assert!(panel.contains("PR by XG") && panel.contains("Fox"), "{panel}");
+        // A decision XG analysed shows XG's verdict beside gammon's.
+        let detail = client.find(Locator::Css("#review-detail")).await.unwrap();
+        let mut seen = detail.text().await.unwrap();
+        for _ in 0..20 {
+            if seen.contains("XG: move lost") || seen.contains("XG: cube lost") {
+                break;
+            }
+            click(&client, "#review-next").await;
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            seen = detail.text().await.unwrap();
+        }
+        assert!(seen.contains("XG: move lost") || seen.contains("XG: cube lost"), "{seen}");
+        screenshot(&client, "5-review-xg").await;
+        client.close().await.unwrap();
+    });
+}
+
+#[test]
 fn a_rollout_on_the_page_shows_its_progress_and_a_cancel_keeps_its_games() {
     let server = super::serve::Server::start();
     let url = server.url.clone();

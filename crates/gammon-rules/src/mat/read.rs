@@ -79,6 +79,70 @@ pub enum ReadMatchError {
     },
 }
 
+/// Why the bytes of a match file that came without a file (an upload)
+/// were refused; the reasons of [`ReadMatchError`] without a path.
+#[derive(Debug, Error)]
+pub enum MatchBytesError {
+    /// More than [`MAX_MATCH_FILE_BYTES`].
+    #[error("larger than the limit of {MAX_MATCH_FILE_BYTES} bytes for a match file")]
+    TooLarge,
+    /// Neither text nor a binary match file gammon reads.
+    #[error(
+        "not a match file: not text (UTF-8, or UTF-16 with a byte order mark), nor an eXtreme Gammon or OGXM file"
+    )]
+    NotText,
+    /// An eXtreme Gammon file whose container or records are not valid.
+    #[error("in the eXtreme Gammon file")]
+    Xg(#[source] XgError),
+    /// An OGXM file that cannot be read.
+    #[error("in the OGXM file")]
+    Ogxm(#[source] OgxmError),
+    /// Not a valid match (a game that does not replay, in any format).
+    #[error(transparent)]
+    Match(#[from] MatError),
+}
+
+impl MatchBytesError {
+    /// This error as [`read_match_file`]'s for the file at `path`.
+    fn in_file(self, path: &Path) -> ReadMatchError {
+        let path = path.to_path_buf();
+        match self {
+            MatchBytesError::TooLarge => ReadMatchError::TooLarge { path },
+            MatchBytesError::NotText => ReadMatchError::NotText { path },
+            MatchBytesError::Xg(source) => ReadMatchError::Xg { path, source },
+            MatchBytesError::Ogxm(source) => ReadMatchError::Ogxm { path, source },
+            MatchBytesError::Match(source) => ReadMatchError::Match { path, source },
+        }
+    }
+}
+
+/// Replays the bytes of a match file in any format gammon reads, as
+/// [`read_match_file_with_analysis`] reads the file (the content decides:
+/// eXtreme Gammon, OGXM, gnubg SGF, `.mat` text), with the analysis the
+/// file stores. For a file that came without a path: an upload.
+///
+/// # Errors
+/// [`MatchBytesError`].
+pub fn parse_match_bytes_with_analysis(bytes: &[u8], equity: &dyn MatchEquity) -> Result<MatchRecord, MatchBytesError> {
+    if bytes.len() as u64 > MAX_MATCH_FILE_BYTES {
+        return Err(MatchBytesError::TooLarge);
+    }
+    if is_xg(bytes) {
+        return parse_xg(bytes).map_err(|e| match e {
+            XgError::Match(source) => MatchBytesError::Match(source),
+            source => MatchBytesError::Xg(source),
+        });
+    }
+    if is_ogxm(bytes) {
+        return read_ogxm(bytes, Some(equity)).map_err(|e| match e {
+            OgxmError::Replay(source) => MatchBytesError::Match(source),
+            source => MatchBytesError::Ogxm(source),
+        });
+    }
+    let text = decode(bytes.to_vec()).ok_or(MatchBytesError::NotText)?;
+    Ok(parse_match_text_with_analysis(&text, equity)?)
+}
+
 /// Reads and replays a match file (at most [`MAX_MATCH_FILE_BYTES`]):
 /// gnubg SGF when its first non-blank character is `(`, `.mat` text
 /// otherwise (the content decides, not the file name). The text is UTF-8
@@ -122,13 +186,7 @@ pub fn read_match_file_with_analysis(
     equity: &dyn MatchEquity,
 ) -> Result<MatchRecord, ReadMatchError> {
     let path = path.as_ref();
-    let text = match read_content(path)? {
-        Content::Xg(bytes) => return parse_xg(&bytes).map_err(|e| xg_error(path, e)),
-        Content::Ogxm(bytes) => return read_ogxm(&bytes, Some(equity)).map_err(|e| ogxm_error(path, e)),
-        Content::Text(text) => text,
-    };
-    parse_match_text_with_analysis(&text, equity)
-        .map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
+    parse_match_bytes_with_analysis(&read_bytes(path)?, equity).map_err(|e| e.in_file(path))
 }
 
 /// [`parse_match_text`] that also reads gnubg's analysis stored in SGF
@@ -247,9 +305,8 @@ enum Content {
     Text(String),
 }
 
-/// The content of a regular file of at most [`MAX_MATCH_FILE_BYTES`]; a
-/// format not read is named from its first bytes.
-fn read_content(path: &Path) -> Result<Content, ReadMatchError> {
+/// The bytes of a regular file of at most [`MAX_MATCH_FILE_BYTES`].
+fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadMatchError> {
     let io = |source| ReadMatchError::Io { path: path.to_path_buf(), source };
     // Checked before opening: opening a named pipe waits for a writer.
     if !std::fs::metadata(path).map_err(io)?.is_file() {
@@ -261,6 +318,13 @@ fn read_content(path: &Path) -> Result<Content, ReadMatchError> {
     if bytes.len() as u64 > MAX_MATCH_FILE_BYTES {
         return Err(ReadMatchError::TooLarge { path: path.to_path_buf() });
     }
+    Ok(bytes)
+}
+
+/// The content of a regular file of at most [`MAX_MATCH_FILE_BYTES`]; a
+/// format not read is named from its first bytes.
+fn read_content(path: &Path) -> Result<Content, ReadMatchError> {
+    let bytes = read_bytes(path)?;
     if is_xg(&bytes) {
         return Ok(Content::Xg(bytes));
     }

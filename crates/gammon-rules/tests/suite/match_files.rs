@@ -303,3 +303,45 @@ fn until_error_keeps_the_games_before_the_bad_one() {
     let (all, none) = gammon_rules::parse_mat_until_error(&text).unwrap();
     assert_eq!((all, none), (whole, None));
 }
+
+/// Every real file of the shared folder (.mat, .txt, .sgf, .xg, OGXM), and
+/// the hand-made ones, read from its bytes as from the file: the same
+/// record with the same stored analysis, or the same reason without the
+/// path.
+#[test]
+fn a_match_file_s_bytes_read_as_the_file() {
+    use gammon_rules::{parse_match_bytes_with_analysis, read_match_file_with_analysis};
+    let equity = crate::ogxm_files::kazaross();
+    let shared = gammon_testkit::shared_dir().join("matches");
+    let mut files = Vec::new();
+    for dir in [shared.join("real"), shared.join("xg"), shared.join("ogxm"), data("")] {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            files.push(entry.unwrap().path());
+        }
+    }
+    files.retain(|p| p.is_file() && !p.extension().is_some_and(|e| e == "json" || e == "md"));
+    let (mut read, mut refused) = (0, 0);
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        match (read_match_file_with_analysis(path, equity), parse_match_bytes_with_analysis(&bytes, equity)) {
+            (Ok(file), Ok(upload)) => {
+                assert_eq!(file, upload, "{}", path.display());
+                read += 1;
+            }
+            (Err(file), Err(upload)) => {
+                let file = chain(&file);
+                let reason = chain(&upload);
+                let reason = reason.strip_prefix("in the eXtreme Gammon file: ").unwrap_or(&reason);
+                let reason = reason.strip_prefix("in the OGXM file: ").unwrap_or(reason);
+                assert!(file.ends_with(reason), "{}: {file} / {reason}", path.display());
+                refused += 1;
+            }
+            (file, upload) => panic!("{}: {:?} / {:?}", path.display(), file.err(), upload.err()),
+        }
+    }
+    assert!(read >= 40 && refused >= 5, "{read} read, {refused} refused");
+    let too_large = vec![b' '; gammon_rules::MAX_MATCH_FILE_BYTES as usize + 1];
+    assert!(parse_match_bytes_with_analysis(&too_large, equity).unwrap_err().to_string().starts_with("larger than"));
+    let e = parse_match_bytes_with_analysis(b"\xff\xfe\xfd", equity).unwrap_err().to_string();
+    assert!(e.starts_with("not a match file"), "{e}");
+}

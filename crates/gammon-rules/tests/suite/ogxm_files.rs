@@ -20,14 +20,14 @@ use std::process::{Command, Stdio};
 /// gammon's built-in table, Kazaross-XG2, read from the engine's data file
 /// (the rules crate cannot use the engine): what turns a match analysis's
 /// match winning chances into EMG and back, as gnubg's `mwc2eq`.
-struct Kazaross {
+pub struct Kazaross {
     /// `pre[r][c]`: P(win) needing `r + 1` against `c + 1`.
     pre: Vec<Vec<f64>>,
     /// `post[n]`: the trailer's P(win) needing `n + 1` after the Crawford game.
     post: Vec<f64>,
 }
 
-fn kazaross() -> &'static Kazaross {
+pub fn kazaross() -> &'static Kazaross {
     static TABLE: std::sync::OnceLock<Kazaross> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
         let text = include_str!("../../../gammon-engine/data/kazaross-xg2.txt");
