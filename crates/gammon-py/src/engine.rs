@@ -18,13 +18,14 @@ use gammon_engine::rollout::{RolloutError, MAX_ROLLOUT_PLY};
 use gammon_engine::search::MoveFilter;
 use gammon_eval::NetEvaluator;
 use gammon_rules::{
-    parse_match_text_until_error, parse_match_text_with_analysis, read_match_file_until_error_with_analysis,
-    read_match_file_with_analysis, MatchRecord,
+    parse_match_bytes_until_error_with_analysis, parse_match_bytes_with_analysis, parse_match_text_until_error,
+    parse_match_text_with_analysis, read_match_file_until_error_with_analysis, read_match_file_with_analysis,
+    MatchRecord,
 };
 use pyo3::exceptions::{PyKeyboardInterrupt, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::types::PyNone;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -316,8 +317,9 @@ impl Engine {
     /// The review of a match: every move and cube decision, error rates,
     /// luck, marks, with the analysis the file stores beside gammon's; the
     /// dict of `gammon review FILE --json`. `match` is a path (str or
-    /// `os.PathLike`: .mat, .txt, .sgf, .xg, .ogxm) or the text of a .mat
-    /// or .sgf match (a str with a line break). With `keep_going=True` the
+    /// `os.PathLike`: .mat, .txt, .sgf, .xg, .ogxm), the text of a .mat
+    /// or .sgf match (a str with a line break), or the bytes of a match
+    /// file of any of those formats. With `keep_going=True` the
     /// games before the first one that does not replay are reviewed (a
     /// `UserWarning` says which and why).
     ///
@@ -370,12 +372,17 @@ impl Engine {
     /// read with the GIL released. With `keep_going`, the games before one
     /// that does not replay, and a warning saying which.
     fn read_match(&self, py: Python<'_>, what: &Bound<'_, PyAny>, keep_going: bool) -> PyResult<(MatchRecord, String)> {
-        let source = match what.extract::<String>() {
-            Ok(text) if text.contains('\n') => MatchSource::Text(text),
-            _ => MatchSource::File(what.extract()?),
+        let source = if let Ok(bytes) = what.cast::<PyBytes>() {
+            MatchSource::Bytes(bytes.as_bytes().to_vec())
+        } else {
+            match what.extract::<String>() {
+                Ok(text) if text.contains('\n') => MatchSource::Text(text),
+                _ => MatchSource::File(what.extract()?),
+            }
         };
         let shown = match &source {
             MatchSource::Text(_) => "the match text".to_string(),
+            MatchSource::Bytes(_) => "the match file's bytes".to_string(),
             MatchSource::File(path) => path.display().to_string(),
         };
         let met = self.engine.met();
@@ -383,6 +390,11 @@ impl Engine {
             Ok(match (&source, keep_going) {
                 (MatchSource::Text(text), false) => (parse_match_text_with_analysis(text, met)?, None),
                 (MatchSource::File(path), false) => (read_match_file_with_analysis(path, met)?, None),
+                (MatchSource::Bytes(bytes), false) => (parse_match_bytes_with_analysis(bytes, met)?, None),
+                (MatchSource::Bytes(bytes), true) => {
+                    let (record, error) = parse_match_bytes_until_error_with_analysis(bytes, met)?;
+                    (record, error.map(|e| e.to_string()))
+                }
                 (MatchSource::Text(text), true) => {
                     let (record, error) = parse_match_text_until_error(text, Some(met))?;
                     (record, error.map(|e| e.to_string()))
@@ -405,6 +417,8 @@ impl Engine {
 enum MatchSource {
     /// The text of a .mat or .sgf match.
     Text(String),
+    /// The bytes of a match file of any format.
+    Bytes(Vec<u8>),
     /// A match file.
     File(PathBuf),
 }

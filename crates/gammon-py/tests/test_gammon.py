@@ -119,6 +119,13 @@ def test_review_is_the_clis_from_a_file_and_from_text(engine):
     from_file = engine.review(str(sgf), ply=0, cube_ply=0)
     assert from_file["stored_program"].startswith("GNU Backgammon")
     assert without_times(engine.review(sgf.read_text(), ply=0, cube_ply=0)) == without_times(from_file)
+    # Any file as bytes: an eXtreme Gammon file with XG's analysis.
+    xg = SHARED / "matches" / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
+    from_bytes = engine.review(xg.read_bytes(), ply=0, cube_ply=0)
+    assert from_bytes["stored_program"] == "eXtreme Gammon"
+    assert without_times(from_bytes) == without_times(cli("review", str(xg), "--ply", "0", "--cube-ply", "0"))
+    with pytest.raises(ValueError, match="not a match file"):
+        engine.review(b"\x80\x80\x80")
 
 
 def test_refusals_are_the_clis_messages(engine):

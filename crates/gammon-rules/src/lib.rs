@@ -96,11 +96,11 @@ pub use game::{
 pub use game_result::GameResult;
 pub use game_state::{Action, Game, Need, RuleError, StateError};
 pub use mat::{
-    parse_mat, parse_mat_until_error, parse_match_bytes_with_analysis, parse_match_text, parse_match_text_until_error,
-    parse_match_text_with_analysis, read_match_file, read_match_file_until_error,
-    read_match_file_until_error_with_analysis, read_match_file_with_analysis, write_mat, GameText, MatAction, MatEntry,
-    MatError, MatPlace, MatchBytesError, MatchRecord, MatchRecorder, ReadMatchError, UnreadFormat, WinHow,
-    WriteMatchError, MAX_MATCH_FILE_BYTES,
+    parse_mat, parse_mat_until_error, parse_match_bytes_until_error_with_analysis, parse_match_bytes_with_analysis,
+    parse_match_text, parse_match_text_until_error, parse_match_text_with_analysis, read_match_file,
+    read_match_file_until_error, read_match_file_until_error_with_analysis, read_match_file_with_analysis, write_mat,
+    GameText, MatAction, MatEntry, MatError, MatPlace, MatchBytesError, MatchRecord, MatchRecorder, ReadMatchError,
+    UnreadFormat, WinHow, WriteMatchError, MAX_MATCH_FILE_BYTES,
 };
 pub use match_id::{GameState, MatchId, MatchIdError, Resignation};
 pub use match_play::{BeaverAnswer, Cube, CubeAnswer, MatchError, MatchRules, MatchState, RaccoonAnswer};

@@ -101,7 +101,7 @@ class Engine:
         ``KeyboardInterrupt`` whose ``partial`` is the dict of the games finished."""
     def review(
         self,
-        match: Union[str, "os.PathLike[str]"],
+        match: Union[str, bytes, "os.PathLike[str]"],
         ply: int = 2,
         cube_ply: int = 2,
         filter: Literal["normal", "large"] = "normal",
@@ -109,4 +109,4 @@ class Engine:
         keep_going: bool = False,
         threads: Optional[int] = None,
     ) -> _Json:
-        """``gammon review FILE --json``: ``match`` is a path or the text of a match."""
+        """``gammon review FILE --json``: ``match`` is a path, the text of a match or a file's bytes."""

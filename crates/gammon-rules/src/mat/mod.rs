@@ -25,9 +25,10 @@ use thiserror::Error;
 
 pub use encoding::UnreadFormat;
 pub use read::{
-    parse_match_bytes_with_analysis, parse_match_text, parse_match_text_until_error, parse_match_text_with_analysis,
-    read_match_file, read_match_file_until_error, read_match_file_until_error_with_analysis,
-    read_match_file_with_analysis, MatchBytesError, ReadMatchError, MAX_MATCH_FILE_BYTES,
+    parse_match_bytes_until_error_with_analysis, parse_match_bytes_with_analysis, parse_match_text,
+    parse_match_text_until_error, parse_match_text_with_analysis, read_match_file, read_match_file_until_error,
+    read_match_file_until_error_with_analysis, read_match_file_with_analysis, MatchBytesError, ReadMatchError,
+    MAX_MATCH_FILE_BYTES,
 };
 pub use recorder::MatchRecorder;
 pub use write::{write_mat, WriteMatchError};

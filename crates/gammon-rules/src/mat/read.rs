@@ -124,23 +124,80 @@ impl MatchBytesError {
 /// # Errors
 /// [`MatchBytesError`].
 pub fn parse_match_bytes_with_analysis(bytes: &[u8], equity: &dyn MatchEquity) -> Result<MatchRecord, MatchBytesError> {
+    parse_bytes(bytes, Some(equity))
+}
+
+/// [`parse_match_bytes_with_analysis`] that keeps the games before the
+/// first one that does not replay, as [`read_match_file_until_error`] does
+/// for a file: those games (with their stored analysis), and the error of
+/// the bad one.
+///
+/// # Errors
+/// Bytes that cannot be read as a match at all.
+pub fn parse_match_bytes_until_error_with_analysis(
+    bytes: &[u8],
+    equity: &dyn MatchEquity,
+) -> Result<(MatchRecord, Option<MatError>), MatchBytesError> {
+    bytes_until_error(bytes, Some(equity))
+}
+
+/// What the bytes of a match file are.
+enum Content {
+    Xg,
+    Ogxm,
+    Text(String),
+}
+
+/// The format of `bytes` (their text when they are text), refused when
+/// too large or neither text nor a binary match file.
+fn content(bytes: &[u8]) -> Result<Content, MatchBytesError> {
     if bytes.len() as u64 > MAX_MATCH_FILE_BYTES {
         return Err(MatchBytesError::TooLarge);
     }
     if is_xg(bytes) {
-        return parse_xg(bytes).map_err(|e| match e {
-            XgError::Match(source) => MatchBytesError::Match(source),
-            source => MatchBytesError::Xg(source),
-        });
+        return Ok(Content::Xg);
     }
     if is_ogxm(bytes) {
-        return read_ogxm(bytes, Some(equity)).map_err(|e| match e {
-            OgxmError::Replay(source) => MatchBytesError::Match(source),
-            source => MatchBytesError::Ogxm(source),
-        });
+        return Ok(Content::Ogxm);
     }
-    let text = decode(bytes.to_vec()).ok_or(MatchBytesError::NotText)?;
-    Ok(parse_match_text_with_analysis(&text, equity)?)
+    decode(bytes.to_vec()).map(Content::Text).ok_or(MatchBytesError::NotText)
+}
+
+fn from_xg(e: XgError) -> MatchBytesError {
+    match e {
+        XgError::Match(source) => MatchBytesError::Match(source),
+        source => MatchBytesError::Xg(source),
+    }
+}
+
+fn from_ogxm(e: OgxmError) -> MatchBytesError {
+    match e {
+        OgxmError::Replay(source) => MatchBytesError::Match(source),
+        source => MatchBytesError::Ogxm(source),
+    }
+}
+
+/// The match in `bytes`, with the analysis they store when `equity` is
+/// given.
+fn parse_bytes(bytes: &[u8], equity: Option<&dyn MatchEquity>) -> Result<MatchRecord, MatchBytesError> {
+    match (content(bytes)?, equity) {
+        (Content::Xg, _) => parse_xg(bytes).map_err(from_xg),
+        (Content::Ogxm, _) => read_ogxm(bytes, equity).map_err(from_ogxm),
+        (Content::Text(text), Some(equity)) => Ok(parse_match_text_with_analysis(&text, equity)?),
+        (Content::Text(text), None) => Ok(parse_match_text(&text)?),
+    }
+}
+
+/// The games of `bytes` before the first that does not replay.
+fn bytes_until_error(
+    bytes: &[u8],
+    equity: Option<&dyn MatchEquity>,
+) -> Result<(MatchRecord, Option<MatError>), MatchBytesError> {
+    match content(bytes)? {
+        Content::Xg => parse_xg_until_error(bytes).map_err(from_xg),
+        Content::Ogxm => read_ogxm_until_error(bytes, equity).map_err(from_ogxm),
+        Content::Text(text) => Ok(parse_match_text_until_error(&text, equity)?),
+    }
 }
 
 /// Reads and replays a match file (at most [`MAX_MATCH_FILE_BYTES`]):
@@ -158,21 +215,7 @@ pub fn parse_match_bytes_with_analysis(bytes: &[u8], equity: &dyn MatchEquity) -
 /// [`ReadMatchError::Match`] in each format).
 pub fn read_match_file(path: impl AsRef<Path>) -> Result<MatchRecord, ReadMatchError> {
     let path = path.as_ref();
-    match read_content(path)? {
-        Content::Xg(bytes) => parse_xg(&bytes).map_err(|e| xg_error(path, e)),
-        Content::Ogxm(bytes) => read_ogxm(&bytes, None).map_err(|e| ogxm_error(path, e)),
-        Content::Text(text) => {
-            parse_match_text(&text).map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
-        }
-    }
-}
-
-/// An XG file's error: a game that does not replay is a match error.
-fn xg_error(path: &Path, e: XgError) -> ReadMatchError {
-    match e {
-        XgError::Match(source) => ReadMatchError::Match { path: path.to_path_buf(), source },
-        source => ReadMatchError::Xg { path: path.to_path_buf(), source },
-    }
+    parse_bytes(&read_bytes(path)?, None).map_err(|e| e.in_file(path))
 }
 
 /// [`read_match_file`] that also reads gnubg's analysis stored in an SGF
@@ -220,14 +263,6 @@ pub fn parse_match_text_until_error(
         record.stored = read_sgf_analysis(&prepared, &record, equity);
     }
     Ok((record, error))
-}
-
-fn ogxm_error(path: &Path, e: OgxmError) -> ReadMatchError {
-    let path = path.to_path_buf();
-    match e {
-        OgxmError::Replay(source) => ReadMatchError::Match { path, source },
-        source => ReadMatchError::Ogxm { path, source },
-    }
 }
 
 /// Replays the text of a match file already read (an upload): gnubg SGF when
@@ -289,20 +324,7 @@ fn until_error(
     path: &Path,
     equity: Option<&dyn MatchEquity>,
 ) -> Result<(MatchRecord, Option<MatError>), ReadMatchError> {
-    let text = match read_content(path)? {
-        Content::Xg(bytes) => return parse_xg_until_error(&bytes).map_err(|e| xg_error(path, e)),
-        Content::Ogxm(bytes) => return read_ogxm_until_error(&bytes, equity).map_err(|e| ogxm_error(path, e)),
-        Content::Text(text) => text,
-    };
-    parse_match_text_until_error(&text, equity)
-        .map_err(|source| ReadMatchError::Match { path: path.to_path_buf(), source })
-}
-
-/// What a match file holds: the bytes of an XG or OGXM file, or text.
-enum Content {
-    Xg(Vec<u8>),
-    Ogxm(Vec<u8>),
-    Text(String),
+    bytes_until_error(&read_bytes(path)?, equity).map_err(|e| e.in_file(path))
 }
 
 /// The bytes of a regular file of at most [`MAX_MATCH_FILE_BYTES`].
@@ -319,20 +341,4 @@ fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadMatchError> {
         return Err(ReadMatchError::TooLarge { path: path.to_path_buf() });
     }
     Ok(bytes)
-}
-
-/// The content of a regular file of at most [`MAX_MATCH_FILE_BYTES`]; a
-/// format not read is named from its first bytes.
-fn read_content(path: &Path) -> Result<Content, ReadMatchError> {
-    let bytes = read_bytes(path)?;
-    if is_xg(&bytes) {
-        return Ok(Content::Xg(bytes));
-    }
-    if is_ogxm(&bytes) {
-        return Ok(Content::Ogxm(bytes));
-    }
-    if let Some(format) = UnreadFormat::detect(&bytes) {
-        return Err(ReadMatchError::NotReadYet { path: path.to_path_buf(), format });
-    }
-    decode(bytes).map(Content::Text).ok_or_else(|| ReadMatchError::NotText { path: path.to_path_buf() })
 }

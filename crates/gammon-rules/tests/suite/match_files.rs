@@ -338,6 +338,14 @@ fn a_match_file_s_bytes_read_as_the_file() {
             }
             (file, upload) => panic!("{}: {:?} / {:?}", path.display(), file.err(), upload.err()),
         }
+        // And the games before the first that does not replay.
+        let file = gammon_rules::read_match_file_until_error_with_analysis(path, equity);
+        let upload = gammon_rules::parse_match_bytes_until_error_with_analysis(&bytes, equity);
+        match (file, upload) {
+            (Ok((a, e)), Ok((b, f))) => assert_eq!((a, e), (b, f), "{}", path.display()),
+            (Err(_), Err(_)) => {}
+            (file, upload) => panic!("{}: {:?} / {:?}", path.display(), file.err(), upload.err()),
+        }
     }
     assert!(read >= 40 && refused >= 5, "{read} read, {refused} refused");
     let too_large = vec![b' '; gammon_rules::MAX_MATCH_FILE_BYTES as usize + 1];
