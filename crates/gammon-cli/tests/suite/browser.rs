@@ -237,26 +237,36 @@ fn the_page_shows_a_position_its_moves_and_a_move_on_the_board() {
     });
 }
 
-#[test]
-fn a_match_file_uploaded_to_the_page_is_reviewed_and_stepped_through() {
-    // The browser takes only a canonical path for an upload.
-    let file = gammon_testkit::shared_dir().join("matches/real/fibs_NIUSHA-nori_1p.mat");
-    let file = file.canonicalize().unwrap_or_else(|e| {
+/// A match file of the shared folder (`matches/NAME`), by the canonical
+/// path the browser takes for an upload.
+fn shared_match(name: &str) -> std::path::PathBuf {
+    let file = gammon_testkit::shared_dir().join("matches").join(name);
+    file.canonicalize().unwrap_or_else(|e| {
         panic!(
             "{}: {e} (the match file the test uploads is missing from the shared data folder, gammon_testkit::shared_dir)",
             file.display()
         )
-    });
+    })
+}
+
+/// Opens the page's review tab at 0 plies and chooses `file`.
+async fn upload_for_review(client: &Client, url: &str, file: &std::path::Path) {
+    client.goto(&format!("{url}/")).await.unwrap();
+    client.find(Locator::Css("#tab-review")).await.unwrap().click().await.unwrap();
+    client.find(Locator::Css("#review-ply option[value=\"0\"]")).await.unwrap().click().await.unwrap();
+    client.find(Locator::Css("#review-file")).await.unwrap().send_keys(file.to_str().unwrap()).await.unwrap();
+}
+
+#[test]
+fn a_match_file_uploaded_to_the_page_is_reviewed_and_stepped_through() {
+    let file = shared_match("real/fibs_NIUSHA-nori_1p.mat");
     let server = super::serve::Server::start();
     let url = server.url.clone();
     let Some((_driver, driver_url)) = chromedriver() else { return };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let client = browser(&driver_url).await;
-        client.goto(&format!("{url}/")).await.unwrap();
-        client.find(Locator::Css("#tab-review")).await.unwrap().click().await.unwrap();
-        client.find(Locator::Css("#review-ply option[value=\"0\"]")).await.unwrap().click().await.unwrap();
-        client.find(Locator::Css("#review-file")).await.unwrap().send_keys(file.to_str().unwrap()).await.unwrap();
+        upload_for_review(&client, &url, &file).await;
         let button = client.find(Locator::Css("#review-button")).await.unwrap();
         let began = Instant::now();
         while !button.is_enabled().await.unwrap() {
@@ -307,19 +317,15 @@ fn a_match_file_uploaded_to_the_page_is_reviewed_and_stepped_through() {
 
 #[test]
 fn an_xg_file_uploaded_to_the_page_is_reviewed_beside_xg_s_own_analysis() {
-    let file = gammon_testkit::shared_dir().join("matches/xg/B4_SrGcsKAQmoTyHlgJCbM.xg");
-    let file = file.canonicalize().unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let file = shared_match("xg/B4_SrGcsKAQmoTyHlgJCbM.xg");
     let server = super::serve::Server::start();
     let url = server.url.clone();
     let Some((_driver, driver_url)) = chromedriver() else { return };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let client = browser(&driver_url).await;
-        client.goto(&format!("{url}/")).await.unwrap();
-        client.find(Locator::Css("#tab-review")).await.unwrap().click().await.unwrap();
-        client.find(Locator::Css("#review-ply option[value=\"0\"]")).await.unwrap().click().await.unwrap();
         // Choosing the file starts its review.
-        client.find(Locator::Css("#review-file")).await.unwrap().send_keys(file.to_str().unwrap()).await.unwrap();
+        upload_for_review(&client, &url, &file).await;
         wait_for(&client, "#review-panel li[data-index]", 1).await;
         let panel = client.find(Locator::Css("#review-panel")).await.unwrap().text().await.unwrap();
         assert!(panel.contains("PR by XG") && panel.contains("Fox"), "{panel}");
