@@ -6,16 +6,22 @@
 //! - `gammon label rollout`: labels a positions file (or one shard of it) by
 //!   rollouts of a net, saving after every chunk; run again with the same
 //!   arguments it resumes; Ctrl-C or SIGTERM stop after the chunk in hand.
+//! - `gammon label choice`: a net's 0-ply choice between the results of a
+//!   roll against their rollout labels (the groups from `label sample
+//!   --groups`).
 
-use crate::args::{threads_help, threads_parser};
+use crate::args::{threads_help, threads_parser, JsonArg, ThreadsArg};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
+use gammon_engine::search::Search;
 use gammon_engine::shard::{Shard, ShardSpec};
 use gammon_eval::{NetEvaluator, NetKind, NetWeights};
 use gammon_jobs::{Progress, StopFlag, INTERRUPTED};
+use gammon_train::choice::{sibling_groups, ChoiceSummary, GroupOutcome, PairedChoice, Sibling};
 use gammon_train::dataset::{positions_digest, Dataset, LabelSource};
 use gammon_train::distill::{sample_afterstates_within, sample_positions};
 use gammon_train::labels::{label_shard, positions_text, read_positions, resume_labels, LabelSettings, Resumed};
+use gammon_train::siblings::{groups_text, read_groups, sample_grouped, Grouped};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -35,6 +41,9 @@ enum LabelCommand {
     /// Print a labels file (or any dataset) as JSON Lines: a header line,
     /// then one line per position.
     Show(ShowArgs),
+    /// Score a net's 0-ply choice between the results of a roll against
+    /// their rollout labels.
+    Choice(ChoiceArgs),
 }
 
 /// Arguments of `gammon label show`.
@@ -76,6 +85,48 @@ struct SampleArgs {
     /// The positions file to write (one Position ID per line).
     #[arg(long)]
     out: PathBuf,
+    /// With --afterstates: also write which positions are results of the
+    /// same roll, one `GROUP<TAB>Position ID` line per position of --out
+    /// (the positions written are the same with or without it).
+    #[arg(long, value_name = "FILE", requires = "afterstates")]
+    groups: Option<PathBuf>,
+}
+
+/// Arguments of `gammon label choice`.
+#[derive(Debug, Args)]
+#[command(after_help = "Each labels file is of the positions of the groups file given with it (in \
+order: the first --labels with the first --groups); a partial labels file scores the groups it \
+labels whole. A result is seen by the opponent, who is on roll there: the net picks the result it \
+values lowest (ties to the first, as it plays), the labels' best is the one of lowest label equity, \
+and the equity given up is the label equity of the net's pick minus the labels' best's. Groups of \
+fewer than two labelled results are skipped. The labels' noise: a label's equity standard error is \
+at most 2 se(w) + se(wg) + se(wbg) + se(lg) + se(lbg); a group is clear when its best leads the \
+runner-up by more than twice that bound of their difference. Each figure comes with its standard \
+error over the groups; --baseline pairs two nets group by group.")]
+struct ChoiceArgs {
+    /// A labels file (`gammon label rollout`); repeat for more.
+    #[arg(long, required = true, value_name = "FILE")]
+    labels: Vec<PathBuf>,
+    /// The groups file of its positions (`gammon label sample --groups`),
+    /// one per --labels, in the same order.
+    #[arg(long, required = true, value_name = "FILE")]
+    groups: Vec<PathBuf>,
+    /// The net scored (default: the built-in one).
+    #[arg(long)]
+    weights: Option<PathBuf>,
+    /// Also score this net on the same groups, and the difference (--weights
+    /// minus --baseline) group by group.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// The depth of the nets' choice in plies, counted as gnubg does (0 =
+    /// the static evaluation, as the nets are trained; 1 and 2 show how much
+    /// a lookahead's choice agrees, each ply about 21 times slower).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+    ply: u8,
+    #[command(flatten)]
+    json: JsonArg,
+    #[command(flatten)]
+    threads: ThreadsArg,
 }
 
 /// Arguments of `gammon label rollout`.
@@ -123,6 +174,7 @@ pub fn run(args: &LabelArgs) -> Result<()> {
         LabelCommand::Sample(a) => sample(a),
         LabelCommand::Rollout(a) => rollout(a),
         LabelCommand::Show(a) => show(a),
+        LabelCommand::Choice(a) => choice(a),
     }
 }
 
@@ -166,33 +218,52 @@ fn sample(args: &SampleArgs) -> Result<()> {
         bail!("label sample: --window must be a number >= 0 (got {window})");
     }
     gammon_eval::file_format::check_output(&args.out)?;
+    if let Some(path) = &args.groups {
+        if args.afterstates == 0 {
+            bail!("label sample: --groups needs --afterstates 1 or more (the played positions share no roll)");
+        }
+        gammon_eval::file_format::check_output(path)?;
+        if path == &args.out {
+            bail!("label sample: --groups must be another file than --out");
+        }
+    }
     let w = weights(&args.weights)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let only = args.only.as_deref().and_then(|name| NetKind::ALL.into_iter().find(|k| k.name() == name));
+    // With --groups the positions come from the grouped sampler, which
+    // draws the same ones (gammon_train::siblings) and numbers their rolls.
     let draw = |count: usize| {
         pool.install(|| {
-            if args.afterstates > 0 {
-                sample_afterstates_within(&w, count, args.seed, args.explore, args.afterstates, window)
+            if args.groups.is_some() {
+                sample_grouped(&w, count, args.seed, args.explore, args.afterstates, window)
+            } else if args.afterstates > 0 {
+                let positions = sample_afterstates_within(&w, count, args.seed, args.explore, args.afterstates, window);
+                Grouped { groups: Vec::new(), positions }
             } else {
-                sample_positions(&w, count, args.seed, args.explore)
+                Grouped { groups: Vec::new(), positions: sample_positions(&w, count, args.seed, args.explore) }
             }
         })
     };
     // Sampling is a deterministic stream: a larger count extends a smaller
     // one, so drawing more until enough are kept changes no position.
     let mut count = args.count;
-    let positions = loop {
+    let grouped = loop {
         let mut drawn = draw(count);
         if let Some(kind) = only {
-            drawn.retain(|p| NetKind::of_position(p) == Some(kind));
+            if drawn.groups.is_empty() {
+                drawn.positions.retain(|p| NetKind::of_position(p) == Some(kind));
+            } else {
+                drawn.retain(|p| NetKind::of_position(p) == Some(kind));
+            }
         }
-        if drawn.len() >= args.count || count >= gammon_train::distill::MAX_POSITIONS {
+        if drawn.positions.len() >= args.count || count >= gammon_train::distill::MAX_POSITIONS {
             drawn.truncate(args.count);
             break drawn;
         }
-        let kept = drawn.len().max(1);
+        let kept = drawn.positions.len().max(1);
         count = (count * args.count / kept + 1000).min(gammon_train::distill::MAX_POSITIONS);
     };
+    let positions = &grouped.positions;
     let header = format!(
         "gammon label sample: {} positions, net {:?}, only {}, afterstates {}, window {}, explore {}, seed {}",
         positions.len(),
@@ -203,9 +274,15 @@ fn sample(args: &SampleArgs) -> Result<()> {
         args.explore,
         args.seed
     );
-    let text = positions_text(&header, &positions);
+    let text = positions_text(&header, positions);
     gammon_eval::file_format::write_output(&args.out, text.as_bytes())?;
     eprintln!("{} positions in {}", positions.len(), args.out.display());
+    if let Some(path) = &args.groups {
+        let header = format!("{header}\ngroups: the roll each position of {} is a result of", args.out.display());
+        gammon_eval::file_format::write_output(path, groups_text(&header, &grouped).as_bytes())?;
+        let rolls = grouped.groups.windows(2).filter(|p| p[0] != p[1]).count() + usize::from(!positions.is_empty());
+        eprintln!("{rolls} rolls in {}", path.display());
+    }
     Ok(())
 }
 
@@ -310,4 +387,147 @@ impl Progress for SavedLine {
         let rate = (done as usize - self.before) as f64 / secs.max(1e-9);
         eprintln!("labelled {done}/{total} ({rate:.1} positions/s)");
     }
+}
+
+/// One labels file's sibling groups.
+struct ChoiceFile {
+    labels: PathBuf,
+    groups: Vec<Vec<Sibling>>,
+}
+
+/// A net's outcomes on every file.
+struct Scored {
+    net: String,
+    per_file: Vec<Vec<GroupOutcome>>,
+}
+
+impl Scored {
+    fn all(&self) -> Vec<GroupOutcome> {
+        self.per_file.concat()
+    }
+}
+
+fn choice(args: &ChoiceArgs) -> Result<()> {
+    if args.labels.len() != args.groups.len() {
+        bail!(
+            "label choice: give one --groups per --labels (got {} --labels, {} --groups)",
+            args.labels.len(),
+            args.groups.len()
+        );
+    }
+    // Every file is read and checked before anything is evaluated.
+    let mut files = Vec::with_capacity(args.labels.len());
+    for (labels, groups) in args.labels.iter().zip(&args.groups) {
+        let data = Dataset::load(labels)?;
+        let grouped = read_groups(groups)?;
+        let groups = sibling_groups(&data, &grouped)
+            .map_err(|e| anyhow::anyhow!("label choice: {} with {}: {e}", labels.display(), groups.display()))?;
+        files.push(ChoiceFile { labels: labels.clone(), groups });
+    }
+    if files.iter().all(|f| f.groups.is_empty()) {
+        bail!("label choice: no group of two or more labelled results in the files given");
+    }
+    let pool = args.threads.pool()?;
+    let score = |path: &Option<PathBuf>| -> Result<Scored> {
+        let w = weights(path)?;
+        let net = format!("{:?} ({:016x})", w.meta.notes, w.fingerprint());
+        let eval = NetEvaluator::new(w);
+        let per_file = if args.ply == 0 {
+            files.iter().map(|f| pool.install(|| gammon_train::choice::score(&eval, &f.groups))).collect()
+        } else {
+            let search = Search::new(eval).with_plies(args.ply);
+            files.iter().map(|f| pool.install(|| gammon_train::choice::score(&search, &f.groups))).collect()
+        };
+        Ok(Scored { net, per_file })
+    };
+    let scored = score(&args.weights)?;
+    let baseline = args.baseline.as_ref().map(|b| score(&Some(b.clone()))).transpose()?;
+    let summary = |o: &[GroupOutcome]| ChoiceSummary::of(o);
+    let total = summary(&scored.all()).context("label choice: no groups")?;
+    let paired = baseline.as_ref().and_then(|b| PairedChoice::of(&b.all(), &scored.all()));
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if args.json.json {
+        let per_file: Vec<serde_json::Value> = files
+            .iter()
+            .zip(&scored.per_file)
+            .map(|(f, o)| serde_json::json!({"labels": f.labels, "summary": summary(o)}))
+            .collect();
+        let doc = serde_json::json!({
+            "net": scored.net,
+            "plies": args.ply,
+            "files": per_file,
+            "total": total,
+            "baseline": baseline.as_ref().map(|b| serde_json::json!({"net": b.net, "total": summary(&b.all())})),
+            "paired": paired,
+        });
+        crate::json::write(&mut out, &doc)?;
+    } else {
+        write_choice(&mut out, args.ply, &files, &scored, &total, baseline.as_ref(), paired.as_ref())?;
+    }
+    use std::io::Write as _;
+    out.flush()?;
+    Ok(())
+}
+
+/// `m` as `0.1234 ± 0.0012`.
+fn pm(m: &gammon_train::choice::Mean) -> String {
+    format!("{:.4} ± {:.4}", m.mean, m.standard_error)
+}
+
+fn write_choice(
+    out: &mut impl std::io::Write,
+    plies: u8,
+    files: &[ChoiceFile],
+    scored: &Scored,
+    total: &ChoiceSummary,
+    baseline: Option<&Scored>,
+    paired: Option<&PairedChoice>,
+) -> Result<()> {
+    writeln!(out, "net: {}", scored.net)?;
+    writeln!(out, "{plies}-ply choice between the results of a roll against their rollout labels")?;
+    for (f, o) in files.iter().zip(&scored.per_file) {
+        match ChoiceSummary::of(o) {
+            Some(s) => writeln!(
+                out,
+                "{}: {} groups, agreement {}, equity given up {}",
+                f.labels.display(),
+                s.groups,
+                pm(&s.agreement),
+                pm(&s.given_up)
+            )?,
+            None => writeln!(out, "{}: no group of two or more labelled results", f.labels.display())?,
+        }
+    }
+    writeln!(out)?;
+    writeln!(out, "total: {} groups ({} positions) in {} files", total.groups, total.siblings, files.len())?;
+    writeln!(out, "  picks the labels' best: {} of the groups", pm(&total.agreement))?;
+    writeln!(out, "  equity given up a group: {} (label best minus the label of its pick)", pm(&total.given_up))?;
+    writeln!(
+        out,
+        "  labels' noise: a label's equity standard error at most {:.4} (mean); the best leads the runner-up by {:.4} (mean)",
+        total.mean_error_bound, total.mean_margin
+    )?;
+    match (total.clear_agreement, total.clear_given_up) {
+        (Some(a), Some(g)) => writeln!(
+            out,
+            "  clear groups (lead > 2 x the bound): {}, agreement {}, equity given up {}",
+            total.clear_groups,
+            pm(&a),
+            pm(&g)
+        )?,
+        _ => writeln!(out, "  clear groups (lead > 2 x the bound): none")?,
+    }
+    if let (Some(b), Some(p)) = (baseline, paired) {
+        if let Some(s) = ChoiceSummary::of(&b.all()) {
+            writeln!(out)?;
+            writeln!(out, "baseline: {}", b.net)?;
+            writeln!(out, "  picks the labels' best: {}; equity given up {}", pm(&s.agreement), pm(&s.given_up))?;
+            writeln!(
+                out,
+                "paired, net minus baseline: agreement {:+.4} ± {:.4}, equity given up {:+.4} ± {:.4}",
+                p.agreement.mean, p.agreement.standard_error, p.given_up.mean, p.given_up.standard_error
+            )?;
+        }
+    }
+    Ok(())
 }

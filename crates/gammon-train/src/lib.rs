@@ -7,6 +7,7 @@
 
 pub mod benchmark;
 pub mod checkpoint;
+pub mod choice;
 pub mod config;
 pub mod dataset;
 pub mod distill;
@@ -14,7 +15,9 @@ pub mod distill_run;
 pub mod labels;
 pub mod pipeline;
 pub mod plot;
+pub mod ranking;
 pub mod selfplay;
+pub mod siblings;
 pub mod supervised;
 mod train_error;
 pub mod trainer;

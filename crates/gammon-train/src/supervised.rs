@@ -23,6 +23,7 @@
 
 use crate::dataset::Dataset;
 use crate::labels::position_seed;
+use crate::ranking::{Location, PairScratch, Pairs, Ranking};
 use gammon_eval::inputs::SparseInputs;
 use gammon_eval::mlp::{Mlp, OUTPUTS};
 use gammon_eval::{NetKind, NetWeights};
@@ -104,6 +105,10 @@ pub enum FitError {
     /// A stored position that does not decode.
     #[error("{0}")]
     Position(String),
+    /// Sibling groups that do not go with the datasets, or a ranking weight
+    /// out of range.
+    #[error("ranking: {0}")]
+    Ranking(String),
     /// No labelled position at all: a fit would write the starting net
     /// unchanged.
     #[error("no labelled positions to fit (the datasets are empty)")]
@@ -238,11 +243,11 @@ impl std::fmt::Display for NetSummary {
 }
 
 /// Encoded examples of one net: inputs flattened, with their labels.
-struct Examples {
+pub(crate) struct Examples {
     offsets: Vec<u32>,
     index: Vec<u16>,
     value: Vec<f32>,
-    labels: Vec<[f32; OUTPUTS]>,
+    pub(crate) labels: Vec<[f32; OUTPUTS]>,
 }
 
 impl Examples {
@@ -261,7 +266,7 @@ impl Examples {
         self.labels.len()
     }
 
-    fn load(&self, i: usize, into: &mut SparseInputs) {
+    pub(crate) fn load(&self, i: usize, into: &mut SparseInputs) {
         let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
         into.index.clear();
         into.value.clear();
@@ -270,20 +275,26 @@ impl Examples {
     }
 }
 
-/// Training and validation examples of each net from the datasets.
-/// The training and validation examples of each net, and the number of
+/// The training and validation examples of each net, the number of
 /// duplicate positions merged (a position met again adds its label to the
-/// mean of its first example's).
-fn split(datasets: &[&Dataset], validation: f64) -> Result<([(Examples, Examples); 3], usize), FitError> {
+/// mean of its first example's), and where each position of each dataset
+/// went.
+type Split = ([(Examples, Examples); 3], usize, Vec<Vec<Location>>);
+
+/// Training and validation examples of each net from the datasets.
+fn split(datasets: &[&Dataset], validation: f64) -> Result<Split, FitError> {
     let mut out =
         [(Examples::new(), Examples::new()), (Examples::new(), Examples::new()), (Examples::new(), Examples::new())];
     let mut inputs = SparseInputs::with_capacity(NetKind::ALL.iter().map(|k| k.inputs()).max().unwrap_or(0));
     // Position ID -> (net, validation?, index, labels summed so far).
     let mut seen: HashMap<&str, (usize, bool, usize, u32)> = HashMap::new();
     let mut duplicates = 0;
+    let mut locations = Vec::with_capacity(datasets.len());
     for d in datasets {
+        let mut here = Vec::with_capacity(d.len());
         for (id, label) in d.positions.iter().zip(&d.labels) {
             if let Some((net, is_val, i, count)) = seen.get_mut(id.as_str()) {
+                here.push(Some((*net, *is_val, *i)));
                 let (train, val) = &mut out[*net];
                 let examples = if *is_val { val } else { train };
                 let n = *count as f32;
@@ -295,16 +306,21 @@ fn split(datasets: &[&Dataset], validation: f64) -> Result<([(Examples, Examples
                 continue;
             }
             let pos = Position::from_position_id(id).map_err(|e| FitError::Position(format!("{id}: {e}")))?;
-            let Some(kind) = NetKind::of_position(&pos) else { continue };
+            let Some(kind) = NetKind::of_position(&pos) else {
+                here.push(None);
+                continue;
+            };
             kind.encode(&pos, &mut inputs);
             let is_val = is_validation(id, validation);
             let (train, val) = &mut out[kind.index()];
             let examples = if is_val { val } else { train };
+            here.push(Some((kind.index(), is_val, examples.len())));
             seen.insert(id, (kind.index(), is_val, examples.len(), 1));
             examples.push(&inputs, *label);
         }
+        locations.push(here);
     }
-    Ok((out, duplicates))
+    Ok((out, duplicates, locations))
 }
 
 fn equity(p: &[f32; OUTPUTS]) -> f64 {
@@ -349,7 +365,6 @@ fn add_gradient(
     hidden: &mut [f32],
     grad: &mut Mlp,
 ) -> f64 {
-    let h = net.hidden();
     let y = net.forward(x, hidden);
     let mut delta_out = [0.0f32; OUTPUTS];
     let mut error = 0.0;
@@ -361,6 +376,15 @@ fn add_gradient(
             Loss::CrossEntropy => d,
         };
     }
+    backprop(net, x, hidden, &delta_out, grad);
+    error
+}
+
+/// Adds to `grad` the gradient of the loss whose derivatives by the output
+/// units' inputs are `delta_out`, for example `x` whose hidden activations
+/// (by [`Mlp::forward`]) are `hidden`.
+pub(crate) fn backprop(net: &Mlp, x: &SparseInputs, hidden: &[f32], delta_out: &[f32; OUTPUTS], grad: &mut Mlp) {
+    let h = net.hidden();
     let w2 = net.w2.as_slice().unwrap_or_default();
     let (gw2, gb2) = (grad.w2.as_slice_mut().unwrap_or_default(), grad.b2.as_slice_mut().unwrap_or_default());
     let mut delta_hidden = vec![0.0f32; h];
@@ -393,12 +417,12 @@ fn add_gradient(
             }
         }
     }
-    error
 }
 
 /// One epoch over `train` in `order`; returns the mean squared error per
-/// output seen during it.
-fn epoch(net: &mut Mlp, loss: Loss, train: &Examples, order: &[usize], batch: usize, rate: f32) -> f64 {
+/// output seen during it. With a ranking term, each example's pairs
+/// ([`Pairs`]) add their gradient to its sub-batch's.
+fn epoch(net: &mut Mlp, loss: Loss, train: &Examples, order: &[usize], batch: usize, rate: f32, pairs: &Pairs) -> f64 {
     let mut total = 0.0;
     let sub = batch.div_ceil(SUB_BATCHES).max(1);
     let mut grads: Vec<Mlp> = (0..SUB_BATCHES).map(|_| net.zeros_like()).collect();
@@ -411,10 +435,12 @@ fn epoch(net: &mut Mlp, loss: Loss, train: &Examples, order: &[usize], batch: us
                 grad.scale(0.0);
                 let mut x = SparseInputs::with_capacity(512);
                 let mut hidden = vec![0.0; frozen.hidden()];
+                let mut scratch = PairScratch::new(frozen.hidden());
                 let mut error = 0.0;
                 for &i in items.iter().skip(s * sub).take(sub) {
                     train.load(i, &mut x);
                     error += add_gradient(frozen, loss, &x, &train.labels[i], &mut hidden, grad);
+                    pairs.add_gradients(frozen, train, i, &mut scratch, grad);
                 }
                 error
             })
@@ -452,6 +478,33 @@ pub fn fit_supervised_until(
     weights: &mut NetWeights,
     datasets: &[&Dataset],
     settings: &FitSettings,
+    progress: impl FnMut(&EpochRow),
+    stop: &AtomicBool,
+) -> Result<FitReport, FitError> {
+    fit(weights, datasets, None, settings, progress, stop)
+}
+
+/// [`fit_supervised_until`] with a ranking term on sibling differences
+/// ([`crate::ranking`]).
+///
+/// # Errors
+/// As [`fit_supervised`], and a ranking that does not fit the datasets.
+pub fn fit_supervised_ranked(
+    weights: &mut NetWeights,
+    datasets: &[&Dataset],
+    ranking: &Ranking,
+    settings: &FitSettings,
+    progress: impl FnMut(&EpochRow),
+    stop: &AtomicBool,
+) -> Result<FitReport, FitError> {
+    fit(weights, datasets, Some(ranking), settings, progress, stop)
+}
+
+fn fit(
+    weights: &mut NetWeights,
+    datasets: &[&Dataset],
+    ranking: Option<&Ranking>,
+    settings: &FitSettings,
     mut progress: impl FnMut(&EpochRow),
     stop: &AtomicBool,
 ) -> Result<FitReport, FitError> {
@@ -459,7 +512,11 @@ pub fn fit_supervised_until(
     if datasets.iter().all(|d| d.is_empty()) {
         return Err(FitError::Empty);
     }
-    let (sets, duplicates) = split(datasets, settings.validation)?;
+    let (sets, duplicates, locations) = split(datasets, settings.validation)?;
+    let pairs = match ranking {
+        Some(r) => r.pairs(&locations, [0, 1, 2].map(|n| sets[n].0.len()))?,
+        None => Default::default(),
+    };
     let mut report = FitReport { duplicates, ..FitReport::default() };
     for kind in NetKind::ALL {
         if stop.load(Ordering::Relaxed) {
@@ -494,7 +551,7 @@ pub fn fit_supervised_until(
                 let j = rng.random_range(0..=i);
                 order.swap(i, j);
             }
-            let train_mse = epoch(net, settings.loss, train, &order, settings.batch, rate);
+            let train_mse = epoch(net, settings.loss, train, &order, settings.batch, rate, &pairs[kind.index()]);
             let (mse, equity_error) = errors(net, val);
             let improved = mse < summary.validation_mse_best && net.is_finite();
             let row = EpochRow {

@@ -223,3 +223,75 @@ fn duplicate_positions_across_datasets_are_merged_and_said() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("twice/fit-report.json")).unwrap()).unwrap();
     assert_eq!(report["report"]["duplicates"], 30);
 }
+
+/// `label sample --groups` writes the same positions with the roll of each,
+/// and `label choice` scores a net's choice in those rolls against their
+/// labels.
+#[test]
+fn sibling_groups_and_the_choice_score() {
+    let dir = temp("label-choice");
+    let s = |p: &str| dir.join(p).to_str().unwrap().to_string();
+    let sample = |extra: &[&str]| {
+        let mut args = vec!["label", "sample", "--count", "40", "--afterstates", "3", "--window", "0.2", "--seed", "8"];
+        args.extend_from_slice(extra);
+        gammon(&args)
+    };
+    assert!(sample(&["--out", &s("plain.txt")]).success());
+    let out = sample(&["--out", &s("pos.txt"), "--groups", &s("groups.txt")]);
+    assert!(out.success(), "{}", out.stderr);
+    assert!(out.stderr.contains("rolls in"), "{}", out.stderr);
+    // The positions are the same with or without the groups.
+    assert_eq!(std::fs::read(dir.join("plain.txt")).unwrap(), std::fs::read(dir.join("pos.txt")).unwrap());
+    let grouped = gammon_train::siblings::read_groups(&dir.join("groups.txt")).unwrap();
+    assert_eq!(grouped.positions, gammon_train::labels::read_positions(&dir.join("pos.txt")).unwrap());
+    let no_afterstates = gammon(&["label", "sample", "--out", &s("x.txt"), "--groups", &s("g.txt")]);
+    assert!(!no_afterstates.success() && no_afterstates.stderr.contains("--afterstates"), "{}", no_afterstates.stderr);
+    let zero = gammon(&["label", "sample", "--afterstates", "0", "--out", &s("x.txt"), "--groups", &s("g.txt")]);
+    assert!(!zero.success() && zero.stderr.contains("--groups needs --afterstates 1 or more"), "{}", zero.stderr);
+
+    let label = gammon(&[
+        "label",
+        "rollout",
+        "--positions",
+        &s("pos.txt"),
+        "--trials",
+        "36",
+        "--truncate",
+        "2",
+        "--out",
+        &s("l.gds"),
+    ]);
+    assert!(label.success(), "{}", label.stderr);
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../../weights/gammon.net");
+    let (labels, groups) = (s("l.gds"), s("groups.txt"));
+    let choice = |extra: &[&str]| {
+        let mut args = vec!["label", "choice", "--labels", &labels, "--groups", &groups];
+        args.extend_from_slice(extra);
+        gammon(&args)
+    };
+    let text = choice(&["--baseline", weights]);
+    assert!(text.success(), "{}", text.stderr);
+    assert!(text.stdout.contains("0-ply choice between the results of a roll"), "{}", text.stdout);
+    assert!(text.stdout.contains("picks the labels' best"), "{}", text.stdout);
+    // The built-in net is the shipped one: paired with itself, no difference.
+    assert!(text.stdout.contains("paired, net minus baseline: agreement +0.0000 ± 0.0000"), "{}", text.stdout);
+    let json = choice(&["--json"]);
+    assert!(json.success(), "{}", json.stderr);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let total = &v["total"];
+    let groups = total["groups"].as_u64().unwrap();
+    assert!(groups > 0 && total["siblings"].as_u64().unwrap() >= 2 * groups, "{total}");
+    let agreement = total["agreement"]["mean"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&agreement), "{total}");
+    assert!(total["given_up"]["mean"].as_f64().unwrap() >= 0.0, "{total}");
+    assert!(v["paired"].is_null());
+
+    // Labels of other positions, or a missing groups file, are refused.
+    std::fs::write(dir.join("other.txt"), "# other\n0\t4HPwATDgc/ABMA\n").unwrap();
+    let other = gammon(&["label", "choice", "--labels", &s("l.gds"), "--groups", &s("other.txt")]);
+    assert!(!other.success() && other.stderr.contains("groups are of another positions file"), "{}", other.stderr);
+    let unpaired =
+        gammon(&["label", "choice", "--labels", &s("l.gds"), "--labels", &s("l.gds"), "--groups", &s("groups.txt")]);
+    assert!(!unpaired.success() && unpaired.stderr.contains("one --groups per --labels"), "{}", unpaired.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,397 @@
+//! The choice score: how well a net's 0-ply choice between the results of a
+//! roll agrees with their rollout labels (`gammon label choice`).
+//!
+//! The positions of a sibling group ([`crate::siblings`]) are the results of
+//! one roll, each seen by the opponent, who is on roll there: the mover's
+//! best is the result whose equity (for the side on roll) is lowest. For
+//! each group of at least two labelled results, the net picks the one it
+//! values lowest (ties to the first, as the player does) and the labels
+//! name theirs; the score is how often the two agree and the equity the
+//! net's pick gives up by the labels (the label equity of its pick minus
+//! the label-best's, 0 when they agree).
+//!
+//! The labels are rollouts with standard errors, so their own best is
+//! uncertain: each label's equity error is at most `2 se(w) + se(wg) +
+//! se(wbg) + se(lg) + se(lbg)` (the equity's standard error can be no larger
+//! than that sum, whatever the correlations), and a group is *clear* when
+//! its label-best leads the runner-up by more than twice the bound of their
+//! difference (the rollouts of two positions are independent).
+
+use crate::dataset::Dataset;
+use crate::siblings::Grouped;
+use gammon_eval::{Evaluator, Probabilities};
+use gammon_rules::Position;
+use rayon::prelude::*;
+use serde::Serialize;
+use thiserror::Error;
+
+/// One labelled result of a roll.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sibling {
+    /// The result (the opponent on roll).
+    pub position: Position,
+    /// Its label: win, win gammon, win backgammon, lose gammon, lose
+    /// backgammon, for the side on roll.
+    pub label: [f32; 5],
+    /// Their standard errors (zeros where the labels have none).
+    pub standard_error: [f32; 5],
+}
+
+impl Sibling {
+    /// The label's cubeless equity for the side on roll.
+    pub fn equity(&self) -> f64 {
+        let [w, wg, wbg, lg, lbg] = self.label.map(f64::from);
+        2.0 * w - 1.0 + wg - lg + wbg - lbg
+    }
+
+    /// A bound on the standard error of [`Self::equity`].
+    pub fn equity_error_bound(&self) -> f64 {
+        let [w, wg, wbg, lg, lbg] = self.standard_error.map(f64::from);
+        2.0 * w + wg + wbg + lg + lbg
+    }
+}
+
+/// Why labels and groups do not go together.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ChoiceError {
+    /// More labels than grouped positions.
+    #[error("{labels} labels but only {grouped} grouped positions: the groups are of another positions file")]
+    TooMany {
+        /// Labels.
+        labels: usize,
+        /// Grouped positions.
+        grouped: usize,
+    },
+    /// A labelled position that is not the grouped one at its index.
+    #[error(
+        "label {index} is of {label}, the groups file has {grouped} there: the groups are of another positions file"
+    )]
+    Mismatch {
+        /// Index, from 0.
+        index: usize,
+        /// The label's Position ID.
+        label: String,
+        /// The groups file's.
+        grouped: String,
+    },
+}
+
+/// The groups of at least two labelled siblings of `data`, whose positions
+/// are the first of `grouped` in order (a partial labels file is a prefix).
+/// A group cut by the end of the labels is left out.
+///
+/// # Errors
+/// [`ChoiceError`] when the labels are not of the grouped positions.
+pub fn sibling_groups(data: &Dataset, grouped: &Grouped) -> Result<Vec<Vec<Sibling>>, ChoiceError> {
+    let n = data.len();
+    if n > grouped.positions.len() {
+        return Err(ChoiceError::TooMany { labels: n, grouped: grouped.positions.len() });
+    }
+    let mut out: Vec<Vec<Sibling>> = Vec::new();
+    let mut current: Vec<Sibling> = Vec::new();
+    for i in 0..n {
+        let position = grouped.positions[i];
+        let id = position.to_position_id();
+        if data.positions[i] != id {
+            return Err(ChoiceError::Mismatch { index: i, label: data.positions[i].clone(), grouped: id });
+        }
+        if i > 0 && grouped.groups[i] != grouped.groups[i - 1] {
+            out.push(std::mem::take(&mut current));
+        }
+        let standard_error = data.standard_errors.get(i).copied().unwrap_or([0.0; 5]);
+        current.push(Sibling { position, label: data.labels[i], standard_error });
+    }
+    let cut = grouped.groups.get(n).is_some_and(|&g| n > 0 && g == grouped.groups[n - 1]);
+    if !cut {
+        out.push(current);
+    }
+    out.retain(|g| g.len() >= 2);
+    Ok(out)
+}
+
+/// What the net's choice in one group came to.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct GroupOutcome {
+    /// Results in the group.
+    pub siblings: usize,
+    /// The net picks the labels' best.
+    pub agree: bool,
+    /// Label equity of the labels' best minus that of the net's pick (for
+    /// the mover): 0 when they agree.
+    pub given_up: f64,
+    /// The labels' best leads the runner-up by more than twice the bound
+    /// of their difference's standard error.
+    pub clear: bool,
+    /// The labels' best's lead over the runner-up.
+    pub margin: f64,
+    /// Mean of the siblings' [`Sibling::equity_error_bound`].
+    pub error_bound: f64,
+}
+
+/// The net's pick in `group`: the result it values lowest for the side on
+/// roll there (ties to the first).
+fn net_pick<E: Evaluator>(net: &E, group: &[Sibling]) -> usize {
+    let positions: Vec<Position> = group.iter().map(|s| s.position).collect();
+    let mut values = vec![Probabilities::default(); positions.len()];
+    net.evaluate_batch(&positions, &mut values);
+    first_lowest(values.iter().map(|p| f64::from(p.equity())))
+}
+
+/// The index of the lowest value, ties to the first.
+fn first_lowest(values: impl Iterator<Item = f64>) -> usize {
+    let mut best = (0, f64::INFINITY);
+    for (i, v) in values.enumerate() {
+        if v < best.1 {
+            best = (i, v);
+        }
+    }
+    best.0
+}
+
+/// Scores the net's choice in one group (of at least one sibling).
+pub fn score_group<E: Evaluator>(net: &E, group: &[Sibling]) -> GroupOutcome {
+    let pick = net_pick(net, group);
+    let equities: Vec<f64> = group.iter().map(Sibling::equity).collect();
+    let best = first_lowest(equities.iter().copied());
+    let runner_up = first_lowest(equities.iter().enumerate().map(|(i, &e)| if i == best { f64::INFINITY } else { e }));
+    let (margin, clear) = if group.len() < 2 {
+        (f64::INFINITY, true)
+    } else {
+        let margin = equities[runner_up] - equities[best];
+        let bound = group[best].equity_error_bound().hypot(group[runner_up].equity_error_bound());
+        (margin, margin > 2.0 * bound)
+    };
+    GroupOutcome {
+        siblings: group.len(),
+        agree: pick == best,
+        given_up: equities[pick] - equities[best],
+        clear,
+        margin,
+        error_bound: group.iter().map(Sibling::equity_error_bound).sum::<f64>() / group.len() as f64,
+    }
+}
+
+/// Scores the net's choice in every group (in parallel; the outcomes are
+/// in the groups' order).
+pub fn score<E: Evaluator>(net: &E, groups: &[Vec<Sibling>]) -> Vec<GroupOutcome> {
+    groups.par_iter().with_min_len(16).map(|g| score_group(net, g)).collect()
+}
+
+/// A mean and its standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Mean {
+    /// The mean.
+    pub mean: f64,
+    /// Its standard error (sample standard deviation over √n).
+    pub standard_error: f64,
+}
+
+impl Mean {
+    /// The mean of `xs` (`None` when empty).
+    pub fn of(xs: impl Iterator<Item = f64>) -> Option<Mean> {
+        let (mut n, mut sum, mut sq) = (0usize, 0.0, 0.0);
+        for x in xs {
+            n += 1;
+            sum += x;
+            sq += x * x;
+        }
+        if n == 0 {
+            return None;
+        }
+        let mean = sum / n as f64;
+        let var = if n > 1 { ((sq - sum * mean) / (n - 1) as f64).max(0.0) } else { 0.0 };
+        Some(Mean { mean, standard_error: (var / n as f64).sqrt() })
+    }
+}
+
+/// The choice score of a set of outcomes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ChoiceSummary {
+    /// Groups scored.
+    pub groups: usize,
+    /// Positions in them.
+    pub siblings: usize,
+    /// Fraction of groups where the net picks the labels' best.
+    pub agreement: Mean,
+    /// Equity the net's pick gives up by the labels, per group.
+    pub given_up: Mean,
+    /// Groups whose label-best is clear of the noise.
+    pub clear_groups: usize,
+    /// Agreement on the clear groups (`None` without any).
+    pub clear_agreement: Option<Mean>,
+    /// Equity given up on the clear groups.
+    pub clear_given_up: Option<Mean>,
+    /// Mean lead of the label-best over the runner-up.
+    pub mean_margin: f64,
+    /// Mean bound on a label's equity standard error.
+    pub mean_error_bound: f64,
+}
+
+impl ChoiceSummary {
+    /// The summary of `outcomes` (`None` when empty).
+    pub fn of(outcomes: &[GroupOutcome]) -> Option<ChoiceSummary> {
+        let agree = |o: &GroupOutcome| if o.agree { 1.0 } else { 0.0 };
+        let clear: Vec<&GroupOutcome> = outcomes.iter().filter(|o| o.clear).collect();
+        Some(ChoiceSummary {
+            groups: outcomes.len(),
+            siblings: outcomes.iter().map(|o| o.siblings).sum(),
+            agreement: Mean::of(outcomes.iter().map(agree))?,
+            given_up: Mean::of(outcomes.iter().map(|o| o.given_up))?,
+            clear_groups: clear.len(),
+            clear_agreement: Mean::of(clear.iter().map(|o| agree(o))),
+            clear_given_up: Mean::of(clear.iter().map(|o| o.given_up)),
+            mean_margin: outcomes.iter().map(|o| o.margin).sum::<f64>() / outcomes.len() as f64,
+            mean_error_bound: outcomes.iter().map(|o| o.error_bound).sum::<f64>() / outcomes.len() as f64,
+        })
+    }
+}
+
+/// Two nets scored on the same groups, paired group by group: the second's
+/// figure minus the first's (`None` when empty or of other lengths).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PairedChoice {
+    /// Agreement, second minus first.
+    pub agreement: Mean,
+    /// Equity given up, second minus first (negative: the second gives up
+    /// less).
+    pub given_up: Mean,
+}
+
+impl PairedChoice {
+    /// `second` minus `first`, group by group.
+    pub fn of(first: &[GroupOutcome], second: &[GroupOutcome]) -> Option<PairedChoice> {
+        if first.len() != second.len() {
+            return None;
+        }
+        let agree = |o: &GroupOutcome| if o.agree { 1.0 } else { 0.0 };
+        Some(PairedChoice {
+            agreement: Mean::of(first.iter().zip(second).map(|(a, b)| agree(b) - agree(a)))?,
+            given_up: Mean::of(first.iter().zip(second).map(|(a, b)| b.given_up - a.given_up))?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::siblings::sample_grouped;
+    use gammon_eval::NetWeights;
+
+    /// Answers each position with a fixed equity (win probability only).
+    struct Table(Vec<(Position, f32)>);
+
+    impl Evaluator for Table {
+        fn name(&self) -> String {
+            "a table".into()
+        }
+
+        fn evaluate_batch(&self, positions: &[Position], out: &mut [Probabilities]) {
+            for (p, o) in positions.iter().zip(out) {
+                let e = self.0.iter().find(|(q, _)| q == p).map_or(0.0, |x| x.1);
+                *o = Probabilities { win: (e + 1.0) / 2.0, ..Probabilities::default() };
+            }
+        }
+    }
+
+    fn positions(n: usize) -> Vec<Position> {
+        let w = NetWeights::random(8, 8, 3);
+        crate::distill::sample_positions(&w, n, 4, 0.0)
+    }
+
+    /// A sibling of label equity `e` (win probability only) with `se` on the
+    /// win.
+    fn sib(p: Position, e: f32, se: f32) -> Sibling {
+        Sibling { position: p, label: [(e + 1.0) / 2.0, 0.0, 0.0, 0.0, 0.0], standard_error: [se, 0.0, 0.0, 0.0, 0.0] }
+    }
+
+    #[test]
+    fn the_pick_is_the_lowest_for_the_side_on_roll_and_the_loss_is_by_the_labels() {
+        let p = positions(3);
+        let group = [sib(p[0], 0.10, 0.001), sib(p[1], -0.20, 0.001), sib(p[2], 0.05, 0.001)];
+        assert!((group[1].equity() + 0.20).abs() < 1e-6);
+        // A net that values as the labels do picks their best (the lowest
+        // for the opponent, on roll there).
+        let same = Table(group.iter().map(|s| (s.position, s.equity() as f32)).collect());
+        let o = score_group(&same, &group);
+        assert!(o.agree && o.given_up == 0.0 && o.clear, "{o:?}");
+        assert!((o.margin - 0.25).abs() < 1e-6);
+        // A net of the mover's view (inverted) picks the labels' worst.
+        let inverted = Table(group.iter().map(|s| (s.position, -s.equity() as f32)).collect());
+        let o = score_group(&inverted, &group);
+        assert!(!o.agree && (o.given_up - 0.30).abs() < 1e-6, "{o:?}");
+        // Equal values: the first.
+        let flat = Table(Vec::new());
+        let o = score_group(&flat, &group);
+        assert!(!o.agree && (o.given_up - 0.30).abs() < 1e-6, "{o:?}");
+    }
+
+    #[test]
+    fn a_lead_within_the_noise_is_not_clear() {
+        let p = positions(2);
+        // Bounds 2 * 0.01 each: the difference's is 0.028, twice is 0.057.
+        let close = [sib(p[0], 0.00, 0.01), sib(p[1], -0.05, 0.01)];
+        let net = Table(Vec::new());
+        let o = score_group(&net, &close);
+        assert!(!o.clear && !o.agree && (o.given_up - 0.05).abs() < 1e-6, "{o:?}");
+        assert!((o.error_bound - 0.02).abs() < 1e-9);
+        let far = [sib(p[0], 0.00, 0.01), sib(p[1], -0.06, 0.01)];
+        assert!(score_group(&net, &far).clear);
+    }
+
+    #[test]
+    fn summaries_and_pairs_are_means_with_errors() {
+        let o = |agree, given_up| GroupOutcome {
+            siblings: 2,
+            agree,
+            given_up,
+            clear: agree,
+            margin: 0.1,
+            error_bound: 0.01,
+        };
+        let a = [o(true, 0.0), o(false, 0.04), o(false, 0.02), o(true, 0.0)];
+        let s = ChoiceSummary::of(&a).unwrap();
+        assert_eq!((s.groups, s.siblings, s.clear_groups), (4, 8, 2));
+        assert!((s.agreement.mean - 0.5).abs() < 1e-12);
+        assert!((s.agreement.standard_error - (1.0f64 / 3.0 / 4.0).sqrt()).abs() < 1e-12);
+        assert!((s.given_up.mean - 0.015).abs() < 1e-12);
+        assert_eq!(s.clear_agreement.unwrap().mean, 1.0);
+        assert!(ChoiceSummary::of(&[]).is_none());
+        let b = [o(true, 0.0), o(true, 0.0), o(false, 0.02), o(false, 0.01)];
+        let d = PairedChoice::of(&a, &b).unwrap();
+        assert!((d.agreement.mean - 0.0).abs() < 1e-12);
+        assert!((d.given_up.mean - (-0.04 + 0.01) / 4.0).abs() < 1e-12);
+        assert!(PairedChoice::of(&a, &b[..3]).is_none());
+    }
+
+    #[test]
+    fn labels_are_grouped_by_their_positions_file_and_a_cut_group_is_left_out() {
+        let w = NetWeights::random(8, 8, 3);
+        let grouped = sample_grouped(&w, 60, 5, 0.0, 3, f32::INFINITY);
+        let labelled = |n: usize| Dataset {
+            positions: grouped.positions[..n].iter().map(Position::to_position_id).collect(),
+            labels: (0..n).map(|i| [i as f32 / 100.0, 0.0, 0.0, 0.0, 0.0]).collect(),
+            standard_errors: vec![[0.01; 5]; n],
+            ..Dataset::default()
+        };
+        let whole = sibling_groups(&labelled(60), &grouped).unwrap();
+        let sizes: Vec<usize> = (0..=grouped.groups[59])
+            .map(|k| grouped.groups.iter().filter(|&&g| g == k).count())
+            .filter(|&s| s >= 2)
+            .collect();
+        assert_eq!(whole.iter().map(Vec::len).collect::<Vec<_>>(), sizes);
+        assert_eq!(whole[0][1].position, grouped.positions[1]);
+        // Cut inside a group: that group is left out, the ones before kept.
+        let cut = (1..60).find(|&n| grouped.groups[n] == grouped.groups[n - 1] && grouped.groups[n - 1] > 2).unwrap();
+        let part = sibling_groups(&labelled(cut), &grouped).unwrap();
+        let before = grouped.groups[cut - 1] as usize;
+        let expected: usize =
+            (0..before).filter(|&k| grouped.groups.iter().filter(|&&g| g as usize == k).count() >= 2).count();
+        assert_eq!(part.len(), expected);
+        // Labels of other positions are refused.
+        let mut other = labelled(10);
+        other.positions.swap(0, 1);
+        assert!(matches!(sibling_groups(&other, &grouped), Err(ChoiceError::Mismatch { index: 0, .. })));
+        let more = Dataset { positions: vec![String::new(); 61], ..Dataset::default() };
+        assert!(matches!(sibling_groups(&more, &grouped), Err(ChoiceError::TooMany { labels: 61, grouped: 60 })));
+    }
+}
