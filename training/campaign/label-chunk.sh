@@ -3,7 +3,10 @@
 # stopped. Usage: training/campaign/label-chunk.sh N [threads]
 #
 # The positions of chunk N come from `gammon label sample` seeded by N, so
-# they are regenerated identically in any session; the labels go to
+# they are regenerated identically in any session (by the net that sampled
+# them), with the groups file saying which positions are results of the
+# same roll (what `gammon fit --ranking` and `gammon label choice` need);
+# the labels go to
 # training/work/cNNN.gds (resumed if it is there), and a finished or
 # partial chunk is kept by `training/campaign/keep.sh` as
 # training/data/cNNN.gds.gz with its SHA-256.
@@ -18,9 +21,10 @@ mkdir -p training/work
 # The campaign settings (training/campaign/README.md says why).
 count=10000
 pos=training/work/$c.positions
-if [ ! -s "$pos" ]; then
+groups=training/work/$c.groups
+if [ ! -s "$pos" ] || [ ! -s "$groups" ]; then
   "$gammon" label sample --weights "$weights" --count $count --afterstates 4 --window 0.1 \
-    --explore 0.1 --seed $((25000 + n)) --threads "$threads" --out "$pos"
+    --explore 0.1 --seed $((25000 + n)) --threads "$threads" --out "$pos" --groups "$groups"
 fi
 # A kept partial chunk is where the labelling resumes.
 if [ ! -e training/work/$c.gds ] && [ -e training/data/$c.gds.gz ]; then

@@ -12,7 +12,9 @@ use clap::Args;
 use gammon_eval::{NetKind, NetWeights};
 use gammon_jobs::{Bar, Progress, StopFlag, INTERRUPTED};
 use gammon_train::dataset::Dataset;
-use gammon_train::supervised::{fit_supervised_until, FitError, FitSettings, Loss};
+use gammon_train::ranking::{groups_of, Ranking};
+use gammon_train::siblings::{read_groups, Grouped};
+use gammon_train::supervised::{fit_supervised_ranked, fit_supervised_until, FitError, FitSettings, Loss};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -66,6 +68,18 @@ pub struct FitArgs {
     seed: u64,
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = threads_parser(), help = threads_help("Worker threads (the result does not depend on them)."))]
     threads: usize,
+    /// The groups file of each --data's positions (`gammon label sample
+    /// --groups`: which positions are results of the same roll), one per
+    /// --data in the same order; for --ranking.
+    #[arg(long = "groups", value_name = "FILE", requires = "ranking")]
+    groups: Vec<PathBuf>,
+    /// Also fit the net's equity differences between the results of one
+    /// roll (what its 0-ply choice goes by), with this weight beside each
+    /// position's own error: W/2 x ((E(a) - E(b)) - (L(a) - L(b)))^2 for
+    /// every pair of training results of a roll. 4 fitted the campaign's
+    /// shipped net (training/runs/c-fit5).
+    #[arg(long, value_name = "W", requires = "groups")]
+    ranking: Option<f32>,
     /// The net's name, stored in the weights file (what `gammon eval`
     /// calls the evaluator); default: the starting net's, plus what this fit
     /// learned from.
@@ -110,6 +124,21 @@ pub fn run(args: &FitArgs) -> Result<()> {
         weights.crashed = weights.contact.clone();
     }
     let datasets: Vec<Dataset> = args.data.iter().map(|p| Dataset::load(p)).collect::<Result<_, _>>()?;
+    if args.ranking.is_some() && args.groups.len() != args.data.len() {
+        anyhow::bail!(
+            "fit: give one --groups per --data, in the same order (got {} --data, {} --groups)",
+            args.data.len(),
+            args.groups.len()
+        );
+    }
+    let grouped: Vec<Grouped> = args.groups.iter().map(|p| read_groups(p)).collect::<Result<_, _>>()?;
+    let mut groups = Vec::with_capacity(grouped.len());
+    for ((d, g), (data, path)) in datasets.iter().zip(&grouped).zip(args.data.iter().zip(&args.groups)) {
+        let of =
+            groups_of(d, g).map_err(|e| anyhow::anyhow!("fit: {} with {}: {e}", data.display(), path.display()))?;
+        groups.push(Some(of));
+    }
+    let ranking = args.ranking.map(|weight| Ranking { groups, weight });
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     gammon_eval::file_format::check_output(&args.out.join("weights.gnn"))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
@@ -129,7 +158,10 @@ pub fn run(args: &FitArgs) -> Result<()> {
             bar.note(&row.to_string());
             bar.report(epochs, most);
         };
-        fit_supervised_until(&mut weights, &refs, &settings, each, stop.as_atomic())
+        match &ranking {
+            Some(ranking) => fit_supervised_ranked(&mut weights, &refs, ranking, &settings, each, stop.as_atomic()),
+            None => fit_supervised_until(&mut weights, &refs, &settings, each, stop.as_atomic()),
+        }
     });
     bar.clear();
     let report = report.map_err(|e| anyhow::anyhow!("fit: {e}"))?;
@@ -162,7 +194,10 @@ pub fn run(args: &FitArgs) -> Result<()> {
     write_atomic(&args.out.join("learning-curve.csv"), csv.as_bytes())?;
     let json = serde_json::json!({
         "from": args.from,
-        "data": args.data.iter().zip(&sources).map(|(p, s)| serde_json::json!({"path": p, "about": s})).collect::<Vec<_>>(),
+        "data": args.data.iter().zip(&sources).enumerate().map(|(k, (p, s))| {
+            serde_json::json!({"path": p, "about": s, "groups": args.groups.get(k)})
+        }).collect::<Vec<_>>(),
+        "ranking_weight": args.ranking,
         "hidden": NetKind::ALL.map(|k| (k.name(), weights.net(k).hidden())),
         "settings": settings,
         "seconds": start.elapsed().as_secs_f64(),

@@ -9,6 +9,7 @@
 //! while leaving the order of close siblings as it was (their errors move
 //! together); this term weighs the difference itself.
 
+use crate::dataset::Dataset;
 use crate::supervised::{backprop, Examples, FitError};
 use gammon_eval::inputs::SparseInputs;
 use gammon_eval::mlp::{Mlp, OUTPUTS};
@@ -91,6 +92,31 @@ impl Pairs {
 
 /// Where a dataset's position went in a fit: `(net, validation?, example)`.
 pub(crate) type Location = Option<(usize, bool, usize)>;
+
+/// The roll of each of `dataset`'s positions, from the groups file of the
+/// positions file it labels ([`Grouped`](crate::siblings::Grouped)).
+///
+/// # Errors
+/// [`FitError::Ranking`]: the dataset has more positions than the groups,
+/// or a position other than the groups' at the same place.
+pub fn groups_of<'a>(dataset: &Dataset, grouped: &'a crate::siblings::Grouped) -> Result<&'a [u32], FitError> {
+    if dataset.len() > grouped.positions.len() {
+        return Err(FitError::Ranking(format!(
+            "the labels hold {} positions, the groups {}",
+            dataset.len(),
+            grouped.positions.len()
+        )));
+    }
+    match dataset.positions.iter().zip(&grouped.positions).position(|(id, p)| *id != p.to_position_id()) {
+        Some(k) => Err(FitError::Ranking(format!(
+            "position {} of the labels is {}, of the groups {}: not the groups of these labels",
+            k + 1,
+            dataset.positions[k],
+            grouped.positions[k].to_position_id()
+        ))),
+        None => Ok(&grouped.groups),
+    }
+}
 
 impl Ranking<'_> {
     /// The training pairs of each net, from where the fit put each
@@ -226,5 +252,23 @@ mod tests {
         };
         let (p, r) = (diff_error(&plain), diff_error(&ranked));
         assert!(r < 0.9 * p, "ranked {r}, plain {p}");
+    }
+
+    #[test]
+    fn groups_are_taken_only_for_the_positions_they_were_written_for() {
+        use crate::siblings::Grouped;
+        use gammon_rules::Position;
+        let other = Position::from_position_id("v3sAAAhmdzMAAQ").unwrap();
+        let grouped = Grouped { positions: vec![Position::STARTING, other, Position::STARTING], groups: vec![0, 0, 1] };
+        let ids = |ps: &[Position]| ps.iter().map(Position::to_position_id).collect::<Vec<_>>();
+        let labels = |n| vec![[0.5, 0.1, 0.0, 0.1, 0.0]; n];
+        // A partial labels file takes the groups of the positions it holds.
+        let partial = Dataset { positions: ids(&grouped.positions[..2]), labels: labels(2), ..Dataset::default() };
+        assert_eq!(groups_of(&partial, &grouped).unwrap(), &[0, 0, 1]);
+        let swapped = Dataset { positions: ids(&[other, Position::STARTING]), labels: labels(2), ..Dataset::default() };
+        let e = groups_of(&swapped, &grouped).unwrap_err().to_string();
+        assert!(e.contains("position 1 of the labels") && e.contains("not the groups of these labels"), "{e}");
+        let longer = Dataset { positions: ids(&[Position::STARTING; 4]), labels: labels(4), ..Dataset::default() };
+        assert!(groups_of(&longer, &grouped).unwrap_err().to_string().contains("hold 4 positions, the groups 3"));
     }
 }
