@@ -13,15 +13,14 @@
 use crate::args::{threads_help, threads_parser, JsonArg, ThreadsArg};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
-use gammon_engine::search::Search;
 use gammon_engine::shard::{Shard, ShardSpec};
 use gammon_eval::{NetEvaluator, NetKind, NetWeights};
 use gammon_jobs::{Progress, StopFlag, INTERRUPTED};
-use gammon_train::choice::{sibling_groups, ChoiceSummary, GroupOutcome, PairedChoice, Sibling};
+use gammon_train::choice::{sibling_groups, ChoiceFile, ChoiceReport, Mean, MAX_PLIES};
 use gammon_train::dataset::{positions_digest, Dataset, LabelSource};
-use gammon_train::distill::{sample_afterstates_within, sample_positions};
+use gammon_train::distill::sample_grouped;
 use gammon_train::labels::{label_shard, positions_text, read_positions, resume_labels, LabelSettings, Resumed};
-use gammon_train::siblings::{groups_text, read_groups, sample_grouped, Grouped};
+use gammon_train::siblings::{groups_text, read_groups};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -121,7 +120,7 @@ struct ChoiceArgs {
     /// The depth of the nets' choice in plies, counted as gnubg does (0 =
     /// the static evaluation, as the nets are trained; 1 and 2 show how much
     /// a lookahead's choice agrees, each ply about 21 times slower).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=i64::from(MAX_PLIES)))]
     ply: u8,
     #[command(flatten)]
     json: JsonArg,
@@ -230,31 +229,15 @@ fn sample(args: &SampleArgs) -> Result<()> {
     let w = weights(&args.weights)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let only = args.only.as_deref().and_then(|name| NetKind::ALL.into_iter().find(|k| k.name() == name));
-    // With --groups the positions come from the grouped sampler, which
-    // draws the same ones (gammon_train::siblings) and numbers their rolls.
-    let draw = |count: usize| {
-        pool.install(|| {
-            if args.groups.is_some() {
-                sample_grouped(&w, count, args.seed, args.explore, args.afterstates, window)
-            } else if args.afterstates > 0 {
-                let positions = sample_afterstates_within(&w, count, args.seed, args.explore, args.afterstates, window);
-                Grouped { groups: Vec::new(), positions }
-            } else {
-                Grouped { groups: Vec::new(), positions: sample_positions(&w, count, args.seed, args.explore) }
-            }
-        })
-    };
     // Sampling is a deterministic stream: a larger count extends a smaller
-    // one, so drawing more until enough are kept changes no position.
+    // one, so drawing more until enough are kept changes no position. The
+    // positions are the same with or without --groups (the sampler numbers
+    // the rolls either way).
     let mut count = args.count;
     let grouped = loop {
-        let mut drawn = draw(count);
+        let mut drawn = pool.install(|| sample_grouped(&w, count, args.seed, args.explore, args.afterstates, window));
         if let Some(kind) = only {
-            if drawn.groups.is_empty() {
-                drawn.positions.retain(|p| NetKind::of_position(p) == Some(kind));
-            } else {
-                drawn.retain(|p| NetKind::of_position(p) == Some(kind));
-            }
+            drawn.retain(|p| NetKind::of_position(p) == Some(kind));
         }
         if drawn.positions.len() >= args.count || count >= gammon_train::distill::MAX_POSITIONS {
             drawn.truncate(args.count);
@@ -389,24 +372,6 @@ impl Progress for SavedLine {
     }
 }
 
-/// One labels file's sibling groups.
-struct ChoiceFile {
-    labels: PathBuf,
-    groups: Vec<Vec<Sibling>>,
-}
-
-/// A net's outcomes on every file.
-struct Scored {
-    net: String,
-    per_file: Vec<Vec<GroupOutcome>>,
-}
-
-impl Scored {
-    fn all(&self) -> Vec<GroupOutcome> {
-        self.per_file.concat()
-    }
-}
-
 fn choice(args: &ChoiceArgs) -> Result<()> {
     if args.labels.len() != args.groups.len() {
         bail!(
@@ -424,45 +389,17 @@ fn choice(args: &ChoiceArgs) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("label choice: {} with {}: {e}", labels.display(), groups.display()))?;
         files.push(ChoiceFile { labels: labels.clone(), groups });
     }
-    if files.iter().all(|f| f.groups.is_empty()) {
-        bail!("label choice: no group of two or more labelled results in the files given");
-    }
+    let net = weights(&args.weights)?;
+    let baseline = args.baseline.as_ref().map(|b| weights(&Some(b.clone()))).transpose()?;
     let pool = args.threads.pool()?;
-    let score = |path: &Option<PathBuf>| -> Result<Scored> {
-        let w = weights(path)?;
-        let net = format!("{:?} ({:016x})", w.meta.notes, w.fingerprint());
-        let eval = NetEvaluator::new(w);
-        let per_file = if args.ply == 0 {
-            files.iter().map(|f| pool.install(|| gammon_train::choice::score(&eval, &f.groups))).collect()
-        } else {
-            let search = Search::new(eval).with_plies(args.ply);
-            files.iter().map(|f| pool.install(|| gammon_train::choice::score(&search, &f.groups))).collect()
-        };
-        Ok(Scored { net, per_file })
-    };
-    let scored = score(&args.weights)?;
-    let baseline = args.baseline.as_ref().map(|b| score(&Some(b.clone()))).transpose()?;
-    let summary = |o: &[GroupOutcome]| ChoiceSummary::of(o);
-    let total = summary(&scored.all()).context("label choice: no groups")?;
-    let paired = baseline.as_ref().and_then(|b| PairedChoice::of(&b.all(), &scored.all()));
+    let report = pool
+        .install(|| gammon_train::choice::report(&files, args.ply, net, baseline))
+        .map_err(|e| anyhow::anyhow!("label choice: {e}"))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json.json {
-        let per_file: Vec<serde_json::Value> = files
-            .iter()
-            .zip(&scored.per_file)
-            .map(|(f, o)| serde_json::json!({"labels": f.labels, "summary": summary(o)}))
-            .collect();
-        let doc = serde_json::json!({
-            "net": scored.net,
-            "plies": args.ply,
-            "files": per_file,
-            "total": total,
-            "baseline": baseline.as_ref().map(|b| serde_json::json!({"net": b.net, "total": summary(&b.all())})),
-            "paired": paired,
-        });
-        crate::json::write(&mut out, &doc)?;
+        crate::json::write(&mut out, &report)?;
     } else {
-        write_choice(&mut out, args.ply, &files, &scored, &total, baseline.as_ref(), paired.as_ref())?;
+        write_choice(&mut out, &report)?;
     }
     use std::io::Write as _;
     out.flush()?;
@@ -470,23 +407,15 @@ fn choice(args: &ChoiceArgs) -> Result<()> {
 }
 
 /// `m` as `0.1234 ± 0.0012`.
-fn pm(m: &gammon_train::choice::Mean) -> String {
+fn pm(m: &Mean) -> String {
     format!("{:.4} ± {:.4}", m.mean, m.standard_error)
 }
 
-fn write_choice(
-    out: &mut impl std::io::Write,
-    plies: u8,
-    files: &[ChoiceFile],
-    scored: &Scored,
-    total: &ChoiceSummary,
-    baseline: Option<&Scored>,
-    paired: Option<&PairedChoice>,
-) -> Result<()> {
-    writeln!(out, "net: {}", scored.net)?;
-    writeln!(out, "{plies}-ply choice between the results of a roll against their rollout labels")?;
-    for (f, o) in files.iter().zip(&scored.per_file) {
-        match ChoiceSummary::of(o) {
+fn write_choice(out: &mut impl std::io::Write, report: &ChoiceReport) -> Result<()> {
+    writeln!(out, "net: {}", report.net)?;
+    writeln!(out, "{}-ply choice between the results of a roll against their rollout labels", report.plies)?;
+    for f in &report.files {
+        match &f.summary {
             Some(s) => writeln!(
                 out,
                 "{}: {} groups, agreement {}, equity given up {}",
@@ -498,8 +427,9 @@ fn write_choice(
             None => writeln!(out, "{}: no group of two or more labelled results", f.labels.display())?,
         }
     }
+    let total = &report.total;
     writeln!(out)?;
-    writeln!(out, "total: {} groups ({} positions) in {} files", total.groups, total.siblings, files.len())?;
+    writeln!(out, "total: {} groups ({} positions) in {} files", total.groups, total.siblings, report.files.len())?;
     writeln!(out, "  picks the labels' best: {} of the groups", pm(&total.agreement))?;
     writeln!(out, "  equity given up a group: {} (label best minus the label of its pick)", pm(&total.given_up))?;
     writeln!(
@@ -517,17 +447,20 @@ fn write_choice(
         )?,
         _ => writeln!(out, "  clear groups (lead > 2 x the bound): none")?,
     }
-    if let (Some(b), Some(p)) = (baseline, paired) {
-        if let Some(s) = ChoiceSummary::of(&b.all()) {
-            writeln!(out)?;
-            writeln!(out, "baseline: {}", b.net)?;
-            writeln!(out, "  picks the labels' best: {}; equity given up {}", pm(&s.agreement), pm(&s.given_up))?;
-            writeln!(
-                out,
-                "paired, net minus baseline: agreement {:+.4} ± {:.4}, equity given up {:+.4} ± {:.4}",
-                p.agreement.mean, p.agreement.standard_error, p.given_up.mean, p.given_up.standard_error
-            )?;
-        }
+    if let (Some(b), Some(p)) = (&report.baseline, &report.paired) {
+        writeln!(out)?;
+        writeln!(out, "baseline: {}", b.net)?;
+        writeln!(
+            out,
+            "  picks the labels' best: {}; equity given up {}",
+            pm(&b.total.agreement),
+            pm(&b.total.given_up)
+        )?;
+        writeln!(
+            out,
+            "paired, net minus baseline: agreement {:+.4} ± {:.4}, equity given up {:+.4} ± {:.4}",
+            p.agreement.mean, p.agreement.standard_error, p.given_up.mean, p.given_up.standard_error
+        )?;
     }
     Ok(())
 }

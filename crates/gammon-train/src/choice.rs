@@ -16,14 +16,22 @@
 //! than that sum, whatever the correlations), and a group is *clear* when
 //! its label-best leads the runner-up by more than twice the bound of their
 //! difference (the rollouts of two positions are independent).
+//!
+//! [`report`] scores a net (and a baseline) on the groups of several labels
+//! files at a depth, as `gammon label choice` prints it.
 
 use crate::dataset::Dataset;
 use crate::siblings::Grouped;
-use gammon_eval::{Evaluator, Probabilities};
+use gammon_engine::search::Search;
+use gammon_eval::{Evaluator, NetEvaluator, NetWeights, Probabilities};
 use gammon_rules::Position;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::path::PathBuf;
 use thiserror::Error;
+
+/// The deepest choice scored: 2 plies (each ply about 21 times slower).
+pub const MAX_PLIES: u8 = 2;
 
 /// One labelled result of a roll.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -74,6 +82,12 @@ pub enum ChoiceError {
         /// The groups file's.
         grouped: String,
     },
+    /// No file has a group of two or more labelled results.
+    #[error("no group of two or more labelled results in the files given")]
+    NoGroups,
+    /// A depth past [`MAX_PLIES`].
+    #[error("the choice is scored at 0 to {MAX_PLIES} plies (got {0})")]
+    Plies(u8),
 }
 
 /// The groups of at least two labelled siblings of `data`, whose positions
@@ -271,6 +285,110 @@ impl PairedChoice {
     }
 }
 
+/// One labels file's sibling groups ([`sibling_groups`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChoiceFile {
+    /// The labels file.
+    pub labels: PathBuf,
+    /// Its groups of at least two labelled siblings.
+    pub groups: Vec<Vec<Sibling>>,
+}
+
+/// One file's line of a [`ChoiceReport`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FileChoice {
+    /// The labels file.
+    pub labels: PathBuf,
+    /// The net's score on its groups (`None` when it has none).
+    pub summary: Option<ChoiceSummary>,
+}
+
+/// The baseline's score on the same groups.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BaselineChoice {
+    /// The baseline net: its notes and fingerprint.
+    pub net: String,
+    /// Its score on all the groups.
+    pub total: ChoiceSummary,
+}
+
+/// A net's choice scored on the groups of several labels files
+/// (`gammon label choice`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChoiceReport {
+    /// The net scored: its notes and fingerprint.
+    pub net: String,
+    /// The depth of its choice.
+    pub plies: u8,
+    /// Its score on each file, in order.
+    pub files: Vec<FileChoice>,
+    /// Its score on all the groups.
+    pub total: ChoiceSummary,
+    /// The baseline's score, when one is given.
+    pub baseline: Option<BaselineChoice>,
+    /// The net minus the baseline, group by group, when one is given.
+    pub paired: Option<PairedChoice>,
+}
+
+/// A net's name in a report: its notes and fingerprint.
+fn net_name(weights: &NetWeights) -> String {
+    format!("{:?} ({:016x})", weights.meta.notes, weights.fingerprint())
+}
+
+/// The outcomes of `weights`' choice at `plies` in each file's groups: 0,
+/// the static evaluation (as the nets are trained and play); more, the
+/// engine's lookahead.
+fn outcomes(weights: NetWeights, plies: u8, files: &[ChoiceFile]) -> Vec<Vec<GroupOutcome>> {
+    let eval = NetEvaluator::new(weights);
+    if plies == 0 {
+        files.iter().map(|f| score(&eval, &f.groups)).collect()
+    } else {
+        let search = Search::new(eval).with_plies(plies);
+        files.iter().map(|f| score(&search, &f.groups)).collect()
+    }
+}
+
+/// Scores the choice of `weights` at `plies` in the groups of `files`,
+/// and of `baseline` too, paired group by group (in the caller's thread
+/// pool).
+///
+/// # Errors
+/// [`ChoiceError::NoGroups`] when no file has a group,
+/// [`ChoiceError::Plies`] past [`MAX_PLIES`]; both before anything is
+/// evaluated.
+pub fn report(
+    files: &[ChoiceFile],
+    plies: u8,
+    weights: NetWeights,
+    baseline: Option<NetWeights>,
+) -> Result<ChoiceReport, ChoiceError> {
+    if plies > MAX_PLIES {
+        return Err(ChoiceError::Plies(plies));
+    }
+    if files.iter().all(|f| f.groups.is_empty()) {
+        return Err(ChoiceError::NoGroups);
+    }
+    let net = net_name(&weights);
+    let per_file = outcomes(weights, plies, files);
+    let all = per_file.concat();
+    let total = ChoiceSummary::of(&all).ok_or(ChoiceError::NoGroups)?;
+    let (baseline, paired) = match baseline {
+        None => (None, None),
+        Some(b) => {
+            let net = net_name(&b);
+            let theirs = outcomes(b, plies, files).concat();
+            let total = ChoiceSummary::of(&theirs).ok_or(ChoiceError::NoGroups)?;
+            (Some(BaselineChoice { net, total }), PairedChoice::of(&theirs, &all))
+        }
+    };
+    let files = files
+        .iter()
+        .zip(&per_file)
+        .map(|(f, o)| FileChoice { labels: f.labels.clone(), summary: ChoiceSummary::of(o) })
+        .collect();
+    Ok(ChoiceReport { net, plies, files, total, baseline, paired })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -393,5 +511,48 @@ mod tests {
         assert!(matches!(sibling_groups(&other, &grouped), Err(ChoiceError::Mismatch { index: 0, .. })));
         let more = Dataset { positions: vec![String::new(); 61], ..Dataset::default() };
         assert!(matches!(sibling_groups(&more, &grouped), Err(ChoiceError::TooMany { labels: 61, grouped: 60 })));
+    }
+
+    #[test]
+    fn a_report_scores_each_file_at_its_depth_and_pairs_a_baseline() {
+        let w = NetWeights::random(8, 8, 3);
+        let grouped = sample_grouped(&w, 60, 5, 0.0, 3, f32::INFINITY);
+        let data = Dataset {
+            positions: grouped.positions.iter().map(Position::to_position_id).collect(),
+            labels: (0..60).map(|i| [(i * 7 % 60) as f32 / 60.0, 0.0, 0.0, 0.0, 0.0]).collect(),
+            standard_errors: vec![[0.01; 5]; 60],
+            ..Dataset::default()
+        };
+        let groups = sibling_groups(&data, &grouped).unwrap();
+        let files = [
+            ChoiceFile { labels: "a.gds".into(), groups: groups.clone() },
+            ChoiceFile { labels: "none.gds".into(), groups: Vec::new() },
+        ];
+        let r = report(&files, 0, w.clone(), Some(w.clone())).unwrap();
+        let static_total = ChoiceSummary::of(&score(&NetEvaluator::new(w.clone()), &groups)).unwrap();
+        assert_eq!((r.plies, r.total), (0, static_total));
+        assert_eq!(r.files.iter().map(|f| f.labels.to_str().unwrap()).collect::<Vec<_>>(), ["a.gds", "none.gds"]);
+        assert_eq!((r.files[0].summary, r.files[1].summary), (Some(r.total), None));
+        // The same net as its baseline: the same score, no difference.
+        let b = r.baseline.as_ref().unwrap();
+        assert_eq!((&b.net, b.total), (&r.net, r.total));
+        let p = r.paired.unwrap();
+        assert_eq!((p.agreement.mean, p.given_up.mean), (0.0, 0.0));
+        let other = report(&files, 0, w.clone(), Some(NetWeights::random(8, 8, 4))).unwrap();
+        assert_ne!(other.baseline.unwrap().net, other.net);
+        assert!(report(&files, 0, w.clone(), None).unwrap().paired.is_none());
+        // A depth: the engine's lookahead chooses.
+        let deeper = report(&files[..1], 1, w.clone(), None).unwrap();
+        let search = Search::new(NetEvaluator::new(w.clone())).with_plies(1);
+        assert_eq!((deeper.plies, deeper.total), (1, ChoiceSummary::of(&score(&search, &groups)).unwrap()));
+        // The keys `gammon label choice --json` prints.
+        let v = serde_json::to_value(&r).unwrap();
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["baseline", "files", "net", "paired", "plies", "total"]);
+        assert_eq!(v["files"][1], serde_json::json!({"labels": "none.gds", "summary": null}));
+        assert_eq!(v["baseline"]["total"]["groups"], r.total.groups);
+        // Refused before anything is evaluated.
+        assert!(matches!(report(&files[1..], 0, w.clone(), None), Err(ChoiceError::NoGroups)));
+        assert!(matches!(report(&files, 3, w, None), Err(ChoiceError::Plies(3))));
     }
 }

@@ -18,6 +18,7 @@
 //! are the engine's [`Search`] values (its one lookahead); the sampling games
 //! are played by the one game loop ([`play_game`]).
 
+use crate::siblings::Grouped;
 use gammon_engine::search::{Candidates, MoveFilter, Search};
 use gammon_eval::net::{evaluate_position, Scratch};
 use gammon_eval::{NetEvaluator, NetKind, NetWeights, Probabilities};
@@ -155,7 +156,7 @@ pub fn lookahead_value(weights: &NetWeights, pos: &Position, ply: u8, candidates
 /// Game `g` uses dice stream `g` of `seed`; the result depends only on the
 /// arguments.
 pub fn sample_positions(weights: &NetWeights, count: usize, seed: u64, explore: f32) -> Vec<Position> {
-    sample(weights, count, seed, explore, 0, f32::INFINITY)
+    sample_grouped(weights, count, seed, explore, 0, f32::INFINITY).positions
 }
 
 /// Like [`sample_positions`], but from every move of the games the
@@ -173,7 +174,7 @@ pub fn sample_afterstates(
     explore: f32,
     afterstates: usize,
 ) -> Vec<Position> {
-    sample(weights, count, seed, explore, afterstates.max(1), f32::INFINITY)
+    sample_grouped(weights, count, seed, explore, afterstates.max(1), f32::INFINITY).positions
 }
 
 /// Like [`sample_afterstates`], keeping of the `afterstates` best results of
@@ -188,22 +189,30 @@ pub fn sample_afterstates_within(
     afterstates: usize,
     window: f32,
 ) -> Vec<Position> {
-    sample(weights, count, seed, explore, afterstates.max(1), window)
+    sample_grouped(weights, count, seed, explore, afterstates.max(1), window).positions
 }
 
-fn sample(
+/// The one sampler, behind every `sample_*` function: with `afterstates`
+/// 0 the positions of [`sample_positions`], otherwise those of
+/// [`sample_afterstates_within`], each with the roll it is a result of
+/// (`gammon label sample --groups`). The groups are numbered from 0 in
+/// order, a new one whenever the turn changes and after each game: the
+/// results kept of one move are one group, a played position is a group
+/// of its own.
+pub fn sample_grouped(
     weights: &NetWeights,
     count: usize,
     seed: u64,
     explore: f32,
     afterstates: usize,
     window: f32,
-) -> Vec<Position> {
-    let mut out = Vec::with_capacity(count);
+) -> Grouped {
+    let mut out = Grouped { positions: Vec::with_capacity(count), groups: Vec::with_capacity(count) };
+    let mut next_group = 0u32;
     let mut next_game = 0u64;
-    while out.len() < count {
+    while out.positions.len() < count {
         let batch = 64u64;
-        let games: Vec<Vec<Position>> = (next_game..next_game + batch)
+        let games: Vec<Vec<(Position, u32)>> = (next_game..next_game + batch)
             .into_par_iter()
             .map_init(
                 || (Scratch::new(weights), Vec::new()),
@@ -218,6 +227,7 @@ fn sample(
                         explore,
                         afterstates,
                         window,
+                        turn: 0,
                         seen: Vec::new(),
                     };
                     let state = MatchState::new(MatchRules::cubeless());
@@ -229,8 +239,19 @@ fn sample(
             )
             .collect();
         next_game += batch;
-        for g in games {
-            out.extend(g);
+        for game in games {
+            let mut last = None;
+            for (p, turn) in game {
+                if last.is_some_and(|l| l != turn) {
+                    next_group += 1;
+                }
+                last = Some(turn);
+                out.positions.push(p);
+                out.groups.push(next_group);
+            }
+            if last.is_some() {
+                next_group += 1;
+            }
         }
     }
     out.truncate(count);
@@ -243,7 +264,8 @@ fn trained(p: &Position) -> bool {
 }
 
 /// One sampling game: 0-ply play with exploration, keeping the positions
-/// before each roll or the best results of each move.
+/// before each roll or the best results of each move, each with the number
+/// of its turn in the game.
 struct Sampler<'a> {
     weights: &'a NetWeights,
     scratch: &'a mut Scratch,
@@ -254,7 +276,11 @@ struct Sampler<'a> {
     afterstates: usize,
     /// Only results within this equity of the best are kept.
     window: f32,
-    seen: Vec<Position>,
+    /// The turn being played: half-moves played before it (passes too).
+    turn: u32,
+    /// The kept positions, each with its turn: the turn it is a result of,
+    /// or for a played position the turn about to be played from it.
+    seen: Vec<(Position, u32)>,
 }
 
 impl Sampler<'_> {
@@ -268,13 +294,15 @@ impl Sampler<'_> {
         // The results by the opponent's value, lowest (best for us) first.
         self.scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let limit = self.scored.first().map_or(0.0, |b| b.0) + self.window;
+        let turn = self.turn;
         self.seen.extend(
             self.scored
                 .iter()
                 .take(self.afterstates)
                 .take_while(|&&(e, _)| e <= limit)
                 .map(|&(_, i)| results[i])
-                .filter(trained),
+                .filter(trained)
+                .map(|p| (p, turn)),
         );
         if self.explore_rng.random::<f32>() < self.explore {
             self.explore_rng.random_range(0..results.len())
@@ -285,9 +313,10 @@ impl Sampler<'_> {
 }
 
 impl Table for Sampler<'_> {
-    fn before_roll(&mut self, _: Seat, pos: &Position, _: u32) -> Decision<Flow> {
+    fn before_roll(&mut self, _: Seat, pos: &Position, turn: u32) -> Decision<Flow> {
+        self.turn = turn;
         if self.afterstates == 0 && trained(pos) {
-            self.seen.push(*pos);
+            self.seen.push((*pos, turn));
         }
         Ok(Flow::Play)
     }
@@ -425,6 +454,49 @@ mod tests {
         let first_move: Vec<&Position> = close.iter().take_while(|p| list.positions().contains(p)).collect();
         assert!(!first_move.is_empty());
         assert!(first_move.iter().all(|p| e(p) <= best + 0.02 + 1e-6));
+    }
+
+    #[test]
+    fn each_group_is_the_results_of_one_roll_of_the_position_played_before() {
+        let w = NetWeights::random(8, 8, 3);
+        // No exploration: each move plays the first (best) result it keeps.
+        let g = sample_grouped(&w, 600, 9, 0.0, 3, 0.05);
+        assert_eq!(g.positions, sample_afterstates_within(&w, 600, 9, 0.0, 3, 0.05));
+        assert_eq!(g.groups.len(), g.positions.len());
+        let mut list = MoveList::new();
+        let mut results_of = |from: &Position, group: &[Position]| {
+            gammon_rules::ALL_ROLLS.iter().any(|&d| {
+                list.generate(from, d);
+                group.iter().all(|p| list.positions().contains(p))
+            })
+        };
+        let mut played = Position::STARTING;
+        let mut games = 0;
+        let mut start = 0;
+        while start < g.groups.len() {
+            let end = start + g.groups[start..].iter().take_while(|&&x| x == g.groups[start]).count();
+            let group = &g.positions[start..end];
+            // From the played position, or after the other side's pass.
+            if !results_of(&played, group) && !results_of(&played.switched(), group) {
+                // A new game: the results of the opening roll.
+                assert!(results_of(&Position::STARTING, group), "group {} is not of one roll", g.groups[start]);
+                games += 1;
+            }
+            played = group[0];
+            start = end;
+        }
+        assert!(games >= 1, "the sample spans more than one game");
+    }
+
+    #[test]
+    fn each_played_position_is_a_group_of_its_own() {
+        let w = NetWeights::random(8, 8, 3);
+        let g = sample_grouped(&w, 3000, 9, 0.1, 0, f32::INFINITY);
+        assert_eq!(g.positions, sample_positions(&w, 3000, 9, 0.1));
+        assert!(g.groups.iter().copied().eq(0..3000), "one group a turn, passes too");
+        // The games have passes: a side on the bar that cannot enter.
+        let passes = g.positions.windows(2).filter(|p| p[1] == p[0].switched()).count();
+        assert!(passes > 0);
     }
 
     #[test]

@@ -3,23 +3,16 @@
 //! `gammon label sample --afterstates N` keeps, of every move of its
 //! self-play games, the N best results by the net (within a window of the
 //! best): close alternatives of one choice. The positions file does not say
-//! which positions share a roll; [`sample_grouped`] draws the very same
-//! positions as [`sample_afterstates_within`](crate::distill::sample_afterstates_within)
-//! (same games, same dice, same exploration draws) and numbers each
-//! position's roll, so that the groups of a chunk can be regenerated from
-//! its seed. A groups file ([`groups_text`], [`read_groups`]) holds one line
+//! which positions share a roll; [`sample_grouped`] (the sampler of
+//! [`crate::distill`]) gives the very same positions as
+//! [`sample_afterstates_within`](crate::distill::sample_afterstates_within)
+//! with each position's roll numbered, so that the groups of a chunk can be
+//! regenerated from its seed. A groups file ([`groups_text`], [`read_groups`]) holds one line
 //! per position of the positions file, `GROUP<TAB>Position ID`, with the
 //! groups numbered from 0 in file order.
 
 use gammon_eval::file_format::{self, FileError};
-use gammon_eval::net::{evaluate_position, Scratch};
-use gammon_eval::{NetKind, NetWeights};
-use gammon_rules::{
-    play_game, Decision, Dice, Flow, GameStart, MatchRules, MatchState, MoveList, Position, RandomDice, Seat, Table,
-};
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
+use gammon_rules::Position;
 use std::path::Path;
 use thiserror::Error;
 
@@ -51,127 +44,7 @@ impl Grouped {
     }
 }
 
-/// The positions of [`sample_afterstates_within`](crate::distill::sample_afterstates_within)
-/// with the same arguments, each with its roll.
-pub fn sample_grouped(
-    weights: &NetWeights,
-    count: usize,
-    seed: u64,
-    explore: f32,
-    afterstates: usize,
-    window: f32,
-) -> Grouped {
-    let afterstates = afterstates.max(1);
-    let mut out = Grouped::default();
-    let mut next_group = 0u32;
-    let mut next_game = 0u64;
-    while out.positions.len() < count {
-        let batch = 64u64;
-        let games: Vec<Vec<(Position, u32)>> = (next_game..next_game + batch)
-            .into_par_iter()
-            .map_init(
-                || (Scratch::new(weights), Vec::new()),
-                |(scratch, scored), g| {
-                    let mut explore_rng = ChaCha8Rng::seed_from_u64(seed ^ 0xE4F1_0BE5);
-                    explore_rng.set_stream(g);
-                    let mut sampler = GroupSampler {
-                        weights,
-                        scratch,
-                        scored,
-                        explore_rng,
-                        explore,
-                        afterstates,
-                        window,
-                        moves: 0,
-                        seen: Vec::new(),
-                    };
-                    let state = MatchState::new(MatchRules::cubeless());
-                    let start = GameStart::opening(Seat::Zero);
-                    // The sampler never abandons a game.
-                    let _ = play_game(&mut sampler, &mut RandomDice::new(seed, g), &start, &state);
-                    sampler.seen
-                },
-            )
-            .collect();
-        next_game += batch;
-        for game in games {
-            let mut last = None;
-            for (p, mv) in game {
-                if last.is_some_and(|l| l != mv) {
-                    next_group += 1;
-                }
-                last = Some(mv);
-                out.positions.push(p);
-                out.groups.push(next_group);
-            }
-            if last.is_some() {
-                next_group += 1;
-            }
-        }
-    }
-    out.truncate(count);
-    out
-}
-
-/// Positions a net answers are trained; the rest are exact.
-fn trained(p: &Position) -> bool {
-    NetKind::of_position(p).is_some()
-}
-
-/// One sampling game, as `distill`'s sampler plays it, numbering its moves.
-struct GroupSampler<'a> {
-    weights: &'a NetWeights,
-    scratch: &'a mut Scratch,
-    /// `(opponent's equity, index)` of the results of a move.
-    scored: &'a mut Vec<(f32, usize)>,
-    explore_rng: ChaCha8Rng,
-    explore: f32,
-    afterstates: usize,
-    window: f32,
-    /// Moves made so far in the game.
-    moves: u32,
-    /// The kept results, each with the move it is a result of.
-    seen: Vec<(Position, u32)>,
-}
-
-impl GroupSampler<'_> {
-    /// Ranks `results`, keeps the best `afterstates` within the window and
-    /// picks the move: the best, or with probability `explore` a random one.
-    fn pick(&mut self, results: &[Position]) -> usize {
-        let (weights, scratch) = (self.weights, &mut *self.scratch);
-        self.scored.clear();
-        self.scored
-            .extend(results.iter().enumerate().map(|(i, r)| (evaluate_position(weights, r, scratch).0.equity(), i)));
-        self.scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let limit = self.scored.first().map_or(0.0, |b| b.0) + self.window;
-        let mv = self.moves;
-        self.moves += 1;
-        self.seen.extend(
-            self.scored
-                .iter()
-                .take(self.afterstates)
-                .take_while(|&&(e, _)| e <= limit)
-                .map(|&(_, i)| results[i])
-                .filter(trained)
-                .map(|p| (p, mv)),
-        );
-        if self.explore_rng.random::<f32>() < self.explore {
-            self.explore_rng.random_range(0..results.len())
-        } else {
-            self.scored[0].1
-        }
-    }
-}
-
-impl Table for GroupSampler<'_> {
-    fn before_roll(&mut self, _: Seat, _: &Position, _: u32) -> Decision<Flow> {
-        Ok(Flow::Play)
-    }
-
-    fn choose_move(&mut self, _: Seat, _: &Position, _: Dice, moves: &MoveList) -> Decision<usize> {
-        Ok(self.pick(moves.positions()))
-    }
-}
+pub use crate::distill::sample_grouped;
 
 /// The text of a groups file for `grouped`, with `header` as comment lines
 /// first.
@@ -257,9 +130,10 @@ pub fn read_groups(path: &Path) -> Result<Grouped, FileError> {
 mod tests {
     use super::*;
     use crate::distill::{sample_afterstates_within, sample_positions};
+    use gammon_eval::NetWeights;
 
     #[test]
-    fn the_grouped_sampler_draws_the_same_positions() {
+    fn the_grouped_sampler_draws_the_same_positions_and_numbers_them_in_order() {
         let w = NetWeights::random(8, 8, 3);
         for (count, seed, explore, n, window) in
             [(300, 9, 0.0, 4, f32::INFINITY), (400, 3, 0.1, 4, 0.1), (250, 7, 0.3, 2, 0.02), (120, 1, 0.1, 1, 0.1)]
@@ -267,6 +141,14 @@ mod tests {
             let g = sample_grouped(&w, count, seed, explore, n, window);
             assert_eq!(g.positions, sample_afterstates_within(&w, count, seed, explore, n, window), "seed {seed}");
             assert_eq!(g.groups.len(), g.positions.len());
+            // Numbered from 0, in order, without gaps, at most n a roll.
+            assert_eq!(g.groups[0], 0);
+            assert!(g.groups.windows(2).all(|p| p[1] == p[0] || p[1] == p[0] + 1), "seed {seed}");
+            let mut run = 1;
+            for p in g.groups.windows(2) {
+                run = if p[1] == p[0] { run + 1 } else { 1 };
+                assert!(run <= n, "seed {seed}: more than {n} results in group {}", p[1]);
+            }
         }
     }
 
