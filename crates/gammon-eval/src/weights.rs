@@ -506,13 +506,14 @@ mod tests {
         assert_eq!(NetWeights::from_bytes(&w.to_bytes().unwrap()).unwrap(), w);
     }
 
-    /// The shipped nets (contact encoding version 2) load as version 3 nets
+    /// Nets of contact encoding version 2 (v3-fit, shipped until
+    /// 2026-12-06, kept in `training/runs/v3-fit`) load as version 3 nets
     /// that give every position the same bits, in float and quantised, and
     /// their file image is the file's own: its fingerprint is unchanged.
     #[test]
-    fn the_shipped_nets_evaluate_as_before() {
+    fn version_2_nets_evaluate_as_before() {
         use crate::quant::{QuantNet, QuantScratch};
-        let bytes = crate::net::SHIPPED_WEIGHTS;
+        let bytes: &[u8] = include_bytes!("../../../training/runs/v3-fit/weights.gnn");
         let stored = decode_payload(bytes).unwrap();
         assert_eq!(stored.contact.encoding_version, 2);
         let w = NetWeights::from_bytes(bytes).unwrap();
