@@ -293,5 +293,47 @@ fn sibling_groups_and_the_choice_score() {
     let unpaired =
         gammon(&["label", "choice", "--labels", &s("l.gds"), "--labels", &s("l.gds"), "--groups", &s("groups.txt")]);
     assert!(!unpaired.success() && unpaired.stderr.contains("one --groups per --labels"), "{}", unpaired.stderr);
+
+    // `fit --ranking` with the groups: another net than the plain fit's.
+    let groups_file = s("groups.txt");
+    let fit = |out: &str, extra: &[&str]| {
+        let mut args =
+            vec!["fit", "--from", weights, "--data", &labels, "--max-epochs", "2", "--validation", "0.5", "--out", out];
+        args.extend_from_slice(extra);
+        gammon(&args)
+    };
+    let plain = fit(&s("plain"), &[]);
+    let ranked = fit(&s("ranked"), &["--groups", &groups_file, "--ranking", "4"]);
+    assert!(plain.success() && ranked.success(), "{}{}", plain.stderr, ranked.stderr);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("ranked/fit-report.json")).unwrap()).unwrap();
+    assert_eq!(
+        (report["ranking_weight"].as_f64(), report["data"][0]["groups"].as_str()),
+        (Some(4.0), Some(groups_file.as_str()))
+    );
+    // The term changes the training (the epochs' errors), whichever epoch
+    // early stopping keeps.
+    let curve = |net: &str| std::fs::read_to_string(dir.join(net).join("learning-curve.csv")).unwrap();
+    assert_ne!(curve("plain"), curve("ranked"), "the ranking term changed nothing");
+    // The groups must be those of the labels' positions, one per --data.
+    let fewer = fit(&s("fewer"), &["--groups", &s("other.txt"), "--ranking", "4"]);
+    assert!(
+        !fewer.success() && fewer.stderr.contains("the labels hold 40 positions, the groups 1"),
+        "{}",
+        fewer.stderr
+    );
+    // The same groups with the positions moved by one: of other positions.
+    let text = std::fs::read_to_string(&groups_file).unwrap();
+    let rows: Vec<(&str, &str)> =
+        text.lines().filter(|l| !l.starts_with('#')).map(|l| l.split_once('\t').unwrap()).collect();
+    let moved: String =
+        rows.iter().zip(rows.iter().cycle().skip(1)).map(|((g, _), (_, id))| format!("{g}\t{id}\n")).collect();
+    std::fs::write(dir.join("moved.txt"), moved).unwrap();
+    let wrong = fit(&s("wrong"), &["--groups", &s("moved.txt"), "--ranking", "4"]);
+    assert!(!wrong.success() && wrong.stderr.contains("not the groups of these labels"), "{}", wrong.stderr);
+    let short = fit(&s("short"), &["--data", &labels, "--groups", &groups_file, "--ranking", "4"]);
+    assert!(!short.success() && short.stderr.contains("one --groups per --data"), "{}", short.stderr);
+    let alone = fit(&s("alone"), &["--ranking", "4"]);
+    assert!(!alone.success() && alone.stderr.contains("--groups"), "{}", alone.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
