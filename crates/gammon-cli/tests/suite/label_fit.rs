@@ -20,6 +20,15 @@ fn labels(path: &std::path::Path) -> Vec<(String, [f32; 5], [f32; 5])> {
     v
 }
 
+/// Labels `positions` into `out` cheaply (36 trials truncated after 2
+/// half-moves): labels for tests of what reads them.
+fn quick_labels(positions: &std::path::Path, out: &std::path::Path) {
+    let (positions, out) = (positions.to_str().unwrap(), out.to_str().unwrap());
+    let args = ["label", "rollout", "--positions", positions, "--trials", "36", "--truncate", "2", "--out", out];
+    let labelled = gammon(&args);
+    assert!(labelled.success(), "{}", labelled.stderr);
+}
+
 #[test]
 fn sample_label_in_shards_resume_and_fit() {
     let dir = temp("label");
@@ -191,19 +200,7 @@ fn duplicate_positions_across_datasets_are_merged_and_said() {
     let dir = temp("fit-dup");
     let s = |p: &str| dir.join(p).to_str().unwrap().to_string();
     assert!(gammon(&["label", "sample", "--count", "30", "--seed", "6", "--out", &s("pos.txt")]).success());
-    let out = gammon(&[
-        "label",
-        "rollout",
-        "--positions",
-        &s("pos.txt"),
-        "--trials",
-        "36",
-        "--truncate",
-        "2",
-        "--out",
-        &s("l.gds"),
-    ]);
-    assert!(out.success(), "{}", out.stderr);
+    quick_labels(&dir.join("pos.txt"), &dir.join("l.gds"));
     let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../../weights/gammon.net");
     let fit = |data: &[&str], out: &str| {
         let mut args = vec!["fit", "--from", weights, "--max-epochs", "2", "--out", out];
@@ -249,19 +246,7 @@ fn sibling_groups_and_the_choice_score() {
     let zero = gammon(&["label", "sample", "--afterstates", "0", "--out", &s("x.txt"), "--groups", &s("g.txt")]);
     assert!(!zero.success() && zero.stderr.contains("--groups needs --afterstates 1 or more"), "{}", zero.stderr);
 
-    let label = gammon(&[
-        "label",
-        "rollout",
-        "--positions",
-        &s("pos.txt"),
-        "--trials",
-        "36",
-        "--truncate",
-        "2",
-        "--out",
-        &s("l.gds"),
-    ]);
-    assert!(label.success(), "{}", label.stderr);
+    quick_labels(&dir.join("pos.txt"), &dir.join("l.gds"));
     let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../../weights/gammon.net");
     let (labels, groups) = (s("l.gds"), s("groups.txt"));
     let choice = |extra: &[&str]| {
