@@ -22,6 +22,11 @@ mkdir -p training/work
 count=10000
 pos=training/work/$c.positions
 groups=training/work/$c.groups
+# A kept groups file is the chunk's (sampling again with another net than
+# the one that sampled it would give other positions).
+if [ ! -e "$groups" ] && [ -e training/data/$c.groups.gz ]; then
+  gunzip -c training/data/$c.groups.gz > "$groups"
+fi
 if [ ! -s "$pos" ] || [ ! -s "$groups" ]; then
   "$gammon" label sample --weights "$weights" --count $count --afterstates 4 --window 0.1 \
     --explore 0.1 --seed $((25000 + n)) --threads "$threads" --out "$pos" --groups "$groups"

@@ -17,16 +17,17 @@ use std::path::{Path, PathBuf};
 
 /// Arguments of `gammon convert`.
 #[derive(Debug, Args)]
-#[command(after_help = "Reads what `gammon review` reads (.mat and other text exports, gnubg .sgf; the content \
-decides the format) and writes the format of OUT's extension: .mat (Jellyfish text, as gnubg's `export match \
-mat` writes it) or .sgf (gnubg's SGF, with the file's stored analysis as gnubg stores analysis: gnubg shows its \
-equities and marks; gnubg's own analysis in an SGF input is carried). A .mat cannot hold a stored analysis: it is dropped, with a note on standard error. \
---met is the table that turns a match's cube analysis into the match winning chances gnubg stores in SGF (use the one \
-gnubg shows the file with; gnubg's default is the built-in Kazaross-XG2).")]
+#[command(after_help = "Reads what `gammon review` reads (.mat and other text exports, gnubg .sgf, eXtreme Gammon \
+.xg, OGXM; the content decides the format) and writes the format of OUT's extension: .mat (Jellyfish text, as \
+gnubg's `export match mat` writes it), .sgf (gnubg's SGF, with the file's stored analysis as gnubg stores \
+analysis: gnubg shows its equities and marks) or .ogxm (OGXM v2, with the stored analysis). A .mat cannot hold a \
+stored analysis: it is dropped, with a note on standard error; headers a format has no place for are named in a \
+note too. --met is the table that turns a match's cube analysis into the match winning chances gnubg stores in \
+SGF (use the one gnubg shows the file with; gnubg's default is the built-in Kazaross-XG2).")]
 pub struct ConvertArgs {
     /// The match file to read.
     input: PathBuf,
-    /// The file to write: .mat or .sgf.
+    /// The file to write: .mat, .sgf or .ogxm.
     output: PathBuf,
     // The table of a match's cube analysis in SGF (see the help above).
     #[command(flatten)]
@@ -96,7 +97,7 @@ impl MatchFormat {
                 let dropped = ogxm_headers_not_written(record);
                 if !dropped.is_empty() {
                     notes.push(format!(
-                        "OGXM holds only an event name of up to 120 bytes; the header(s) {} are not written",
+                        "OGXM has no place for the header(s) {}: not written (of the headers it keeps the event, up to 120 bytes)",
                         dropped.join(", ")
                     ));
                 }
@@ -189,7 +190,7 @@ mod tests {
         let (bytes, notes) = MatchFormat::Ogxm.render(&r, met).unwrap();
         assert_eq!(
             notes,
-            ["OGXM holds only an event name of up to 120 bytes; the header(s) Player, Site are not written"]
+            ["OGXM has no place for the header(s) Player, Site: not written (of the headers it keeps the event, up to 120 bytes)"]
         );
         let back = gammon_rules::read_ogxm(&bytes, Some(met)).unwrap();
         // The same records (a binary file has no line numbers).
@@ -204,7 +205,17 @@ mod tests {
         assert_eq!(gammon_rules::read_ogxm(&bytes, Some(met)).unwrap().headers, r.headers);
         r.headers.insert("Event".into(), "x".repeat(121));
         let (bytes, notes) = MatchFormat::Ogxm.render(&r, met).unwrap();
-        assert!(notes[0].ends_with("the header(s) Event are not written"), "{notes:?}");
+        assert!(notes[0].starts_with("OGXM has no place for the header(s) Event: "), "{notes:?}");
         assert!(!gammon_rules::read_ogxm(&bytes, Some(met)).unwrap().headers.contains_key("Event"));
+        // Headers that the record's own fields say (XG's exports have them) are written, not named.
+        let said = [("Player 1", "x"), ("Crawford", "On"), ("Variation", "Backgammon"), ("Beaver", "Off")];
+        r.headers = said.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        assert!(MatchFormat::Ogxm.render(&r, met).unwrap().1.is_empty());
+        assert_eq!(
+            MatchFormat::Sgf.render(&r, met).unwrap().1,
+            ["gnubg's SGF has no place for the header(s) Beaver: not written"]
+        );
+        r.headers.insert("Variation".into(), "Nackgammon".into());
+        assert!(MatchFormat::Ogxm.render(&r, met).unwrap().1[0].contains("Variation"));
     }
 }

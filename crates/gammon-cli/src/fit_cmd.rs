@@ -12,7 +12,7 @@ use clap::Args;
 use gammon_eval::{NetKind, NetWeights};
 use gammon_jobs::{Bar, Progress, StopFlag, INTERRUPTED};
 use gammon_train::dataset::Dataset;
-use gammon_train::ranking::{groups_of, Ranking};
+use gammon_train::ranking::{groups_of, Ranking, MAX_RANKING_WEIGHT};
 use gammon_train::siblings::{read_groups, Grouped};
 use gammon_train::supervised::{fit_supervised_ranked, fit_supervised_until, FitError, FitSettings, Loss};
 use std::fmt::Write as _;
@@ -76,9 +76,9 @@ pub struct FitArgs {
     /// Also fit the net's equity differences between the results of one
     /// roll (what its 0-ply choice goes by), with this weight beside each
     /// position's own error: W/2 x ((E(a) - E(b)) - (L(a) - L(b)))^2 for
-    /// every pair of training results of a roll. 4 fitted the campaign's
-    /// shipped net (training/runs/c-fit5).
-    #[arg(long, value_name = "W", requires = "groups")]
+    /// every pair of training results of a roll (above 0, at most 100; 4
+    /// fitted the campaign's shipped net, training/runs/c-fit5).
+    #[arg(long, value_name = "W", requires = "groups", value_parser = ranking_weight)]
     ranking: Option<f32>,
     /// The net's name, stored in the weights file (what `gammon eval`
     /// calls the evaluator); default: the starting net's, plus what this fit
@@ -214,6 +214,14 @@ pub fn run(args: &FitArgs) -> Result<()> {
     }
     eprintln!("weights in {}", out.display());
     Ok(())
+}
+
+/// A ranking weight: finite, above 0, at most [`MAX_RANKING_WEIGHT`].
+fn ranking_weight(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(w) if w.is_finite() && w > 0.0 && w <= MAX_RANKING_WEIGHT => Ok(w),
+        _ => Err(format!("a weight above 0 and at most {MAX_RANKING_WEIGHT}")),
+    }
 }
 
 fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {

@@ -25,7 +25,7 @@ use gammon_rules::{
 use pyo3::exceptions::{PyKeyboardInterrupt, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::types::PyNone;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -374,6 +374,8 @@ impl Engine {
     fn read_match(&self, py: Python<'_>, what: &Bound<'_, PyAny>, keep_going: bool) -> PyResult<(MatchRecord, String)> {
         let source = if let Ok(bytes) = what.cast::<PyBytes>() {
             MatchSource::Bytes(bytes.as_bytes().to_vec())
+        } else if let Ok(bytes) = what.cast::<PyByteArray>() {
+            MatchSource::Bytes(bytes.to_vec())
         } else {
             match what.extract::<String>() {
                 Ok(text) if text.contains('\n') => MatchSource::Text(text),

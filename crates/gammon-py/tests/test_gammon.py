@@ -124,6 +124,7 @@ def test_review_is_the_clis_from_a_file_and_from_text(engine):
     from_bytes = engine.review(xg.read_bytes(), ply=0, cube_ply=0)
     assert from_bytes["stored_program"] == "eXtreme Gammon"
     assert without_times(from_bytes) == without_times(cli("review", str(xg), "--ply", "0", "--cube-ply", "0"))
+    assert without_times(engine.review(bytearray(xg.read_bytes()), ply=0, cube_ply=0)) == without_times(from_bytes)
     with pytest.raises(ValueError, match="not a match file"):
         engine.review(b"\x80\x80\x80")
 

@@ -28,7 +28,7 @@ export async function readReviewFile() {
   $('review-button').disabled = true;
   if (!file) return;
   if (file.size > MAX_MATCH_FILE_BYTES) {
-    showError(`match: ${file.name} is ${file.size} bytes; the server takes match files of at most ${MAX_MATCH_FILE_BYTES}`);
+    showError(`match file: ${file.name} is ${file.size} bytes; the server takes match files of at most ${MAX_MATCH_FILE_BYTES} bytes`);
     return;
   }
   state.reviewFile = base64OfBytes(new Uint8Array(await file.arrayBuffer()));

@@ -7,7 +7,7 @@ use crate::error::{chain, ApiError};
 use crate::jobs::{Estimate, JobKind, JobView, Work};
 use crate::library_errors::Asked;
 use crate::params::{dice_required, json_body, Query};
-use crate::work::with_engine;
+use crate::work::{on_pool, with_engine};
 use axum::body::Body;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
@@ -21,7 +21,7 @@ use gammon_engine::rollout::{
     match_chances, Estimate as RunningEstimate, RolloutError, RolloutProgress, RolloutSettings, BATCH,
 };
 use gammon_jobs::Progress;
-use gammon_rules::{parse_match_bytes_with_analysis, MatchRecord};
+use gammon_rules::{is_ogxm, parse_match_bytes_with_analysis, parse_match_text_with_analysis, MatchRecord};
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -262,36 +262,45 @@ impl ReviewRequest {
     /// stored cube values into equities.
     fn record(&self, met: &gammon_engine::met::Met) -> Result<MatchRecord, ApiError> {
         use base64::Engine as _;
-        let (field, bytes) = match (&self.match_text, &self.match_base64) {
-            (Some(text), None) => ("match", std::borrow::Cow::Borrowed(text.as_bytes())),
+        let cannot = |field, reason: String| ApiError::bad(field, format!("cannot read the match: {reason}"));
+        match (&self.match_text, &self.match_base64) {
+            (Some(text), None) => {
+                if is_ogxm(text.as_bytes()) || text.starts_with("RGMH") {
+                    return Err(ApiError::bad(
+                        "match",
+                        "a binary match file (eXtreme Gammon .xg, OGXM) is not text: send its bytes in base64 as `match_base64`",
+                    ));
+                }
+                parse_match_text_with_analysis(text, met).map_err(|e| cannot("match", chain(&e)))
+            }
             (None, Some(encoded)) => {
+                // Line breaks (as `base64` and Python's encodebytes write them) are not data.
+                let encoded: String = encoded.split_ascii_whitespace().collect();
                 let bytes = base64::engine::general_purpose::STANDARD
                     .decode(encoded)
                     .map_err(|e| ApiError::bad("match_base64", format!("not base64: {e}")))?;
-                ("match_base64", std::borrow::Cow::Owned(bytes))
+                parse_match_bytes_with_analysis(&bytes, met).map_err(|e| cannot("match_base64", chain(&e)))
             }
             (Some(_), Some(_)) => {
-                return Err(ApiError::bad("match_base64", "give the match as text (`match`) or as bytes, not both"))
+                Err(ApiError::bad("match_base64", "give the match as text (`match`) or as bytes, not both"))
             }
-            (None, None) => {
-                return Err(ApiError::bad(
-                    "match",
-                    "give the match: the text of a .mat or .sgf file as `match`, or any match file's bytes in base64 as `match_base64`",
-                ))
-            }
-        };
-        parse_match_bytes_with_analysis(&bytes, met)
-            .map_err(|e| ApiError::bad(field, format!("cannot read the match: {}", chain(&e))))
+            (None, None) => Err(ApiError::bad(
+                "match",
+                "give the match: the text of a .mat or .sgf file as `match`, or any match file's bytes in base64 as `match_base64`",
+            )),
+        }
     }
 }
 
 /// `POST /api/reviews`: starts a match review job (201 with the job).
 pub async fn start_review(State(state): State<AppState>, body: Body) -> Result<(StatusCode, Json<JobView>), ApiError> {
     let request: ReviewRequest = json_body(body, state.connections.body_timeout).await?;
-    let record = request.record(state.engine.met())?;
+    // Off the async workers: an .xg file inflates and replays (milliseconds).
     let mut settings = ReviewSettings::default();
     settings.plies = request.ply.unwrap_or(settings.plies);
     settings.cube_plies = request.cube_ply.unwrap_or(settings.cube_plies);
+    let engine = Arc::clone(&state.engine);
+    let record = on_pool(&state.pool, move |_| request.record(engine.met())).await??;
     settings.check().map_err(|e| match e {
         ReviewError::TooDeep { what: "--cube-ply", plies } => {
             ApiError::bad("cube_ply", format!("{plies} is not a depth from 0 to {MAX_REVIEW_PLIES}"))

@@ -318,6 +318,9 @@ fn sibling_groups_and_the_choice_score() {
     assert!(!wrong.success() && wrong.stderr.contains("not the groups of these labels"), "{}", wrong.stderr);
     let short = fit(&s("short"), &["--data", &labels, "--groups", &groups_file, "--ranking", "4"]);
     assert!(!short.success() && short.stderr.contains("one --groups per --data"), "{}", short.stderr);
+    let zero = fit(&s("zero"), &["--groups", &groups_file, "--ranking", "0"]);
+    assert!(!zero.success() && zero.stderr.contains("above 0 and at most 100"), "{}", zero.stderr);
+    assert!(!dir.join("zero").exists(), "refused before anything is written");
     let alone = fit(&s("alone"), &["--ranking", "4"]);
     assert!(!alone.success() && alone.stderr.contains("--groups"), "{}", alone.stderr);
     std::fs::remove_dir_all(&dir).unwrap();

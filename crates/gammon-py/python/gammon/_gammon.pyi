@@ -101,7 +101,7 @@ class Engine:
         ``KeyboardInterrupt`` whose ``partial`` is the dict of the games finished."""
     def review(
         self,
-        match: Union[str, bytes, "os.PathLike[str]"],
+        match: Union[str, bytes, bytearray, "os.PathLike[str]"],
         ply: int = 2,
         cube_ply: int = 2,
         filter: Literal["normal", "large"] = "normal",

@@ -228,3 +228,9 @@ pub fn parse_mat_until_error(text: &str) -> Result<(MatchRecord, Option<MatError
     let raw = lines::parse_lines(text)?;
     replay::replay_until_error(raw)
 }
+
+/// Whether the header `key: value` says only that the game is backgammon
+/// (XG's `Variation "Backgammon"`): every writer's format says so itself.
+pub(crate) fn says_backgammon(key: &str, value: &str) -> bool {
+    key.eq_ignore_ascii_case("Variation") && value.eq_ignore_ascii_case("Backgammon")
+}

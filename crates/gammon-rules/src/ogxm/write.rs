@@ -173,13 +173,21 @@ fn written_event(record: &MatchRecord) -> Option<&String> {
 }
 
 /// The headers of `record` (by their `.mat` keys) that [`write_ogxm`] has
-/// no place for: all but the event, and an event over 120 bytes.
+/// no place for: all but the event (if not over 120 bytes) and those the
+/// record's own fields say and the file holds (the players, the rules, the
+/// cube limit, the game of backgammon).
 pub fn ogxm_headers_not_written(record: &MatchRecord) -> Vec<&str> {
     let event = written_event(record).is_some();
     record
         .headers
         .iter()
-        .filter(|(key, value)| !(key.as_str() == "Event" && (event || value.is_empty())))
+        .filter(|(key, value)| {
+            let said = ["Player 1", "Player 2", "Crawford", "Jacoby", "Beaver", "Cubelimit"];
+            let written = (key.as_str() == "Event" && (event || value.is_empty()))
+                || said.iter().any(|s| key.eq_ignore_ascii_case(s))
+                || crate::mat::says_backgammon(key, value);
+            !written
+        })
         .map(|(key, _)| key.as_str())
         .collect()
 }

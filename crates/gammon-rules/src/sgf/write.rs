@@ -139,13 +139,21 @@ const HEADERS: [(&str, &str); 4] = [("Event", "EV"), ("Round", "RO"), ("Site", "
 
 /// The headers of `record` (by their `.mat` keys) that [`write_sgf`] has no
 /// place for: gnubg's SGF keeps the event, round, site, transcriber and
-/// date, and the Crawford rule among its rules.
+/// date, and says the players, the Crawford and Jacoby rules and the game
+/// of backgammon from the record's own fields (not beavers nor a cube
+/// limit).
 pub fn sgf_headers_not_written(record: &MatchRecord) -> Vec<&str> {
     record
         .headers
-        .keys()
-        .map(String::as_str)
-        .filter(|k| !(HEADERS.iter().any(|(key, _)| key == k) || ["EventDate", "Crawford"].contains(k)))
+        .iter()
+        .filter(|(key, value)| {
+            let said = ["EventDate", "Player 1", "Player 2", "Crawford", "Jacoby"];
+            let written = HEADERS.iter().any(|(k, _)| k == key)
+                || said.iter().any(|s| key.eq_ignore_ascii_case(s))
+                || crate::mat::says_backgammon(key, value);
+            !written
+        })
+        .map(|(key, _)| key.as_str())
         .collect()
 }
 

@@ -350,6 +350,13 @@ fn a_match_file_s_bytes_read_as_the_file() {
     assert!(read >= 40 && refused >= 5, "{read} read, {refused} refused");
     let too_large = vec![b' '; gammon_rules::MAX_MATCH_FILE_BYTES as usize + 1];
     assert!(parse_match_bytes_with_analysis(&too_large, equity).unwrap_err().to_string().starts_with("larger than"));
-    let e = parse_match_bytes_with_analysis(b"\xff\xfe\xfd", equity).unwrap_err().to_string();
-    assert!(e.starts_with("not a match file"), "{e}");
+    // Bytes that are not text: both refuse them as not text.
+    let bytes = b"\x80\x81 not UTF-8 \xfe";
+    let e = parse_match_bytes_with_analysis(bytes, equity).unwrap_err().to_string();
+    assert!(e.starts_with("not a match file: not text"), "{e}");
+    let path = std::env::temp_dir().join(format!("gammon-not-text-{}.mat", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    let e = read_match_file_with_analysis(&path, equity).unwrap_err().to_string();
+    std::fs::remove_file(&path).unwrap();
+    assert!(e.ends_with(": not text (UTF-8, or UTF-16 with a byte order mark)"), "{e}");
 }
