@@ -14,7 +14,7 @@ use gammon_jobs::{Bar, Progress, StopFlag, INTERRUPTED};
 use gammon_train::dataset::Dataset;
 use gammon_train::ranking::{groups_of, Ranking, MAX_RANKING_WEIGHT};
 use gammon_train::siblings::{read_groups, Grouped};
-use gammon_train::supervised::{fit_supervised_ranked, fit_supervised_until, FitError, FitSettings, Loss};
+use gammon_train::supervised::{fit_supervised_ranked, fit_supervised_until, FitError, FitSettings, Loss, Optimizer};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -47,6 +47,11 @@ pub struct FitArgs {
     /// `cross-entropy` (keeps learning where an output is near 0 or 1).
     #[arg(long, default_value = "squared", value_parser = ["squared", "cross-entropy"])]
     loss: String,
+    /// How a batch's gradient moves the weights: `sgd` (plain descent,
+    /// `--rate` times the gradient) or `adam` (per weight, the gradient's
+    /// running mean over the root of its running square; rates about 0.001).
+    #[arg(long, default_value = "sgd", value_parser = ["sgd", "adam"])]
+    optimizer: String,
     /// The most passes over the training positions.
     #[arg(long, default_value_t = 40)]
     max_epochs: u32,
@@ -98,6 +103,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
         patience: args.patience,
         validation: args.validation,
         seed: args.seed,
+        optimizer: if args.optimizer == "adam" { Optimizer::Adam } else { Optimizer::Sgd },
     };
     settings.validate().map_err(|e| match e {
         // The library names its fields; the command line, its flags.
