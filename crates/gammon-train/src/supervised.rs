@@ -464,27 +464,33 @@ impl Adam {
             *v = b2 * *v + (1.0 - b2) * g * g;
             *w -= size * *m / (v.sqrt() + Self::EPSILON);
         };
-        ndarray::Zip::from(&mut net.w1)
-            .and(&grad.w1)
-            .and(&mut self.mean.w1)
-            .and(&mut self.square.w1)
-            .for_each(|w, &g, m, v| update(w, g, m, v));
-        ndarray::Zip::from(&mut net.b1)
-            .and(&grad.b1)
-            .and(&mut self.mean.b1)
-            .and(&mut self.square.b1)
-            .for_each(|w, &g, m, v| update(w, g, m, v));
-        ndarray::Zip::from(&mut net.w2)
-            .and(&grad.w2)
-            .and(&mut self.mean.w2)
-            .and(&mut self.square.w2)
-            .for_each(|w, &g, m, v| update(w, g, m, v));
-        ndarray::Zip::from(&mut net.b2)
-            .and(&grad.b2)
-            .and(&mut self.mean.b2)
-            .and(&mut self.square.b2)
-            .for_each(|w, &g, m, v| update(w, g, m, v));
+        let grads = params(grad);
+        for (((w, g), m), v) in
+            params_mut(net).into_iter().zip(grads).zip(params_mut(&mut self.mean)).zip(params_mut(&mut self.square))
+        {
+            for (((w, &g), m), v) in w.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
+                update(w, g, m, v);
+            }
+        }
     }
+}
+
+/// The four parameter arrays of `net`, as slices (nets are built in
+/// standard layout).
+fn params(net: &Mlp) -> [&[f32]; 4] {
+    let Mlp { w1, b1, w2, b2 } = net;
+    [w1.as_slice(), b1.as_slice(), w2.as_slice(), b2.as_slice()].map(Option::unwrap_or_default)
+}
+
+/// [`params`], to change.
+fn params_mut(net: &mut Mlp) -> [&mut [f32]; 4] {
+    let Mlp { w1, b1, w2, b2 } = net;
+    [
+        w1.as_slice_mut().unwrap_or_default(),
+        b1.as_slice_mut().unwrap_or_default(),
+        w2.as_slice_mut().unwrap_or_default(),
+        b2.as_slice_mut().unwrap_or_default(),
+    ]
 }
 
 /// One epoch over `train` in `order`; returns the mean squared error per
