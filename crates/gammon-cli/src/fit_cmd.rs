@@ -9,6 +9,7 @@
 use crate::args::{threads_help, threads_parser};
 use anyhow::{Context, Result};
 use clap::Args;
+use gammon_eval::mlp::Mlp;
 use gammon_eval::{NetKind, NetWeights};
 use gammon_jobs::{Bar, Progress, StopFlag, INTERRUPTED};
 use gammon_train::dataset::Dataset;
@@ -43,6 +44,13 @@ pub struct FitArgs {
     /// before it had a crashed net of its own).
     #[arg(long)]
     crashed_from_contact: bool,
+    /// Start this net afresh, `NET=HIDDEN` (`contact`, `crashed` or `race`;
+    /// 1 to 4096 hidden units): random weights (±0.1, from --seed) instead
+    /// of --from's, which keeps its other nets. A net trained by self-play
+    /// can sit where no fit moves it (the TD-trained race net did,
+    /// training/runs/race-fresh); repeat for several.
+    #[arg(long, value_name = "NET=HIDDEN", value_parser = fresh_net)]
+    fresh: Vec<(NetKind, usize)>,
     /// The loss: `squared` (squared error through the output sigmoids) or
     /// `cross-entropy` (keeps learning where an output is near 0 or 1).
     #[arg(long, default_value = "squared", value_parser = ["squared", "cross-entropy"])]
@@ -62,7 +70,8 @@ pub struct FitArgs {
     /// validation error stops falling).
     #[arg(long, default_value_t = 1.0)]
     rate: f32,
-    /// Halvings without a new best validation error before a net stops.
+    /// Halvings of the rate (one after each epoch without a new best
+    /// validation error, counted over the whole fit) before a net stops.
     #[arg(long, default_value_t = 3)]
     patience: u32,
     /// Fraction of the positions held out for validation.
@@ -128,6 +137,13 @@ pub fn run(args: &FitArgs) -> Result<()> {
     }
     if args.crashed_from_contact {
         weights.crashed = weights.contact.clone();
+    }
+    for &(kind, hidden) in &args.fresh {
+        if args.hidden.is_some() && kind != NetKind::Race || args.race_hidden.is_some() && kind == NetKind::Race {
+            anyhow::bail!("fit: --fresh {}=... starts that net afresh; it cannot also be grown", kind.name());
+        }
+        let net = weights.net_mut(kind);
+        *net = Mlp::random(net.inputs(), hidden, 0.1, args.seed ^ (0xF5E5_0000 + kind.index() as u64));
     }
     let datasets: Vec<Dataset> = args.data.iter().map(|p| Dataset::load(p)).collect::<Result<_, _>>()?;
     if args.ranking.is_some() && args.groups.len() != args.data.len() {
@@ -220,6 +236,19 @@ pub fn run(args: &FitArgs) -> Result<()> {
     }
     eprintln!("weights in {}", out.display());
     Ok(())
+}
+
+/// `NET=HIDDEN` of `--fresh`.
+fn fresh_net(text: &str) -> Result<(NetKind, usize), String> {
+    let (name, hidden) = text.split_once('=').ok_or("NET=HIDDEN, such as race=128")?;
+    let kind = NetKind::ALL
+        .into_iter()
+        .find(|k| k.name() == name)
+        .ok_or_else(|| format!("a net named contact, crashed or race, not {name:?}"))?;
+    match hidden.parse::<usize>() {
+        Ok(h) if (1..=4096).contains(&h) => Ok((kind, h)),
+        _ => Err(format!("1 to 4096 hidden units, not {hidden:?}")),
+    }
 }
 
 /// A ranking weight: finite, above 0, at most [`MAX_RANKING_WEIGHT`].

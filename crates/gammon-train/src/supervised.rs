@@ -18,8 +18,9 @@
 //!   at any thread count.
 //! - After each epoch the validation error decides: lower than the best so
 //!   far, the net is kept as the best; otherwise the net goes back to the
-//!   best one and the rate halves; after `patience` halvings without a new
-//!   best, that net stops. The best net of each kind is the result.
+//!   best one and the rate halves; after `patience` halvings (counted over
+//!   the whole fit, not since the last new best), the next epoch without a
+//!   new best stops that net. The best net of each kind is the result.
 
 use crate::dataset::Dataset;
 use crate::labels::position_seed;
@@ -83,7 +84,9 @@ pub struct FitSettings {
     pub batch: usize,
     /// Learning rate on the mean gradient of a batch: finite, > 0, < 1000.
     pub rate: f32,
-    /// Halvings of the rate without a new best before a net stops: 0 to 20.
+    /// Halvings of the rate (one after each epoch without a new best,
+    /// counted over the whole fit) before the next such epoch stops a net:
+    /// 0 to 20.
     pub patience: u32,
     /// Fraction of the positions held out for validation: in (0, 0.5].
     pub validation: f64,

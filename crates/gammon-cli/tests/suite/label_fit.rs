@@ -135,6 +135,44 @@ fn sample_label_in_shards_resume_and_fit() {
     assert!(notes.contains("supervised fit (48 positions in 2 datasets: "), "{notes}");
     assert_eq!(notes.matches("0-ply rollout").count(), 1, "{notes}");
     assert!(!notes.contains("seed 9") && !notes.contains("seed 1;"), "{notes}");
+    // --fresh starts the nets it names from random weights of their new
+    // size and keeps the others of --from.
+    let fresh = gammon(&[
+        "fit",
+        "--from",
+        shipped.to_str().unwrap(),
+        "--data",
+        &s("all.gds"),
+        "--out",
+        &s("fresh"),
+        "--max-epochs",
+        "1",
+        "--fresh",
+        "contact=6",
+        "--fresh",
+        "race=5",
+    ]);
+    assert!(fresh.success(), "{}", fresh.stderr);
+    let (from, got) = (
+        gammon_eval::NetWeights::from_bytes(gammon_eval::net::SHIPPED_WEIGHTS).unwrap(),
+        gammon_eval::NetWeights::load(&dir.join("fresh/weights.gnn")).unwrap(),
+    );
+    assert_eq!((got.contact.hidden(), got.race.hidden()), (6, 5));
+    assert_eq!(got.crashed.hidden(), from.crashed.hidden(), "a net not named is --from's");
+    let both = gammon(&[
+        "fit",
+        "--from",
+        shipped.to_str().unwrap(),
+        "--data",
+        &s("all.gds"),
+        "--out",
+        &s("f3"),
+        "--fresh",
+        "race=5",
+        "--race-hidden",
+        "9",
+    ]);
+    assert!(!both.success() && both.stderr.contains("--fresh race=... starts that net afresh"), "{}", both.stderr);
     let bad = gammon(&[
         "fit",
         "--from",
