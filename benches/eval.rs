@@ -1,6 +1,7 @@
 //! Evaluation speed: positions per second for the shipped contact and race
 //! nets, on the results of every roll of the wildbg benchmark positions (the
-//! hot path of play: evaluating all candidate moves of a roll), and for the
+//! hot path of play: evaluating all candidate moves of a roll), for the
+//! race net at 64 and 128 hidden units, and for the
 //! contact net at 128 and 256 hidden units in float and quantised: whole
 //! evaluations (`eval/`: inputs + net, one position at a time; `eval by
 //! roll/`: a roll's results in one call) and the net alone (`forward/`).
@@ -13,7 +14,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gammon_benches::{positions_from_lines, read_shared};
-use gammon_eval::inputs::{ContactEncoding, Encoding, SparseInputs};
+use gammon_eval::inputs::{ContactEncoding, Encoding, RaceEncoding, SparseInputs};
 use gammon_eval::mlp::Mlp;
 use gammon_eval::net::Quantise;
 use gammon_eval::quant::{Kernel, QuantNet, QuantScratch};
@@ -56,6 +57,16 @@ fn eval(c: &mut Criterion) {
         // evaluates them; then each width in float (as the trainer evaluates)
         // and quantised.
         let mut runs = vec![(format!("{name} net"), NetEvaluator::new(shipped.weights().clone()))];
+        if class == PositionClass::Race {
+            // The race net's cost at each width it has had (64 until
+            // 2026-12-06, then 128): random weights of the shape, evaluated
+            // as the shipped nets are.
+            for hidden in [64, 128] {
+                let mut weights = shipped.weights().clone();
+                weights.race = Mlp::random(RaceEncoding::LEN, hidden, 0.1, 9);
+                runs.push((format!("{name} {hidden}"), NetEvaluator::new(weights)));
+            }
+        }
         if class == PositionClass::Contact {
             for (hidden, weights) in [(128, shipped.weights()), (256, &wide_weights)] {
                 for (mode, which) in [("float", Quantise::None), ("quant", Quantise::All)] {

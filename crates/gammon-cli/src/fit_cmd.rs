@@ -51,6 +51,10 @@ pub struct FitArgs {
     /// training/runs/race-fresh); repeat for several.
     #[arg(long, value_name = "NET=HIDDEN", value_parser = fresh_net)]
     fresh: Vec<(NetKind, usize)>,
+    /// Fit only this net (`contact`, `crashed` or `race`); the others are
+    /// --from's and the data's positions of their kinds are not used.
+    #[arg(long, value_name = "NET", value_parser = net_kind)]
+    only: Option<NetKind>,
     /// The loss: `squared` (squared error through the output sigmoids) or
     /// `cross-entropy` (keeps learning where an output is near 0 or 1).
     #[arg(long, default_value = "squared", value_parser = ["squared", "cross-entropy"])]
@@ -113,6 +117,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
         validation: args.validation,
         seed: args.seed,
         optimizer: if args.optimizer == "adam" { Optimizer::Adam } else { Optimizer::Sgd },
+        only: args.only,
     };
     settings.validate().map_err(|e| match e {
         // The library names its fields; the command line, its flags.
@@ -238,13 +243,18 @@ pub fn run(args: &FitArgs) -> Result<()> {
     Ok(())
 }
 
+/// A net's name (`--only`).
+fn net_kind(name: &str) -> Result<NetKind, String> {
+    NetKind::ALL
+        .into_iter()
+        .find(|k| k.name() == name)
+        .ok_or_else(|| format!("a net named contact, crashed or race, not {name:?}"))
+}
+
 /// `NET=HIDDEN` of `--fresh`.
 fn fresh_net(text: &str) -> Result<(NetKind, usize), String> {
     let (name, hidden) = text.split_once('=').ok_or("NET=HIDDEN, such as race=128")?;
-    let kind = NetKind::ALL
-        .into_iter()
-        .find(|k| k.name() == name)
-        .ok_or_else(|| format!("a net named contact, crashed or race, not {name:?}"))?;
+    let kind = net_kind(name)?;
     match hidden.parse::<usize>() {
         Ok(h) if (1..=4096).contains(&h) => Ok((kind, h)),
         _ => Err(format!("1 to 4096 hidden units, not {hidden:?}")),

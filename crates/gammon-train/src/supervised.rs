@@ -94,6 +94,14 @@ pub struct FitSettings {
     pub seed: u64,
     /// How the gradient moves the weights.
     pub optimizer: Optimizer,
+    /// Fit only this net: the others stay as they are and their positions
+    /// are not used. `None`: every net that has positions.
+    #[serde(serialize_with = "net_name")]
+    pub only: Option<NetKind>,
+}
+
+fn net_name<S: serde::Serializer>(only: &Option<NetKind>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_some(&only.map(NetKind::name))
 }
 
 impl Default for FitSettings {
@@ -107,6 +115,7 @@ impl Default for FitSettings {
             validation: 0.05,
             seed: 1,
             optimizer: Optimizer::Sgd,
+            only: None,
         }
     }
 }
@@ -624,6 +633,9 @@ fn fit(
             report.stopped = true;
             break;
         }
+        if settings.only.is_some_and(|only| only != kind) {
+            continue;
+        }
         let (train, val) = &sets[kind.index()];
         let net = weights.net_mut(kind);
         let before = errors(net, val);
@@ -778,6 +790,25 @@ mod tests {
         assert!(train.len() > val.len());
         let (mse, _) = errors(&w.contact, val);
         assert!((mse - contact.validation_mse_best).abs() < 1e-9, "{mse} {contact:?}");
+    }
+
+    /// `only` fits one net and leaves the others, with positions or not,
+    /// as they were.
+    #[test]
+    fn only_the_named_net_is_fitted() {
+        let start = NetWeights::random(16, 8, 4);
+        let d = labelled(&start, 3000);
+        let counts = split(&[&d], 0.05).unwrap().0.map(|(train, _)| train.len());
+        assert!(counts[NetKind::Contact.index()] > 1000 && counts[NetKind::Race.index()] > 20, "{counts:?}");
+        let settings = FitSettings { max_epochs: 2, only: Some(NetKind::Race), ..FitSettings::default() };
+        let mut w = start.clone();
+        let report = fit_supervised(&mut w, &[&d], &settings, |_| ()).unwrap();
+        assert_eq!(report.nets.iter().map(|n| n.net).collect::<Vec<_>>(), ["race"]);
+        assert!(report.epochs.iter().all(|r| r.net == "race"));
+        assert_eq!((&w.contact, &w.crashed), (&start.contact, &start.crashed));
+        assert_ne!(w.race, start.race);
+        let json = serde_json::to_value(settings).unwrap();
+        assert_eq!(json["only"], "race");
     }
 
     #[test]
