@@ -14,7 +14,16 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 n=${1:?chunk number}
 threads=${2:-2}
-c=$(printf 'c%03d' "$n")
+# SERIES=b labels the back-game series instead: chunk bNNN holds only
+# positions of back games (`label sample --kind back-game`, about 5% of an
+# ordinary chunk, where the net is worst), seeded 35000+N.
+series=${SERIES:-c}
+case "$series" in
+  c) kind=() seed=$((25000 + n)) ;;
+  b) kind=(--kind back-game) seed=$((35000 + n)) ;;
+  *) echo "error: SERIES must be c (the ordinary chunks) or b (back games), not $series" >&2; exit 2 ;;
+esac
+c=$(printf '%s%03d' "$series" "$n")
 gammon=${GAMMON:-target/release/gammon}
 weights=${WEIGHTS:-weights/gammon.net}
 mkdir -p training/work
@@ -29,7 +38,7 @@ if [ ! -e "$groups" ] && [ -e training/data/$c.groups.gz ]; then
 fi
 if [ ! -s "$pos" ] || [ ! -s "$groups" ]; then
   "$gammon" label sample --weights "$weights" --count $count --afterstates 4 --window 0.1 \
-    --explore 0.1 --seed $((25000 + n)) --threads "$threads" --out "$pos" --groups "$groups"
+    --explore 0.1 "${kind[@]}" --seed $seed --threads "$threads" --out "$pos" --groups "$groups"
 fi
 # A kept partial chunk is where the labelling resumes.
 if [ ! -e training/work/$c.gds ] && [ -e training/data/$c.gds.gz ]; then
@@ -40,6 +49,6 @@ fi
 # closer to the yardstick (0.026 against 0.033 on pr) and is the only
 # labeller whose backgammon values are alive. A chunk keeps its settings so
 # that it resumes.
-if [ "$n" -le 13 ]; then depth=(--truncate 7); else depth=(--full); fi
+if [ "$series" = c ] && [ "$n" -le 13 ]; then depth=(--truncate 7); else depth=(--full); fi
 exec "$gammon" label rollout --weights "$weights" --positions "$pos" --trials 72 "${depth[@]}" \
-  --seed $((25000 + n)) --chunk 200 --threads "$threads" --out training/work/$c.gds
+  --seed $seed --chunk 200 --threads "$threads" --out training/work/$c.gds

@@ -7,8 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n=${1:?first chunk}
+# SERIES=b: the back-game chunks bNNN (label-chunk.sh).
 while true; do
-  c=$(printf 'c%03d' "$n")
+  c=$(printf '%s%03d' "${SERIES:-c}" "$n")
   start=$(date +%s)
   /usr/bin/time -f "$c %U user-s %S sys-s %e wall-s" -a -o training/work/cpu.log \
     training/campaign/label-chunk.sh "$n" "${THREADS:-2}"

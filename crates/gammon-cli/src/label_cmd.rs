@@ -16,6 +16,7 @@ use clap::{Args, Subcommand};
 use gammon_engine::shard::{Shard, ShardSpec};
 use gammon_eval::{NetEvaluator, NetKind, NetWeights};
 use gammon_jobs::{Progress, StopFlag, INTERRUPTED};
+use gammon_train::benchmark::GameKind;
 use gammon_train::choice::{sibling_groups, ChoiceFile, ChoiceReport, Mean, MAX_PLIES};
 use gammon_train::dataset::{positions_digest, Dataset, LabelSource};
 use gammon_train::distill::sample_grouped;
@@ -73,6 +74,12 @@ struct SampleArgs {
     /// `race` (the games are sampled further until there are --count).
     #[arg(long, value_parser = ["contact", "crashed", "race"])]
     only: Option<String>,
+    /// Keep only the positions of this kind of game, as `gammon benchmark`
+    /// tells them apart (docs/benchmark.md): `back-game`, `blitz`, `prime`,
+    /// `holding` or `other` (either side's plan). Back games are about 1%
+    /// of self-play: the games are sampled further until there are --count.
+    #[arg(long, value_parser = ["back-game", "blitz", "prime", "holding", "other"])]
+    kind: Option<String>,
     /// Probability of a random move in the sampling games.
     #[arg(long, default_value_t = 0.1)]
     explore: f32,
@@ -229,6 +236,8 @@ fn sample(args: &SampleArgs) -> Result<()> {
     let w = weights(&args.weights)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let only = args.only.as_deref().and_then(|name| NetKind::ALL.into_iter().find(|k| k.name() == name));
+    let kind =
+        args.kind.as_deref().and_then(|name| GameKind::ALL.into_iter().find(|k| k.key().replace('_', "-") == name));
     // Sampling is a deterministic stream: a larger count extends a smaller
     // one, so drawing more until enough are kept changes no position. The
     // positions are the same with or without --groups (the sampler numbers
@@ -236,8 +245,11 @@ fn sample(args: &SampleArgs) -> Result<()> {
     let mut count = args.count;
     let grouped = loop {
         let mut drawn = pool.install(|| sample_grouped(&w, count, args.seed, args.explore, args.afterstates, window));
-        if let Some(kind) = only {
-            drawn.retain(|p| NetKind::of_position(p) == Some(kind));
+        if let Some(only) = only {
+            drawn.retain(|p| NetKind::of_position(p) == Some(only));
+        }
+        if let Some(kind) = kind {
+            drawn.retain(|p| GameKind::of(p) == kind);
         }
         if drawn.positions.len() >= args.count || count >= gammon_train::distill::MAX_POSITIONS {
             drawn.truncate(args.count);
@@ -248,10 +260,11 @@ fn sample(args: &SampleArgs) -> Result<()> {
     };
     let positions = &grouped.positions;
     let header = format!(
-        "gammon label sample: {} positions, net {:?}, only {}, afterstates {}, window {}, explore {}, seed {}",
+        "gammon label sample: {} positions, net {:?}, only {}{}, afterstates {}, window {}, explore {}, seed {}",
         positions.len(),
         w.meta.notes,
         args.only.as_deref().unwrap_or("all"),
+        args.kind.as_deref().map_or(String::new(), |k| format!(", kind {k}")),
         args.afterstates,
         args.window.map_or("none".to_string(), |x| x.to_string()),
         args.explore,

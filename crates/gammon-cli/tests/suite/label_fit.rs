@@ -200,6 +200,48 @@ fn sample_can_keep_one_class() {
     assert!(positions.iter().all(|p| gammon_eval::PositionClass::of(p) == gammon_eval::PositionClass::Race));
     let bad = gammon(&["label", "sample", "--only", "bearoff", "--out", out.to_str().unwrap()]);
     assert!(!bad.success() && bad.stderr.contains("bearoff"), "{}", bad.stderr);
+    // --kind keeps one kind of game (a few percent of self-play), with its
+    // groups: the same positions as the unfiltered sample's of that kind.
+    let (kind, groups) = (dir.join("bg.txt"), dir.join("bg.groups"));
+    let o = gammon(&[
+        "label",
+        "sample",
+        "--count",
+        "40",
+        "--kind",
+        "back-game",
+        "--afterstates",
+        "2",
+        "--seed",
+        "2",
+        "--out",
+        kind.to_str().unwrap(),
+        "--groups",
+        groups.to_str().unwrap(),
+    ]);
+    assert!(o.success(), "{}", o.stderr);
+    let backgames = gammon_train::labels::read_positions(&kind).unwrap();
+    assert_eq!(backgames.len(), 40);
+    use gammon_train::benchmark::GameKind;
+    assert!(backgames.iter().all(|p| GameKind::of(p) == GameKind::BackGame));
+    assert_eq!(gammon_train::siblings::read_groups(&groups).unwrap().positions, backgames);
+    let o = gammon(&[
+        "label",
+        "sample",
+        "--count",
+        "3000",
+        "--afterstates",
+        "2",
+        "--seed",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.success(), "{}", o.stderr);
+    let all = gammon_train::labels::read_positions(&out).unwrap();
+    let of_kind: Vec<_> = all.iter().filter(|p| GameKind::of(p) == GameKind::BackGame).copied().collect();
+    assert!(of_kind.len() >= 40 && of_kind.len() < all.len() / 5, "{} of {}", of_kind.len(), all.len());
+    assert_eq!(backgames[..], of_kind[..40]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
