@@ -102,19 +102,17 @@ fn sample_label_in_shards_resume_and_fit() {
     // Fit the shipped net (written out first) to the labels.
     let shipped = dir.join("shipped.gnn");
     std::fs::write(&shipped, gammon_eval::net::SHIPPED_WEIGHTS).unwrap();
-    let fit = gammon(&[
-        "fit",
-        "--from",
-        shipped.to_str().unwrap(),
-        "--data",
-        &s("all.gds"),
-        "--out",
-        &s("fit"),
-        "--max-epochs",
-        "2",
-        "--validation",
-        "0.3",
-    ]);
+    // `fit --from shipped --data all.gds --out OUT` and `more`.
+    let fit_all = |out: &str, more: &[&str]| {
+        let (from, data, out) = (shipped.to_str().unwrap(), s("all.gds"), s(out));
+        gammon(
+            &["fit", "--from", from, "--data", &data, "--out", &out]
+                .into_iter()
+                .chain(more.iter().copied())
+                .collect::<Vec<_>>(),
+        )
+    };
+    let fit = fit_all("fit", &["--max-epochs", "2", "--validation", "0.3"]);
     assert!(fit.success(), "{}", fit.stderr);
     assert!(fit.stdout.contains("contact net:"), "{}", fit.stdout);
     let report: serde_json::Value =
@@ -124,12 +122,7 @@ fn sample_label_in_shards_resume_and_fit() {
     // Chunks labelled alike but for their seed are named once in the net's
     // description, with their total.
     assert!(label(&["--seed", "9"], "seed9.gds").success());
-    let two = gammon(
-        &["fit", "--from", shipped.to_str().unwrap(), "--data", &s("all.gds"), "--data", &s("seed9.gds")]
-            .into_iter()
-            .chain(["--out", &s("fit2"), "--max-epochs", "1"])
-            .collect::<Vec<_>>(),
-    );
+    let two = fit_all("fit2", &["--data", &s("seed9.gds"), "--max-epochs", "1"]);
     assert!(two.success(), "{}", two.stderr);
     let notes = gammon_eval::NetWeights::load(&dir.join("fit2/weights.gnn")).unwrap().meta.notes;
     assert!(notes.contains("supervised fit (48 positions in 2 datasets: "), "{notes}");
@@ -137,21 +130,7 @@ fn sample_label_in_shards_resume_and_fit() {
     assert!(!notes.contains("seed 9") && !notes.contains("seed 1;"), "{notes}");
     // --fresh starts the nets it names from random weights of their new
     // size and keeps the others of --from.
-    let fresh = gammon(&[
-        "fit",
-        "--from",
-        shipped.to_str().unwrap(),
-        "--data",
-        &s("all.gds"),
-        "--out",
-        &s("fresh"),
-        "--max-epochs",
-        "1",
-        "--fresh",
-        "contact=6",
-        "--fresh",
-        "race=5",
-    ]);
+    let fresh = fit_all("fresh", &["--max-epochs", "1", "--fresh", "contact=6", "--fresh", "race=5"]);
     assert!(fresh.success(), "{}", fresh.stderr);
     let (from, got) = (
         gammon_eval::NetWeights::from_bytes(gammon_eval::net::SHIPPED_WEIGHTS).unwrap(),
@@ -159,31 +138,9 @@ fn sample_label_in_shards_resume_and_fit() {
     );
     assert_eq!((got.contact.hidden(), got.race.hidden()), (6, 5));
     assert_eq!(got.crashed.hidden(), from.crashed.hidden(), "a net not named is --from's");
-    let both = gammon(&[
-        "fit",
-        "--from",
-        shipped.to_str().unwrap(),
-        "--data",
-        &s("all.gds"),
-        "--out",
-        &s("f3"),
-        "--fresh",
-        "race=5",
-        "--race-hidden",
-        "9",
-    ]);
+    let both = fit_all("f3", &["--fresh", "race=5", "--race-hidden", "9"]);
     assert!(!both.success() && both.stderr.contains("--fresh race=... starts that net afresh"), "{}", both.stderr);
-    let bad = gammon(&[
-        "fit",
-        "--from",
-        shipped.to_str().unwrap(),
-        "--data",
-        &s("all.gds"),
-        "--out",
-        &s("f2"),
-        "--rate",
-        "nan",
-    ]);
+    let bad = fit_all("f2", &["--rate", "nan"]);
     assert!(!bad.success() && bad.stderr.contains("rate must be a finite number"), "{}", bad.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
