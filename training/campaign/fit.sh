@@ -7,11 +7,16 @@
 # the fit goes to the arena: training/campaign/README.md).
 #
 #   training/campaign/fit.sh NAME FIRST LAST WEIGHT HOLDOUT...
-#   e.g. training/campaign/fit.sh c-fit7 1 37 8 38
+#   e.g. training/campaign/fit.sh c-fit7 1 35 4 36
 #
 # writes training/runs/NAME/ (weights.gnn, fit-report.json,
-# learning-curve.csv, fit.log, time.txt, benchmark.txt, choice.txt). FROM=path starts from
-# another net than weights/gammon.net. c-fit4's settings otherwise.
+# learning-curve.csv, fit.log, time.txt, benchmark.txt, choice.txt; the
+# contact step's files in NAME/contact/). FROM=path starts from another net
+# than weights/gammon.net. The recipe (c-fit7's, training/runs/c-fit7): Adam
+# at rate 0.0003 from the shipped net, the contact net first, then the
+# crashed net from that (`--only`), the race net left as it is (its own
+# labels: training/runs/race-fresh). c-fit1 to c-fit6 used plain descent
+# (`--rate 0.1 --patience 4 --max-epochs 60`, all nets at once).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 name=${1:?run name} first=${2:?first chunk} last=${3:?last chunk} weight=${4:?ranking weight}
@@ -46,11 +51,17 @@ for n in "$@"; do
   unpack "$c"
   held+=(--labels "$data/$c.gds" --groups "$data/$c.groups")
 done
-/usr/bin/time -f "%U user-s %e wall-s" -o "$out/time.txt" \
-  "$gammon" fit --from "$from" "${args[@]}" --ranking "$weight" --out "$out" --max-epochs 60 --validation 0.1 \
-  --loss cross-entropy --rate 0.1 --patience 4 --seed 3 \
-  --name "gammon $name: fitted (cross-entropy with a ranking term, weight $weight) to chunks $first-$last (training/runs/$name)" \
-  > "$out/fit.log" 2>&1 || { tail -3 "$out/fit.log" >&2; exit 1; }
+label="gammon $name: fitted (Adam, cross-entropy with a ranking term, weight $weight) to chunks $first-$last (training/runs/$name)"
+fit() {
+  local net=$1 start=$2 dir=$3
+  /usr/bin/time -f "$net %U user-s %e wall-s" -a -o "$out/time.txt" \
+    "$gammon" fit --from "$start" "${args[@]}" --ranking "$weight" --out "$dir" --only "$net" --max-epochs 100 \
+    --validation 0.1 --loss cross-entropy --optimizer adam --rate 0.0003 --patience 6 --seed 3 --name "$label" \
+    >> "$out/fit.log" 2>&1 || { tail -3 "$out/fit.log" >&2; exit 1; }
+}
+rm -f "$out/time.txt" "$out/fit.log"
+fit contact "$from" "$out/contact"
+fit crashed "$out/contact/weights.gnn" "$out"
 "$gammon" benchmark ../shared/yardstick/*.tsv --weights "$out/weights.gnn" > "$out/benchmark.txt"
 "$gammon" label choice "${held[@]}" --weights "$out/weights.gnn" --baseline weights/gammon.net > "$out/choice.txt"
 echo "yardstick pr: $(grep -A2 "pr.tsv" "$out/benchmark.txt" | tail -1)"

@@ -25,7 +25,10 @@ case "$series" in
 esac
 c=$(printf '%s%03d' "$series" "$n")
 gammon=${GAMMON:-target/release/gammon}
-weights=${WEIGHTS:-weights/gammon.net}
+# The chunk's own net (chunk-nets.txt), else the shipped one; WEIGHTS= overrides.
+listed=$(awk -v n="$n" -v s="$series" '!/^#/ && NF >= 3 && s == "c" && n >= $1 && n <= $2 { w = $3 } END { print w }' \
+  training/campaign/chunk-nets.txt)
+weights=${WEIGHTS:-${listed:-weights/gammon.net}}
 mkdir -p training/work
 # The campaign settings (training/campaign/README.md says why).
 count=10000
