@@ -14,7 +14,7 @@
 # contact step's files in NAME/contact/). FROM=path starts from another net
 # than weights/gammon.net. The recipe (c-fit7's, training/runs/c-fit7): Adam
 # at rate 0.0003 from the shipped net, the contact net first, then the
-# crashed net from that (`--only`), the race net left as it is (its own
+# crashed net, starting from that step's file (`--only`), the race net left as it is (its own
 # labels: training/runs/race-fresh). c-fit1 to c-fit6 used plain descent
 # (`--rate 0.1 --patience 4 --max-epochs 60`, all nets at once).
 set -euo pipefail

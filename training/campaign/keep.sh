@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Keeps the campaign's labels: every training/work/cNNN.gds and bNNN.gds (finished or
-# partial) is gzipped into training/data/cNNN.gds.gz, its groups file
-# (which positions share a roll) into cNNN.groups.gz, and SHA256SUMS and
+# Keeps the campaign's labels: every training/work/cNNN.gds and bNNN.gds
+# (finished or partial) is gzipped into training/data/cNNN.gds.gz (bNNN...),
+# its groups file (which positions share a roll) into cNNN.groups.gz, and SHA256SUMS and
 # cpu.log are brought up to date. Safe while the labeller runs: it replaces
 # its file by rename, so the copy read here is always a whole saved file.
 # Usage: training/campaign/keep.sh   (then commit training/data)

@@ -26,7 +26,7 @@ esac
 c=$(printf '%s%03d' "$series" "$n")
 gammon=${GAMMON:-target/release/gammon}
 # The chunk's own net (chunk-nets.txt), else the shipped one; WEIGHTS= overrides.
-listed=$(awk -v n="$n" -v s="$series" '!/^#/ && NF >= 3 && s == "c" && n >= $1 && n <= $2 { w = $3 } END { print w }' \
+listed=$(awk -v n="$n" -v s="$series" '!/^#/ && NF >= 4 && $1 == s && n >= $2 && n <= $3 { w = $4 } END { print w }' \
   training/campaign/chunk-nets.txt)
 weights=${WEIGHTS:-${listed:-weights/gammon.net}}
 mkdir -p training/work

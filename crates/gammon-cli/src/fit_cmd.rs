@@ -143,9 +143,18 @@ pub fn run(args: &FitArgs) -> Result<()> {
     if args.crashed_from_contact {
         weights.crashed = weights.contact.clone();
     }
-    for &(kind, hidden) in &args.fresh {
-        if args.hidden.is_some() && kind != NetKind::Race || args.race_hidden.is_some() && kind == NetKind::Race {
-            anyhow::bail!("fit: --fresh {}=... starts that net afresh; it cannot also be grown", kind.name());
+    for (i, &(kind, hidden)) in args.fresh.iter().enumerate() {
+        let name = kind.name();
+        let other = match kind {
+            _ if args.fresh[..i].iter().any(|&(k, _)| k == kind) => Some("another --fresh"),
+            NetKind::Race if args.race_hidden.is_some() => Some("--race-hidden"),
+            NetKind::Contact | NetKind::Crashed if args.hidden.is_some() => Some("--hidden"),
+            NetKind::Crashed if args.crashed_from_contact => Some("--crashed-from-contact"),
+            _ if args.only.is_some_and(|only| only != kind) => Some("--only, which fits another net"),
+            _ => None,
+        };
+        if let Some(other) = other {
+            anyhow::bail!("fit: --fresh {name}=... starts the {name} net afresh; it cannot go with {other}");
         }
         let net = weights.net_mut(kind);
         *net = Mlp::random(net.inputs(), hidden, 0.1, args.seed ^ (0xF5E5_0000 + kind.index() as u64));
@@ -177,7 +186,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
     )?;
     // The bar counts epochs against the most there can be (early stopping ends a net sooner).
     let bar = Bar::new("fit [{bar:30}] {pos}/{len} epochs at most", std::io::stderr().is_terminal());
-    let most = u64::from(settings.max_epochs) * NetKind::ALL.len() as u64;
+    let most = u64::from(settings.max_epochs) * if args.only.is_some() { 1 } else { NetKind::ALL.len() as u64 };
     let mut epochs = 0;
     let report = pool.install(|| {
         let each = |row: &gammon_train::supervised::EpochRow| {
@@ -201,10 +210,23 @@ pub fn run(args: &FitArgs) -> Result<()> {
     for n in &report.nets {
         println!("{n}");
     }
+    // A --fresh net the data cannot fit would be written as its random start.
+    for &(kind, _) in &args.fresh {
+        let fitted = report.nets.iter().any(|n| n.net == kind.name() && n.train > 0 && n.validation > 0);
+        if !fitted && !report.stopped {
+            anyhow::bail!(
+                "fit: --fresh {0}=...: the data has no {0} positions to train and validate it on; nothing written",
+                kind.name()
+            );
+        }
+    }
     let sources: Vec<String> = datasets.iter().map(|d| format!("{} positions: {}", d.len(), d.labeller)).collect();
     weights.meta.notes = match &args.name {
         Some(name) => name.clone(),
-        None => format!("{} + supervised fit ({})", weights.meta.notes, grouped_sources(&datasets)),
+        None => {
+            let fresh: String = args.fresh.iter().map(|(k, h)| format!(" + a fresh {} net of {h}", k.name())).collect();
+            format!("{}{fresh} + supervised fit ({})", weights.meta.notes, grouped_sources(&datasets))
+        }
     };
     weights.meta.date = gammon_train::trainer::utc_now();
     weights.meta.learning_rate = settings.rate;
@@ -226,6 +248,9 @@ pub fn run(args: &FitArgs) -> Result<()> {
         }).collect::<Vec<_>>(),
         "ranking_weight": args.ranking,
         "hidden": NetKind::ALL.map(|k| (k.name(), weights.net(k).hidden())),
+        "fresh": args.fresh.iter().map(|(k, h)| serde_json::json!({"net": k.name(), "hidden": h})).collect::<Vec<_>>(),
+        "grown": {"hidden": args.hidden, "race_hidden": args.race_hidden},
+        "crashed_from_contact": args.crashed_from_contact,
         "settings": settings,
         "seconds": start.elapsed().as_secs_f64(),
         "report": report,
@@ -233,7 +258,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
     write_atomic(&args.out.join("fit-report.json"), crate::json::pretty(&json)?.as_bytes())?;
     if report.stopped {
         eprintln!(
-            "stopped: kept the best epoch of each net fitted so far ({} epochs in all) in {}; the nets not reached are unchanged",
+            "stopped: kept the best epoch of each net fitted so far ({} epochs in all) in {}; the nets not reached are --from's (a --fresh one: its random start)",
             report.epochs.len(),
             out.display()
         );

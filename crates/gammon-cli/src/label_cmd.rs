@@ -76,10 +76,11 @@ struct SampleArgs {
     only: Option<String>,
     /// Keep only the positions of this kind of game, as `gammon benchmark`
     /// tells them apart (docs/benchmark.md): `back-game`, `blitz`, `prime`,
-    /// `holding` or `other` (either side's plan). Back games are about 1%
-    /// of self-play: the games are sampled further until there are --count.
-    #[arg(long, value_parser = ["back-game", "blitz", "prime", "holding", "other"])]
-    kind: Option<String>,
+    /// `holding` or `other` (either side's plan; a race is `--only race`).
+    /// Back games are a few percent of the sampled positions (about 5% of a
+    /// campaign chunk): the games are sampled further until there are --count.
+    #[arg(long, value_name = "KIND", value_parser = game_kind)]
+    kind: Option<GameKind>,
     /// Probability of a random move in the sampling games.
     #[arg(long, default_value_t = 0.1)]
     explore: f32,
@@ -236,8 +237,9 @@ fn sample(args: &SampleArgs) -> Result<()> {
     let w = weights(&args.weights)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let only = args.only.as_deref().and_then(|name| NetKind::ALL.into_iter().find(|k| k.name() == name));
-    let kind =
-        args.kind.as_deref().and_then(|name| GameKind::ALL.into_iter().find(|k| k.key().replace('_', "-") == name));
+    if let (Some("race"), Some(kind)) = (args.only.as_deref(), args.kind) {
+        bail!("label sample: --only race keeps races, and no race is a {} position: give one of them", kind_name(kind));
+    }
     // Sampling is a deterministic stream: a larger count extends a smaller
     // one, so drawing more until enough are kept changes no position. The
     // positions are the same with or without --groups (the sampler numbers
@@ -248,7 +250,7 @@ fn sample(args: &SampleArgs) -> Result<()> {
         if let Some(only) = only {
             drawn.retain(|p| NetKind::of_position(p) == Some(only));
         }
-        if let Some(kind) = kind {
+        if let Some(kind) = args.kind {
             drawn.retain(|p| GameKind::of(p) == kind);
         }
         if drawn.positions.len() >= args.count || count >= gammon_train::distill::MAX_POSITIONS {
@@ -259,12 +261,23 @@ fn sample(args: &SampleArgs) -> Result<()> {
         count = (count * args.count / kept + 1000).min(gammon_train::distill::MAX_POSITIONS);
     };
     let positions = &grouped.positions;
+    if positions.len() < args.count {
+        let cap = gammon_train::distill::MAX_POSITIONS;
+        if positions.is_empty() {
+            bail!("label sample: none of the {cap} positions drawn is of the kind asked for (--only, --kind); nothing written");
+        }
+        eprintln!(
+            "warning: {} positions of the kind asked for among the {cap} drawn (the most a sample draws), not --count {}",
+            positions.len(),
+            args.count
+        );
+    }
     let header = format!(
         "gammon label sample: {} positions, net {:?}, only {}{}, afterstates {}, window {}, explore {}, seed {}",
         positions.len(),
         w.meta.notes,
         args.only.as_deref().unwrap_or("all"),
-        args.kind.as_deref().map_or(String::new(), |k| format!(", kind {k}")),
+        args.kind.map_or(String::new(), |k| format!(", kind {}", kind_name(k))),
         args.afterstates,
         args.window.map_or("none".to_string(), |x| x.to_string()),
         args.explore,
@@ -476,4 +489,18 @@ fn write_choice(out: &mut impl std::io::Write, report: &ChoiceReport) -> Result<
         )?;
     }
     Ok(())
+}
+
+/// `--kind`'s name of a kind of game: its JSON key with a dash.
+fn kind_name(kind: GameKind) -> String {
+    kind.key().replace('_', "-")
+}
+
+/// A `--kind`: a kind of game other than a race.
+fn game_kind(name: &str) -> Result<GameKind, String> {
+    let kinds = || GameKind::ALL.into_iter().filter(|&k| k != GameKind::Race);
+    kinds().find(|&k| kind_name(k) == name).ok_or_else(|| {
+        let names: Vec<String> = kinds().map(kind_name).collect();
+        format!("one of {}", names.join(", "))
+    })
 }

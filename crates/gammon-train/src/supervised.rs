@@ -101,7 +101,7 @@ pub struct FitSettings {
 }
 
 fn net_name<S: serde::Serializer>(only: &Option<NetKind>, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_some(&only.map(NetKind::name))
+    only.map(NetKind::name).serialize(s)
 }
 
 impl Default for FitSettings {
@@ -144,6 +144,10 @@ pub enum FitError {
     /// unchanged.
     #[error("no labelled positions to fit (the datasets are empty)")]
     Empty,
+    /// No net to be fitted has both training and validation positions: a
+    /// fit would write the starting nets unchanged.
+    #[error("{0}: nothing would be fitted")]
+    NothingToFit(String),
 }
 
 impl FitSettings {
@@ -623,6 +627,18 @@ fn fit(
         return Err(FitError::Empty);
     }
     let (sets, duplicates, locations) = split(datasets, settings.validation)?;
+    let counts = |kind: NetKind| {
+        let (train, val) = &sets[kind.index()];
+        format!("the {} net has {} training and {} validation positions", kind.name(), train.len(), val.len())
+    };
+    let fittable = |kind: NetKind| sets[kind.index()].0.len() > 0 && sets[kind.index()].1.len() > 0;
+    match settings.only {
+        Some(kind) if !fittable(kind) => return Err(FitError::NothingToFit(counts(kind))),
+        None if !NetKind::ALL.into_iter().any(fittable) => {
+            return Err(FitError::NothingToFit(NetKind::ALL.map(counts).join(", ")))
+        }
+        _ => {}
+    }
     let pairs = match ranking {
         Some(r) => r.pairs(&locations, [0, 1, 2].map(|n| sets[n].0.len()))?,
         None => Default::default(),
@@ -809,6 +825,15 @@ mod tests {
         assert_ne!(w.race, start.race);
         let json = serde_json::to_value(settings).unwrap();
         assert_eq!(json["only"], "race");
+        // A net without positions to fit is refused, not written unchanged.
+        let all = labelled(&start, 300);
+        let contact =
+            |id: &&String| NetKind::of_position(&Position::from_position_id(id).unwrap()) == Some(NetKind::Contact);
+        let (positions, labels) =
+            all.positions.iter().zip(&all.labels).filter(|(id, _)| contact(id)).map(|(id, l)| (id.clone(), *l)).unzip();
+        let d = Dataset { positions, labels, ..Dataset::default() };
+        let err = fit_supervised(&mut w, &[&d], &settings, |_| ()).unwrap_err();
+        assert!(matches!(&err, FitError::NothingToFit(m) if m.contains("the race net has 0 training")), "{err}");
     }
 
     #[test]

@@ -130,16 +130,49 @@ fn sample_label_in_shards_resume_and_fit() {
     assert!(!notes.contains("seed 9") && !notes.contains("seed 1;"), "{notes}");
     // --fresh starts the nets it names from random weights of their new
     // size and keeps the others of --from.
-    let fresh = fit_all("fresh", &["--max-epochs", "1", "--fresh", "contact=6", "--fresh", "race=5"]);
+    let fresh = fit_all("fresh", &["--max-epochs", "1", "--validation", "0.3", "--fresh", "contact=6"]);
     assert!(fresh.success(), "{}", fresh.stderr);
     let (from, got) = (
         gammon_eval::NetWeights::from_bytes(gammon_eval::net::SHIPPED_WEIGHTS).unwrap(),
         gammon_eval::NetWeights::load(&dir.join("fresh/weights.gnn")).unwrap(),
     );
-    assert_eq!((got.contact.hidden(), got.race.hidden()), (6, 5));
-    assert_eq!(got.crashed.hidden(), from.crashed.hidden(), "a net not named is --from's");
+    assert_eq!(got.contact.hidden(), 6);
+    assert_eq!(got.race, from.race, "a net not named (and without positions here) is --from's");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("fresh/fit-report.json")).unwrap()).unwrap();
+    assert_eq!(report["fresh"], serde_json::json!([{"net": "contact", "hidden": 6}]));
     let both = fit_all("f3", &["--fresh", "race=5", "--race-hidden", "9"]);
-    assert!(!both.success() && both.stderr.contains("--fresh race=... starts that net afresh"), "{}", both.stderr);
+    assert!(!both.success() && both.stderr.contains("it cannot go with --race-hidden"), "{}", both.stderr);
+    for (more, why) in [
+        (
+            &["--fresh", "contact=5", "--hidden", "9"][..],
+            "--fresh contact=... starts the contact net afresh; it cannot go with --hidden",
+        ),
+        (&["--fresh", "race=5", "--only", "contact"][..], "it cannot go with --only, which fits another net"),
+        (&["--fresh", "race=5", "--fresh", "race=6"][..], "it cannot go with another --fresh"),
+    ] {
+        let o = fit_all("f4", more);
+        assert!(!o.success() && o.stderr.contains(why), "{more:?}: {}", o.stderr);
+    }
+    // A net the data has no positions for is refused, not written as it was.
+    std::fs::write(dir.join("contact.txt"), "4HPwATDgc/ABMA\nsGfwATDgc/ABMA\n").unwrap();
+    let o = gammon(
+        &["label", "rollout", "--positions", &s("contact.txt"), "--trials", "36", "--truncate", "3"]
+            .into_iter()
+            .chain(["--out", &s("contact.gds")])
+            .collect::<Vec<_>>(),
+    );
+    assert!(o.success(), "{}", o.stderr);
+    for more in [&["--only", "race"][..], &["--fresh", "race=5"][..]] {
+        let o = gammon(
+            &["fit", "--from", shipped.to_str().unwrap(), "--data", &s("contact.gds"), "--out", &s("f5")]
+                .into_iter()
+                .chain(more.iter().copied())
+                .collect::<Vec<_>>(),
+        );
+        assert!(!o.success() && o.stderr.contains("race"), "{more:?}: {}", o.stderr);
+        assert!(!dir.join("f5/weights.gnn").exists(), "{more:?}");
+    }
     let bad = fit_all("f2", &["--rate", "nan"]);
     assert!(!bad.success() && bad.stderr.contains("rate must be a finite number"), "{}", bad.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -157,6 +190,8 @@ fn sample_can_keep_one_class() {
     assert!(positions.iter().all(|p| gammon_eval::PositionClass::of(p) == gammon_eval::PositionClass::Race));
     let bad = gammon(&["label", "sample", "--only", "bearoff", "--out", out.to_str().unwrap()]);
     assert!(!bad.success() && bad.stderr.contains("bearoff"), "{}", bad.stderr);
+    let bad = gammon(&["label", "sample", "--only", "race", "--kind", "blitz", "--out", out.to_str().unwrap()]);
+    assert!(!bad.success() && bad.stderr.contains("no race is a blitz position"), "{}", bad.stderr);
     // --kind keeps one kind of game (a few percent of self-play), with its
     // groups: the same positions as the unfiltered sample's of that kind.
     let (kind, groups) = (dir.join("bg.txt"), dir.join("bg.groups"));
@@ -240,7 +275,7 @@ fn duplicate_positions_across_datasets_are_merged_and_said() {
     quick_labels(&dir.join("pos.txt"), &dir.join("l.gds"));
     let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../../weights/gammon.net");
     let fit = |data: &[&str], out: &str| {
-        let mut args = vec!["fit", "--from", weights, "--max-epochs", "2", "--out", out];
+        let mut args = vec!["fit", "--from", weights, "--max-epochs", "2", "--validation", "0.3", "--out", out];
         for d in data {
             args.extend(["--data", d]);
         }
