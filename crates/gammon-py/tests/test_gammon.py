@@ -236,8 +236,12 @@ def test_missing_files_are_file_not_found(engine, tmp_path):
 @pytest.fixture
 def interrupt_after():
     """Ctrl-C to this process in `seconds`, as a user would press it; not
-    sent once the test is over (it would land in the next one)."""
+    sent once the test is over (it would land in the next one). Python's own
+    Ctrl-C handler is installed for the test: a process started with SIGINT
+    ignored (a background job of a shell without job control) would
+    otherwise never see it, and the interrupted call would run on."""
     timers = []
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def start(seconds):
         timer = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
@@ -247,6 +251,7 @@ def interrupt_after():
     yield start
     for timer in timers:
         timer.cancel()
+    signal.signal(signal.SIGINT, previous)
 
 
 def test_an_interrupted_rollout_raises_with_the_games_finished(engine, interrupt_after):
