@@ -74,10 +74,14 @@ pub struct FitArgs {
     /// validation error stops falling).
     #[arg(long, default_value_t = 1.0)]
     rate: f32,
-    /// Halvings of the rate (one after each epoch without a new best
-    /// validation error, counted over the whole fit) before a net stops.
+    /// Halvings of the rate (each after --halve-after epochs without a new
+    /// best validation error, counted over the whole fit) before a net stops.
     #[arg(long, default_value_t = 3)]
     patience: u32,
+    /// Epochs in a row without a new best validation error before the net
+    /// goes back to its best and the rate halves (1 to 20; 1: after each).
+    #[arg(long, default_value_t = 1)]
+    halve_after: u32,
     /// Fraction of the positions held out for validation.
     #[arg(long, default_value_t = 0.05)]
     validation: f64,
@@ -114,6 +118,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
         batch: args.batch,
         rate: args.rate,
         patience: args.patience,
+        halve_after: args.halve_after,
         validation: args.validation,
         seed: args.seed,
         optimizer: if args.optimizer == "adam" { Optimizer::Adam } else { Optimizer::Sgd },

@@ -18,7 +18,8 @@
 //!   at any thread count.
 //! - After each epoch the validation error decides: lower than the best so
 //!   far, the net is kept as the best; otherwise the net goes back to the
-//!   best one and the rate halves; after `patience` halvings (counted over
+//!   best one and the rate halves (with `halve_after` above 1, only after
+//!   that many such epochs in a row); after `patience` halvings (counted over
 //!   the whole fit, not since the last new best), the next epoch without a
 //!   new best stops that net. The best net of each kind is the result.
 
@@ -84,10 +85,14 @@ pub struct FitSettings {
     pub batch: usize,
     /// Learning rate on the mean gradient of a batch: finite, > 0, < 1000.
     pub rate: f32,
-    /// Halvings of the rate (one after each epoch without a new best,
-    /// counted over the whole fit) before the next such epoch stops a net:
-    /// 0 to 20.
+    /// Halvings of the rate (counted over the whole fit) before the next
+    /// one stops a net: 0 to 20.
     pub patience: u32,
+    /// Epochs in a row without a new best before the net goes back to its
+    /// best and the rate halves: 1 to 20 (1, the default: after each such
+    /// epoch; more lets a net, Adam's above all, cross a plateau at its
+    /// rate).
+    pub halve_after: u32,
     /// Fraction of the positions held out for validation: in (0, 0.5].
     pub validation: f64,
     /// Seed of the training order.
@@ -112,6 +117,7 @@ impl Default for FitSettings {
             batch: 32,
             rate: 1.0,
             patience: 3,
+            halve_after: 1,
             validation: 0.05,
             seed: 1,
             optimizer: Optimizer::Sgd,
@@ -168,6 +174,9 @@ impl FitSettings {
         }
         if self.patience > 20 {
             return bad("patience", "0 to 20", self.patience.to_string());
+        }
+        if self.halve_after == 0 || self.halve_after > 20 {
+            return bad("halve_after", "1 to 20", self.halve_after.to_string());
         }
         if !self.validation.is_finite() || self.validation <= 0.0 || self.validation > 0.5 {
             return bad("validation", "a fraction > 0 and at most 0.5", format!("{:?}", self.validation));
@@ -672,7 +681,7 @@ fn fit(
         let mut best = net.clone();
         let mut adam = (settings.optimizer == Optimizer::Adam).then(|| Adam::new(net));
         let mut rate = settings.rate;
-        let mut halvings = 0;
+        let (mut halvings, mut misses) = (0, 0);
         let mut order: Vec<usize> = (0..train.len()).collect();
         let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
         rng.set_stream(kind.index() as u64);
@@ -701,7 +710,11 @@ fn fit(
                 summary.validation_mse_best = mse;
                 summary.equity_error_best = equity_error;
                 summary.best_epoch = e;
+                misses = 0;
+            } else if misses + 1 < settings.halve_after {
+                misses += 1;
             } else {
+                misses = 0;
                 *net = best.clone();
                 if let Some(adam) = &mut adam {
                     *adam = Adam::new(net);
@@ -834,6 +847,48 @@ mod tests {
         let d = Dataset { positions, labels, ..Dataset::default() };
         let err = fit_supervised(&mut w, &[&d], &settings, |_| ()).unwrap_err();
         assert!(matches!(&err, FitError::NothingToFit(m) if m.contains("the race net has 0 training")), "{err}");
+    }
+
+    /// With `halve_after` N the rate halves only after N epochs in a row
+    /// without a new best, and the net goes on from where it is until then.
+    #[test]
+    fn the_rate_halves_after_the_misses_asked_for() {
+        let start = NetWeights::random(16, 8, 4);
+        // Labels that are noise: the validation error soon stops falling.
+        let mut d = labelled(&start, 2000);
+        for (i, label) in d.labels.iter_mut().enumerate() {
+            let u = (i * 7919 % 1000) as f32 / 1000.0;
+            *label = [u, 0.3 * u, 0.01, 0.3 * (1.0 - u), 0.01];
+        }
+        for halve_after in [1, 2, 3] {
+            let settings = FitSettings {
+                max_epochs: 60,
+                batch: 16,
+                rate: 2.0,
+                patience: 4,
+                halve_after,
+                ..FitSettings::default()
+            };
+            let mut w = start.clone();
+            let report = fit_supervised(&mut w, &[&d], &settings, |_| ()).unwrap();
+            let rows: Vec<_> = report.epochs.iter().filter(|r| r.net == "contact").collect();
+            let (mut misses, mut halvings, mut kept) = (0, 0, 0);
+            for pair in rows.windows(2) {
+                misses = if pair[0].best { 0 } else { misses + 1 };
+                if pair[1].rate < pair[0].rate {
+                    assert_eq!(misses, halve_after, "{rows:?}");
+                    assert_eq!(pair[1].rate, pair[0].rate / 2.0);
+                    (misses, halvings) = (0, halvings + 1);
+                } else {
+                    assert_eq!(pair[1].rate, pair[0].rate);
+                    kept += usize::from(misses > 0);
+                }
+            }
+            assert!(halvings >= 1, "halve_after {halve_after}: {rows:?}");
+            assert_eq!(kept > 0, halve_after > 1, "halve_after {halve_after}: {rows:?}");
+        }
+        let bad = FitSettings { halve_after: 0, ..FitSettings::default() };
+        assert!(matches!(bad.validate(), Err(FitError::Setting { setting: "halve_after", .. })));
     }
 
     #[test]
