@@ -1,0 +1,197 @@
+//! Tests of the supervised fit (`supervised.rs`).
+use super::*;
+
+fn labelled(weights: &NetWeights, n: usize) -> Dataset {
+    let positions = crate::distill::sample_positions(weights, n, 11, 0.3);
+    // A smooth target the nets can learn: the pip count decides.
+    let labels = positions
+        .iter()
+        .map(|p| {
+            let (me, him) = p.pip_count();
+            let w = 1.0 / (1.0 + (-(him as f32 - me as f32) / 20.0).exp());
+            [w, 0.3 * w, 0.01, 0.3 * (1.0 - w), 0.01]
+        })
+        .collect();
+    Dataset { positions: positions.iter().map(Position::to_position_id).collect(), labels, ..Dataset::default() }
+}
+
+#[test]
+fn an_empty_fit_is_an_error_and_a_stop_keeps_the_best_epoch() {
+    let mut w = NetWeights::random(8, 8, 1);
+    let settings = FitSettings { max_epochs: 3, ..FitSettings::default() };
+    let empty = Dataset::default();
+    assert!(matches!(fit_supervised(&mut w, &[&empty], &settings, |_| {}), Err(FitError::Empty)));
+    assert!(matches!(fit_supervised(&mut w, &[], &settings, |_| {}), Err(FitError::Empty)));
+    // Stopped after the first epoch: one row, the rest of the nets untouched.
+    let data = labelled(&w, 300);
+    let before = w.clone();
+    let stop = AtomicBool::new(false);
+    let report =
+        fit_supervised_until(&mut w, &[&data], &settings, |_| stop.store(true, Ordering::Relaxed), &stop).expect("fit");
+    assert!(report.stopped);
+    assert_eq!(report.epochs.len(), 1);
+    assert_eq!(w.race, before.race);
+}
+
+#[test]
+fn validation_is_a_stable_fraction_of_the_positions() {
+    let w = NetWeights::random(8, 8, 1);
+    let d = labelled(&w, 2000);
+    let held = d.positions.iter().filter(|id| is_validation(id, 0.1)).count();
+    assert!((100..300).contains(&held), "{held}");
+    assert!(d.positions.iter().all(|id| is_validation(id, 0.1) == is_validation(id, 0.1)));
+    assert!(!d.positions.iter().any(|id| is_validation(id, 0.05) && !is_validation(id, 0.1)), "nested");
+}
+
+#[test]
+fn settings_are_checked() {
+    assert_eq!(FitSettings::default().validate(), Ok(()));
+    let bad = [
+        FitSettings { max_epochs: 0, ..FitSettings::default() },
+        FitSettings { batch: 0, ..FitSettings::default() },
+        FitSettings { rate: f32::NAN, ..FitSettings::default() },
+        FitSettings { patience: 21, ..FitSettings::default() },
+        FitSettings { validation: 0.0, ..FitSettings::default() },
+        FitSettings { validation: 0.6, ..FitSettings::default() },
+    ];
+    let names: Vec<_> = bad
+        .iter()
+        .map(|s| match s.validate() {
+            Err(FitError::Setting { setting, .. }) => setting,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(names, ["max_epochs", "batch", "rate", "patience", "validation", "validation"]);
+}
+
+#[test]
+fn fitting_lowers_the_validation_error_and_keeps_the_best() {
+    let mut w = NetWeights::random(16, 8, 4);
+    let d = labelled(&w, 3000);
+    let settings = FitSettings { max_epochs: 8, batch: 16, rate: 2.0, patience: 1, ..FitSettings::default() };
+    let mut rows = 0;
+    let report = fit_supervised(&mut w, &[&d], &settings, |_| rows += 1).unwrap();
+    assert_eq!(rows, report.epochs.len());
+    let contact = &report.nets[NetKind::Contact.index()];
+    assert!(contact.train > 1000 && contact.validation > 50, "{contact:?}");
+    assert!(contact.validation_mse_best < 0.5 * contact.validation_mse_before, "{contact:?}");
+    // The kept net is the best epoch's: its error is the reported best.
+    let (train, val) = &split(&[&d], settings.validation).unwrap().0[NetKind::Contact.index()];
+    assert!(train.len() > val.len());
+    let (mse, _) = errors(&w.contact, val);
+    assert!((mse - contact.validation_mse_best).abs() < 1e-9, "{mse} {contact:?}");
+}
+
+/// `only` fits one net and leaves the others, with positions or not,
+/// as they were.
+#[test]
+fn only_the_named_net_is_fitted() {
+    let start = NetWeights::random(16, 8, 4);
+    let d = labelled(&start, 3000);
+    let counts = split(&[&d], 0.05).unwrap().0.map(|(train, _)| train.len());
+    assert!(counts[NetKind::Contact.index()] > 1000 && counts[NetKind::Race.index()] > 20, "{counts:?}");
+    let settings = FitSettings { max_epochs: 2, only: Some(NetKind::Race), ..FitSettings::default() };
+    let mut w = start.clone();
+    let report = fit_supervised(&mut w, &[&d], &settings, |_| ()).unwrap();
+    assert_eq!(report.nets.iter().map(|n| n.net).collect::<Vec<_>>(), ["race"]);
+    assert!(report.epochs.iter().all(|r| r.net == "race"));
+    assert_eq!((&w.contact, &w.crashed), (&start.contact, &start.crashed));
+    assert_ne!(w.race, start.race);
+    let json = serde_json::to_value(settings).unwrap();
+    assert_eq!(json["only"], "race");
+    // A net without positions to fit is refused, not written unchanged.
+    let all = labelled(&start, 300);
+    let contact =
+        |id: &&String| NetKind::of_position(&Position::from_position_id(id).unwrap()) == Some(NetKind::Contact);
+    let (positions, labels) =
+        all.positions.iter().zip(&all.labels).filter(|(id, _)| contact(id)).map(|(id, l)| (id.clone(), *l)).unzip();
+    let d = Dataset { positions, labels, ..Dataset::default() };
+    let err = fit_supervised(&mut w, &[&d], &settings, |_| ()).unwrap_err();
+    assert!(matches!(&err, FitError::NothingToFit(m) if m.contains("the race net has 0 training")), "{err}");
+}
+
+/// With `halve_after` N the rate halves only after N epochs in a row
+/// without a new best, and the net goes on from where it is until then.
+#[test]
+fn the_rate_halves_after_the_misses_asked_for() {
+    let start = NetWeights::random(16, 8, 4);
+    // Labels that are noise: the validation error soon stops falling.
+    let mut d = labelled(&start, 2000);
+    for (i, label) in d.labels.iter_mut().enumerate() {
+        let u = (i * 7919 % 1000) as f32 / 1000.0;
+        *label = [u, 0.3 * u, 0.01, 0.3 * (1.0 - u), 0.01];
+    }
+    for halve_after in [1, 2, 3] {
+        let settings =
+            FitSettings { max_epochs: 60, batch: 16, rate: 2.0, patience: 4, halve_after, ..FitSettings::default() };
+        let mut w = start.clone();
+        let report = fit_supervised(&mut w, &[&d], &settings, |_| ()).unwrap();
+        let rows: Vec<_> = report.epochs.iter().filter(|r| r.net == "contact").collect();
+        let (mut misses, mut halvings, mut kept) = (0, 0, 0);
+        for pair in rows.windows(2) {
+            misses = if pair[0].best { 0 } else { misses + 1 };
+            if pair[1].rate < pair[0].rate {
+                assert_eq!(misses, halve_after, "{rows:?}");
+                assert_eq!(pair[1].rate, pair[0].rate / 2.0);
+                (misses, halvings) = (0, halvings + 1);
+            } else {
+                assert_eq!(pair[1].rate, pair[0].rate);
+                kept += usize::from(misses > 0);
+            }
+        }
+        assert!(halvings >= 1, "halve_after {halve_after}: {rows:?}");
+        assert_eq!(kept > 0, halve_after > 1, "halve_after {halve_after}: {rows:?}");
+    }
+    let bad = FitSettings { halve_after: 0, ..FitSettings::default() };
+    assert!(matches!(bad.validate(), Err(FitError::Setting { setting: "halve_after", .. })));
+}
+
+#[test]
+fn cross_entropy_learns_too() {
+    let mut w = NetWeights::random(16, 8, 4);
+    let d = labelled(&w, 3000);
+    let settings =
+        FitSettings { loss: Loss::CrossEntropy, max_epochs: 6, batch: 16, rate: 0.5, ..FitSettings::default() };
+    let report = fit_supervised(&mut w, &[&d], &settings, |_| {}).unwrap();
+    let contact = &report.nets[NetKind::Contact.index()];
+    assert!(contact.validation_mse_best < 0.5 * contact.validation_mse_before, "{contact:?}");
+}
+
+#[test]
+fn a_fit_is_the_same_at_any_thread_count() {
+    let w0 = NetWeights::random(16, 8, 4);
+    let d = labelled(&w0, 600);
+    let settings = FitSettings { max_epochs: 2, batch: 8, ..FitSettings::default() };
+    let run = |threads| {
+        let mut w = w0.clone();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let report = pool.install(|| fit_supervised(&mut w, &[&d], &settings, |_| {}).unwrap());
+        (w, report)
+    };
+    assert_eq!(run(1), run(3));
+}
+
+/// Adam learns where plain descent at the same small rate barely
+/// moves, and its fit is the same at any thread count too.
+#[test]
+fn adam_learns_at_a_rate_where_plain_descent_crawls() {
+    let w0 = NetWeights::random(16, 8, 4);
+    let d = labelled(&w0, 3000);
+    let settings =
+        FitSettings { loss: Loss::CrossEntropy, max_epochs: 4, batch: 16, rate: 0.003, ..FitSettings::default() };
+    let best = |optimizer| {
+        let mut w = w0.clone();
+        let report = fit_supervised(&mut w, &[&d], &FitSettings { optimizer, ..settings }, |_| {}).unwrap();
+        let contact = report.nets[NetKind::Contact.index()].clone();
+        (w, contact)
+    };
+    let (_, sgd) = best(Optimizer::Sgd);
+    let (adam_net, adam) = best(Optimizer::Adam);
+    assert!(adam.validation_mse_best < 0.5 * adam.validation_mse_before, "{adam:?}");
+    assert!(adam.validation_mse_best < 0.5 * sgd.validation_mse_best, "adam {adam:?}, sgd {sgd:?}");
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    let mut w = w0.clone();
+    pool.install(|| fit_supervised(&mut w, &[&d], &FitSettings { optimizer: Optimizer::Adam, ..settings }, |_| {}))
+        .unwrap();
+    assert_eq!(w, adam_net);
+}
