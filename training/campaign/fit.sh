@@ -9,6 +9,10 @@
 #   training/campaign/fit.sh NAME FIRST LAST WEIGHT HOLDOUT...
 #   e.g. training/campaign/fit.sh c-fit7 1 35 4 36
 #
+# Chunks are numbers (cNNN) or bN (the back-game chunk bNNN). EXTRA="b1 b2"
+# adds chunks to the training set beyond FIRST..LAST; HALVE_AFTER=N and
+# MAX_EPOCHS=N change the rate schedule (defaults 1 and 100: c-fit7's).
+#
 # writes training/runs/NAME/ (weights.gnn, fit-report.json,
 # learning-curve.csv, fit.log, time.txt, benchmark.txt, choice.txt; the
 # contact step's files in NAME/contact/). FROM=path starts from another net
@@ -30,6 +34,14 @@ data=training/work/fit-data
 mkdir -p "$data" "$out"
 (cd training/data && sha256sum -c SHA256SUMS --quiet)
 # The chunk's labels and groups, unpacked once (a kept chunk only grows).
+# A chunk token (37, b1) as its file name (c037, b001).
+chunk() {
+  case $1 in
+    b[0-9]*) printf 'b%03d' "$((10#${1#b}))" ;;
+    [0-9]*) printf 'c%03d' "$((10#$1))" ;;
+    *) echo "error: $1 is not a chunk (a number, or bN for a back-game chunk)" >&2; exit 2 ;;
+  esac
+}
 unpack() {
   local c=$1
   for kind in gds groups; do
@@ -40,22 +52,23 @@ unpack() {
   done
 }
 args=()
-for n in $(seq "$first" "$last"); do
-  c=$(printf 'c%03d' "$n")
+for n in $(seq "$first" "$last") ${EXTRA:-}; do
+  c=$(chunk "$n")
   unpack "$c"
   args+=(--data "$data/$c.gds" --groups "$data/$c.groups")
 done
 held=()
 for n in "$@"; do
-  c=$(printf 'c%03d' "$n")
+  c=$(chunk "$n")
   unpack "$c"
   held+=(--labels "$data/$c.gds" --groups "$data/$c.groups")
 done
-label="gammon $name: fitted (Adam, cross-entropy with a ranking term, weight $weight) to chunks $first-$last (training/runs/$name)"
+extra=${EXTRA:+ and ${EXTRA}}
+label="gammon $name: fitted (Adam, cross-entropy with a ranking term, weight $weight) to chunks $first-$last$extra (training/runs/$name)"
 fit() {
   local net=$1 start=$2 dir=$3
   /usr/bin/time -f "$net %U user-s %e wall-s" -a -o "$out/time.txt" \
-    "$gammon" fit --from "$start" "${args[@]}" --ranking "$weight" --out "$dir" --only "$net" --max-epochs 100 \
+    "$gammon" fit --from "$start" "${args[@]}" --ranking "$weight" --out "$dir" --only "$net" --max-epochs "${MAX_EPOCHS:-100}" --halve-after "${HALVE_AFTER:-1}" \
     --validation 0.1 --loss cross-entropy --optimizer adam --rate 0.0003 --patience 6 --seed 3 --name "$label" \
     >> "$out/fit.log" 2>&1 || { tail -3 "$out/fit.log" >&2; exit 1; }
 }
