@@ -11,7 +11,8 @@
 #
 # Chunks are numbers (cNNN) or bN (the back-game chunk bNNN). EXTRA="b1 b2"
 # adds chunks to the training set beyond FIRST..LAST; HALVE_AFTER=N and
-# MAX_EPOCHS=N change the rate schedule (defaults 1 and 100: c-fit7's).
+# MAX_EPOCHS=N change the rate schedule (defaults 1 and 100: c-fit7's);
+# FIT_ARGS="--hidden 160" adds options to both steps' `gammon fit`.
 #
 # writes training/runs/NAME/ (weights.gnn, fit-report.json,
 # learning-curve.csv, fit.log, time.txt, benchmark.txt, choice.txt; the
@@ -68,7 +69,7 @@ label="gammon $name: fitted (Adam, cross-entropy with a ranking term, weight $we
 fit() {
   local net=$1 start=$2 dir=$3
   /usr/bin/time -f "$net %U user-s %e wall-s" -a -o "$out/time.txt" \
-    "$gammon" fit --from "$start" "${args[@]}" --ranking "$weight" --out "$dir" --only "$net" --max-epochs "${MAX_EPOCHS:-100}" --halve-after "${HALVE_AFTER:-1}" \
+    "$gammon" fit --from "$start" "${args[@]}" --ranking "$weight" --out "$dir" --only "$net" --max-epochs "${MAX_EPOCHS:-100}" --halve-after "${HALVE_AFTER:-1}" ${FIT_ARGS:-} \
     --validation 0.1 --loss cross-entropy --optimizer adam --rate 0.0003 --patience 6 --seed 3 --name "$label" \
     >> "$out/fit.log" 2>&1 || { tail -3 "$out/fit.log" >&2; exit 1; }
 }
