@@ -12,7 +12,9 @@
 # Chunks are numbers (cNNN) or bN (the back-game chunk bNNN). EXTRA="b1 b2"
 # adds chunks to the training set beyond FIRST..LAST; HALVE_AFTER=N and
 # MAX_EPOCHS=N change the rate schedule (defaults 1 and 100: c-fit7's);
-# FIT_ARGS="--hidden 160" adds options to both steps' `gammon fit`.
+# FIT_ARGS="--hidden 160" adds options to both steps' `gammon fit`;
+# REPEAT_B=N meets each back-game chunk's positions N times an epoch
+# (`gammon fit --repeat`).
 #
 # writes training/runs/NAME/ (weights.gnn, fit-report.json,
 # learning-curve.csv, fit.log, time.txt, benchmark.txt, choice.txt; the
@@ -57,6 +59,7 @@ for n in $(seq "$first" "$last") ${EXTRA:-}; do
   c=$(chunk "$n")
   unpack "$c"
   args+=(--data "$data/$c.gds" --groups "$data/$c.groups")
+  if [ "${c:0:1}" = b ] && [ -n "${REPEAT_B:-}" ]; then args+=(--repeat "$data/$c.gds=$REPEAT_B"); fi
 done
 held=()
 for n in "$@"; do

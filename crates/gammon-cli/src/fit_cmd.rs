@@ -15,7 +15,7 @@ use gammon_jobs::{Bar, Progress, StopFlag, INTERRUPTED};
 use gammon_train::dataset::Dataset;
 use gammon_train::ranking::{groups_of, Ranking, MAX_RANKING_WEIGHT};
 use gammon_train::siblings::{read_groups, Grouped};
-use gammon_train::supervised::{fit_supervised_ranked, fit_supervised_until, FitError, FitSettings, Loss, Optimizer};
+use gammon_train::supervised::{fit_supervised_with, FitData, FitError, FitSettings, Loss, Optimizer, MAX_REPEAT};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -102,6 +102,13 @@ pub struct FitArgs {
     /// fitted the campaign's shipped net, training/runs/c-fit5).
     #[arg(long, value_name = "W", requires = "groups", value_parser = ranking_weight)]
     ranking: Option<f32>,
+    /// Meet each position of a --data file N times an epoch instead of
+    /// once (1 to 10): a weight on positions rare in the other files, such
+    /// as the campaign's back-game chunks. `FILE=N` with FILE as given to
+    /// --data; repeat for several. The validation error weighs every
+    /// position once.
+    #[arg(long = "repeat", value_name = "FILE=N", value_parser = repeat_spec)]
+    repeat: Vec<(PathBuf, u32)>,
     /// The net's name, stored in the weights file (what `gammon eval`
     /// calls the evaluator); default: the starting net's, plus what this fit
     /// learned from.
@@ -180,6 +187,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
         groups.push(Some(of));
     }
     let ranking = args.ranking.map(|weight| Ranking { groups, weight });
+    let repeats = repeats_of(&args.data, &args.repeat)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     gammon_eval::file_format::check_output(&args.out.join("weights.gnn"))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
@@ -199,10 +207,8 @@ pub fn run(args: &FitArgs) -> Result<()> {
             bar.note(&row.to_string());
             bar.report(epochs, most);
         };
-        match &ranking {
-            Some(ranking) => fit_supervised_ranked(&mut weights, &refs, ranking, &settings, each, stop.as_atomic()),
-            None => fit_supervised_until(&mut weights, &refs, &settings, each, stop.as_atomic()),
-        }
+        let data = FitData { ranking: ranking.as_ref(), repeats: repeats.as_deref() };
+        fit_supervised_with(&mut weights, &refs, data, &settings, each, stop.as_atomic())
     });
     bar.clear();
     let report = report.map_err(|e| anyhow::anyhow!("fit: {e}"))?;
@@ -249,7 +255,8 @@ pub fn run(args: &FitArgs) -> Result<()> {
     let json = serde_json::json!({
         "from": args.from,
         "data": args.data.iter().zip(&sources).enumerate().map(|(k, (p, s))| {
-            serde_json::json!({"path": p, "about": s, "groups": args.groups.get(k)})
+            let repeat = repeats.as_ref().map_or(1, |r| r[k]);
+            serde_json::json!({"path": p, "about": s, "groups": args.groups.get(k), "repeat": repeat})
         }).collect::<Vec<_>>(),
         "ranking_weight": args.ranking,
         "hidden": NetKind::ALL.map(|k| (k.name(), weights.net(k).hidden())),
@@ -297,6 +304,34 @@ fn ranking_weight(text: &str) -> Result<f32, String> {
         Ok(w) if w.is_finite() && w > 0.0 && w <= MAX_RANKING_WEIGHT => Ok(w),
         _ => Err(format!("a weight above 0 and at most {MAX_RANKING_WEIGHT}")),
     }
+}
+
+/// `FILE=N` of `--repeat`.
+fn repeat_spec(text: &str) -> Result<(PathBuf, u32), String> {
+    let (file, n) = text.rsplit_once('=').ok_or("FILE=N: a --data file and how many times an epoch meets it")?;
+    match n.parse::<u32>() {
+        Ok(n) if (1..=MAX_REPEAT).contains(&n) && !file.is_empty() => Ok((PathBuf::from(file), n)),
+        _ => Err(format!("FILE=N with N from 1 to {MAX_REPEAT} (got {text:?})")),
+    }
+}
+
+/// The repeat count of each --data file (`None`: no --repeat).
+fn repeats_of(data: &[PathBuf], specs: &[(PathBuf, u32)]) -> Result<Option<Vec<u32>>> {
+    if specs.is_empty() {
+        return Ok(None);
+    }
+    for (k, (file, _)) in specs.iter().enumerate() {
+        if !data.contains(file) {
+            anyhow::bail!(
+                "fit: --repeat {}: not one of the --data files (give the path as --data has it)",
+                file.display()
+            );
+        }
+        if specs[..k].iter().any(|(f, _)| f == file) {
+            anyhow::bail!("fit: --repeat {}: given twice", file.display());
+        }
+    }
+    Ok(Some(data.iter().map(|d| specs.iter().find(|(f, _)| f == d).map_or(1, |&(_, n)| n)).collect()))
 }
 
 fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {

@@ -11,7 +11,10 @@
 //!   on the same side, whatever the files, their order or duplicates, so no
 //!   position is both trained on and validated.
 //! - An epoch is one pass over the training positions in an order shuffled
-//!   by the seed; a mini-batch's gradient (of the squared error of the five
+//!   by the seed (a dataset given a repeat count, [`FitData::repeats`], has
+//!   each of its positions met that many times an epoch: a weight on
+//!   positions that are rare elsewhere, such as the back-game chunks; the
+//!   validation error weighs every position once); a mini-batch's gradient (of the squared error of the five
 //!   output sigmoids, as TD and distillation train, or of their
 //!   cross-entropy: [`Loss`]) is the mean over its positions,
 //!   summed in a fixed order of fixed sub-batches, so the result is the same
@@ -156,6 +159,23 @@ pub enum FitError {
     /// fit would write the starting nets unchanged.
     #[error("{0}: nothing would be fitted")]
     NothingToFit(String),
+    /// Repeat counts that do not go with the datasets.
+    #[error("repeats: {0}")]
+    Repeats(String),
+}
+
+/// The most times an epoch meets one position ([`FitData::repeats`]).
+pub const MAX_REPEAT: u32 = 10;
+
+/// What a fit learns from besides the datasets.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FitData<'a> {
+    /// The ranking term on sibling differences, if any.
+    pub ranking: Option<&'a Ranking<'a>>,
+    /// Per dataset, in the order given to the fit: how many times an epoch
+    /// meets each of its positions (1 to [`MAX_REPEAT`]; a position in
+    /// several datasets takes the largest). `None`: once each.
+    pub repeats: Option<&'a [u32]>,
 }
 
 impl FitSettings {
@@ -294,18 +314,26 @@ pub(crate) struct Examples {
     index: Vec<u16>,
     value: Vec<f32>,
     pub(crate) labels: Vec<[f32; OUTPUTS]>,
+    /// How many times an epoch meets each example.
+    repeats: Vec<u32>,
 }
 
 impl Examples {
     fn new() -> Self {
-        Examples { offsets: vec![0], index: Vec::new(), value: Vec::new(), labels: Vec::new() }
+        Examples { offsets: vec![0], index: Vec::new(), value: Vec::new(), labels: Vec::new(), repeats: Vec::new() }
     }
 
-    fn push(&mut self, x: &SparseInputs, label: [f32; OUTPUTS]) {
+    fn push(&mut self, x: &SparseInputs, label: [f32; OUTPUTS], repeat: u32) {
         self.index.extend_from_slice(&x.index);
         self.value.extend_from_slice(&x.value);
         self.offsets.push(self.index.len() as u32);
         self.labels.push(label);
+        self.repeats.push(repeat);
+    }
+
+    /// Each example's index as many times as an epoch meets it.
+    fn epoch_order(&self) -> Vec<usize> {
+        self.repeats.iter().enumerate().flat_map(|(i, &n)| std::iter::repeat_n(i, n as usize)).collect()
     }
 
     fn len(&self) -> usize {
@@ -327,8 +355,9 @@ impl Examples {
 /// went.
 type Split = ([(Examples, Examples); 3], usize, Vec<Vec<Location>>);
 
-/// Training and validation examples of each net from the datasets.
-fn split(datasets: &[&Dataset], validation: f64) -> Result<Split, FitError> {
+/// Training and validation examples of each net from the datasets, each
+/// met `repeats[d]` times an epoch for dataset `d` (once without).
+fn split(datasets: &[&Dataset], repeats: Option<&[u32]>, validation: f64) -> Result<Split, FitError> {
     let mut out =
         [(Examples::new(), Examples::new()), (Examples::new(), Examples::new()), (Examples::new(), Examples::new())];
     let mut inputs = SparseInputs::with_capacity(NetKind::ALL.iter().map(|k| k.inputs()).max().unwrap_or(0));
@@ -336,13 +365,15 @@ fn split(datasets: &[&Dataset], validation: f64) -> Result<Split, FitError> {
     let mut seen: HashMap<&str, (usize, bool, usize, u32)> = HashMap::new();
     let mut duplicates = 0;
     let mut locations = Vec::with_capacity(datasets.len());
-    for d in datasets {
+    for (k, d) in datasets.iter().enumerate() {
+        let repeat = repeats.map_or(1, |r| r[k]);
         let mut here = Vec::with_capacity(d.len());
         for (id, label) in d.positions.iter().zip(&d.labels) {
             if let Some((net, is_val, i, count)) = seen.get_mut(id.as_str()) {
                 here.push(Some((*net, *is_val, *i)));
                 let (train, val) = &mut out[*net];
                 let examples = if *is_val { val } else { train };
+                examples.repeats[*i] = examples.repeats[*i].max(repeat);
                 let n = *count as f32;
                 for (mean, x) in examples.labels[*i].iter_mut().zip(label) {
                     *mean = (*mean * n + x) / (n + 1.0);
@@ -362,7 +393,7 @@ fn split(datasets: &[&Dataset], validation: f64) -> Result<Split, FitError> {
             let examples = if is_val { val } else { train };
             here.push(Some((kind.index(), is_val, examples.len())));
             seen.insert(id, (kind.index(), is_val, examples.len(), 1));
-            examples.push(&inputs, *label);
+            examples.push(&inputs, *label, repeat);
         }
         locations.push(here);
     }
@@ -606,7 +637,7 @@ pub fn fit_supervised_until(
     progress: impl FnMut(&EpochRow),
     stop: &AtomicBool,
 ) -> Result<FitReport, FitError> {
-    fit(weights, datasets, None, settings, progress, stop)
+    fit(weights, datasets, FitData::default(), settings, progress, stop)
 }
 
 /// [`fit_supervised_until`] with a ranking term on sibling differences
@@ -622,13 +653,30 @@ pub fn fit_supervised_ranked(
     progress: impl FnMut(&EpochRow),
     stop: &AtomicBool,
 ) -> Result<FitReport, FitError> {
-    fit(weights, datasets, Some(ranking), settings, progress, stop)
+    fit(weights, datasets, FitData { ranking: Some(ranking), repeats: None }, settings, progress, stop)
+}
+
+/// [`fit_supervised_until`] with a ranking term and repeat counts
+/// ([`FitData`]).
+///
+/// # Errors
+/// As [`fit_supervised_ranked`], and repeat counts out of range or not one
+/// per dataset ([`FitError::Repeats`]).
+pub fn fit_supervised_with(
+    weights: &mut NetWeights,
+    datasets: &[&Dataset],
+    data: FitData<'_>,
+    settings: &FitSettings,
+    progress: impl FnMut(&EpochRow),
+    stop: &AtomicBool,
+) -> Result<FitReport, FitError> {
+    fit(weights, datasets, data, settings, progress, stop)
 }
 
 fn fit(
     weights: &mut NetWeights,
     datasets: &[&Dataset],
-    ranking: Option<&Ranking>,
+    data: FitData<'_>,
     settings: &FitSettings,
     mut progress: impl FnMut(&EpochRow),
     stop: &AtomicBool,
@@ -637,7 +685,15 @@ fn fit(
     if datasets.iter().all(|d| d.is_empty()) {
         return Err(FitError::Empty);
     }
-    let (sets, duplicates, locations) = split(datasets, settings.validation)?;
+    if let Some(r) = data.repeats {
+        if r.len() != datasets.len() {
+            return Err(FitError::Repeats(format!("{} counts for {} datasets", r.len(), datasets.len())));
+        }
+        if let Some(bad) = r.iter().find(|&&n| n == 0 || n > MAX_REPEAT) {
+            return Err(FitError::Repeats(format!("{bad} is not 1 to {MAX_REPEAT}")));
+        }
+    }
+    let (sets, duplicates, locations) = split(datasets, data.repeats, settings.validation)?;
     let counts = |kind: NetKind| {
         let (train, val) = &sets[kind.index()];
         format!("the {} net has {} training and {} validation positions", kind.name(), train.len(), val.len())
@@ -650,7 +706,7 @@ fn fit(
         }
         _ => {}
     }
-    let pairs = match ranking {
+    let pairs = match data.ranking {
         Some(r) => r.pairs(&locations, [0, 1, 2].map(|n| sets[n].0.len()))?,
         None => Default::default(),
     };
@@ -684,7 +740,7 @@ fn fit(
         let mut adam = (settings.optimizer == Optimizer::Adam).then(|| Adam::new(net));
         let mut rate = settings.rate;
         let (mut halvings, mut misses) = (0, 0);
-        let mut order: Vec<usize> = (0..train.len()).collect();
+        let mut order = train.epoch_order();
         let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
         rng.set_stream(kind.index() as u64);
         for e in 1..=settings.max_epochs {

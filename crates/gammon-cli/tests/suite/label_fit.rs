@@ -293,6 +293,50 @@ fn duplicate_positions_across_datasets_are_merged_and_said() {
     assert_eq!(report["report"]["duplicates"], 30);
 }
 
+#[test]
+fn a_repeated_dataset_is_met_more_often_and_recorded() {
+    let dir = temp("fit-repeat");
+    let s = |p: &str| dir.join(p).to_str().unwrap().to_string();
+    assert!(gammon(&["label", "sample", "--count", "30", "--seed", "7", "--out", &s("pos.txt")]).success());
+    quick_labels(&dir.join("pos.txt"), &dir.join("l.gds"));
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../../weights/gammon.net");
+    let data = s("l.gds");
+    let fit = |more: &[&str], out: &str| {
+        let mut args = vec!["fit", "--from", weights, "--max-epochs", "2", "--validation", "0.3", "--out", out];
+        args.extend(["--data", &data]);
+        args.extend(more);
+        gammon(&args)
+    };
+    let once = fit(&[], &s("once"));
+    let thrice = fit(&["--repeat", &format!("{}=3", s("l.gds"))], &s("thrice"));
+    assert!(once.success() && thrice.success(), "{}{}", once.stderr, thrice.stderr);
+    assert_ne!(once.stdout, thrice.stdout, "three passes over the positions an epoch fit otherwise");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("thrice/fit-report.json")).unwrap()).unwrap();
+    assert_eq!(report["data"][0]["repeat"], 3);
+    for (more, why) in [
+        (vec!["--repeat".to_string(), format!("{}=2", s("other.gds"))], "not one of the --data files"),
+        (vec!["--repeat".to_string(), format!("{}=0", s("l.gds"))], "N from 1 to 10"),
+        (vec!["--repeat".to_string(), format!("{}=11", s("l.gds"))], "N from 1 to 10"),
+        (vec!["--repeat".to_string(), s("l.gds")], "FILE=N"),
+        (
+            vec![
+                "--repeat".to_string(),
+                format!("{}=2", s("l.gds")),
+                "--repeat".to_string(),
+                format!("{}=3", s("l.gds")),
+            ],
+            "given twice",
+        ),
+    ] {
+        let more: Vec<&str> = more.iter().map(String::as_str).collect();
+        let o = fit(&more, &s("bad"));
+        assert!(!o.success() && o.stderr.contains(why), "{more:?}: {}", o.stderr);
+        assert!(!dir.join("bad/weights.gnn").exists(), "{more:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `label sample --groups` writes the same positions with the roll of each,
 /// and `label choice` scores a net's choice in those rolls against their
 /// labels.

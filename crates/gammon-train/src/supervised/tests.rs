@@ -76,7 +76,7 @@ fn fitting_lowers_the_validation_error_and_keeps_the_best() {
     assert!(contact.train > 1000 && contact.validation > 50, "{contact:?}");
     assert!(contact.validation_mse_best < 0.5 * contact.validation_mse_before, "{contact:?}");
     // The kept net is the best epoch's: its error is the reported best.
-    let (train, val) = &split(&[&d], settings.validation).unwrap().0[NetKind::Contact.index()];
+    let (train, val) = &split(&[&d], None, settings.validation).unwrap().0[NetKind::Contact.index()];
     assert!(train.len() > val.len());
     let (mse, _) = errors(&w.contact, val);
     assert!((mse - contact.validation_mse_best).abs() < 1e-9, "{mse} {contact:?}");
@@ -88,7 +88,7 @@ fn fitting_lowers_the_validation_error_and_keeps_the_best() {
 fn only_the_named_net_is_fitted() {
     let start = NetWeights::random(16, 8, 4);
     let d = labelled(&start, 3000);
-    let counts = split(&[&d], 0.05).unwrap().0.map(|(train, _)| train.len());
+    let counts = split(&[&d], None, 0.05).unwrap().0.map(|(train, _)| train.len());
     assert!(counts[NetKind::Contact.index()] > 1000 && counts[NetKind::Race.index()] > 20, "{counts:?}");
     let settings = FitSettings { max_epochs: 2, only: Some(NetKind::Race), ..FitSettings::default() };
     let mut w = start.clone();
@@ -194,4 +194,48 @@ fn adam_learns_at_a_rate_where_plain_descent_crawls() {
     pool.install(|| fit_supervised(&mut w, &[&d], &FitSettings { optimizer: Optimizer::Adam, ..settings }, |_| {}))
         .unwrap();
     assert_eq!(w, adam_net);
+}
+
+#[test]
+fn a_dataset_met_more_often_an_epoch_weighs_more() {
+    let start = NetWeights::random(8, 8, 5);
+    let d = labelled(&start, 1600);
+    // Two halves with contrary targets: as labelled, and with the sides'
+    // chances swapped.
+    let half = d.len() / 2;
+    let a =
+        Dataset { positions: d.positions[..half].to_vec(), labels: d.labels[..half].to_vec(), ..Dataset::default() };
+    let swapped = d.labels[half..].iter().map(|l| [1.0 - l[0], l[3], l[4], l[1], l[2]]).collect();
+    let b = Dataset { positions: d.positions[half..].to_vec(), labels: swapped, ..Dataset::default() };
+    let settings = FitSettings { max_epochs: 4, batch: 16, rate: 1.0, patience: 1, ..FitSettings::default() };
+    let stop = AtomicBool::new(false);
+    let fitted = |repeats: Option<&[u32]>| {
+        let mut w = start.clone();
+        let data = FitData { ranking: None, repeats };
+        fit_supervised_with(&mut w, &[&a, &b], data, &settings, |_| {}, &stop).unwrap();
+        w
+    };
+    // The training error of each half's contact positions.
+    let error_on = |w: &NetWeights, d: &Dataset| {
+        let (train, _) = &split(&[d], None, settings.validation).unwrap().0[NetKind::Contact.index()];
+        errors(w.net(NetKind::Contact), train).0
+    };
+    let (more_a, more_b) = (fitted(Some(&[3, 1])), fitted(Some(&[1, 3])));
+    assert!(error_on(&more_a, &a) < error_on(&more_b, &a), "a met three times fits a better");
+    assert!(error_on(&more_b, &b) < error_on(&more_a, &b), "b met three times fits b better");
+    // Once each is the plain fit, to the bit.
+    let mut plain = start.clone();
+    fit_supervised(&mut plain, &[&a, &b], &settings, |_| {}).unwrap();
+    assert_eq!(fitted(Some(&[1, 1])), plain);
+    // Counts that do not go with the datasets.
+    for (repeats, why) in [
+        (&[1u32][..], "repeats: 1 counts for 2 datasets"),
+        (&[0, 1], "repeats: 0 is not 1 to 10"),
+        (&[1, 11], "repeats: 11 is not 1 to 10"),
+    ] {
+        let mut w = start.clone();
+        let data = FitData { ranking: None, repeats: Some(repeats) };
+        let err = fit_supervised_with(&mut w, &[&a, &b], data, &settings, |_| {}, &stop).unwrap_err();
+        assert_eq!(err.to_string(), why);
+    }
 }
