@@ -4,7 +4,10 @@ campaign fit against the number of own-rollout labels it was fitted to.
 
 Each net is measured afresh (`gammon benchmark --json` on its weights, 0-ply,
 the whole public yardstick), and its labels are counted from its
-fit-report.json (the campaign chunks it names: cNNN and bNNN files). The
+fit-report.json (the campaign chunks it names: cNNN and bNNN files), with
+the CPU time that labelling them took as training/data/cpu.log records it
+(user + system seconds of each labelling run, summed per chunk: a lower
+bound, since a run stopped with its session records nothing). The
 fits also differ in recipe (plain descent, the ranking term, Adam, the rate
 schedule): the `recipe` column says which, so that a step of the curve is
 not read as the labels' alone.
@@ -66,6 +69,17 @@ def recipe(report):
     return ", ".join(parts)
 
 
+def chunk_cpu_seconds(path="training/data/cpu.log"):
+    """User + system CPU seconds per chunk, summed over its labelling runs."""
+    cpu = {}
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 5 and w[2] == "user-s" and w[4] == "sys-s":
+                cpu[w[0]] = cpu.get(w[0], 0.0) + float(w[1]) + float(w[3])
+    return cpu
+
+
 def span(chunks):
     """c001-c036 + b001 from a list of chunk names."""
     out = []
@@ -83,6 +97,7 @@ def main():
     a = ap.parse_args()
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     os.chdir(root)
+    cpu = chunk_cpu_seconds()
     rows = []
     for run, note in RUNS:
         folder = os.path.join("training/runs", run)
@@ -94,7 +109,8 @@ def main():
             + [os.path.join(a.yardstick, n) for n in FILES],
             check=True, capture_output=True, text=True).stdout
         figures = {os.path.basename(f["file"]): f["equity"]["mean_abs_error"] for f in json.loads(out)["files"]}
-        rows.append({"net": run, "campaign_labels": labels, "chunks": span(chunks),
+        hours = sum(cpu.get(c, 0.0) for c in chunks) / 3600
+        rows.append({"net": run, "campaign_labels": labels, "label_cpu_hours_at_least": f"{hours:.1f}", "chunks": span(chunks),
                      **{n.removesuffix(".tsv"): f"{figures[n]:.4f}" for n in FILES},
                      "recipe": "; ".join(x for x in (recipe(report), note) if x)})
         print(f"{run:14} {labels:7} labels  pr {figures['pr.tsv']:.4f}  back games "
