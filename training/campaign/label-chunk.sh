@@ -16,12 +16,16 @@ n=${1:?chunk number}
 threads=${2:-2}
 # SERIES=b labels the back-game series instead: chunk bNNN holds only
 # positions of back games (`label sample --kind back-game`, about 5% of an
-# ordinary chunk, where the net is worst), seeded 35000+N.
+# ordinary chunk, where the net is worst), seeded 35000+N. SERIES=x: crashed
+# boards (`label sample --only crashed`, the crashed net's positions, about
+# 9% of an ordinary chunk, the next worst against the chunks' own labels),
+# seeded 45000+N.
 series=${SERIES:-c}
 case "$series" in
   c) kind=() seed=$((25000 + n)) ;;
   b) kind=(--kind back-game) seed=$((35000 + n)) ;;
-  *) echo "error: SERIES must be c (the ordinary chunks) or b (back games), not $series" >&2; exit 2 ;;
+  x) kind=(--only crashed) seed=$((45000 + n)) ;;
+  *) echo "error: SERIES must be c (the ordinary chunks), b (back games) or x (crashed boards), not $series" >&2; exit 2 ;;
 esac
 c=$(printf '%s%03d' "$series" "$n")
 gammon=${GAMMON:-target/release/gammon}
