@@ -15,4 +15,20 @@ for gds in training/work/[cbx][0-9][0-9][0-9].gds training/work/[cbx][0-9][0-9][
   if [ -e "$out" ] && cmp -s "$tmp" "$out"; then rm -f "$tmp"; else mv -f "$tmp" "$out"; fi
 done
 (cd training/data && sha256sum [cbx][0-9][0-9][0-9].gds.gz [cbx][0-9][0-9][0-9].groups.gz > SHA256SUMS)
+# The CPU time of each labeller running now (user + system, its children
+# included), one line a run in training/work/cpu-running.log: what a run
+# stopped with its session had used by the last keep, which run.sh adds to
+# cpu.log when it starts again (a run that ends by itself is in cpu.log
+# whole, and run.sh drops its line).
+tick=$(getconf CLK_TCK)
+for pidfile in training/work/[cbx][0-9][0-9][0-9].pid; do
+  [ -e "$pidfile" ] || continue
+  c=$(basename "$pidfile" .pid) pid=$(cat "$pidfile")
+  tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q "label rollout.*$c.gds" || continue
+  read -r -a stat < <(sed 's/.*) //' "/proc/$pid/stat")
+  user=$(( (stat[11] + stat[13]) / tick )) sys=$(( (stat[12] + stat[14]) / tick ))
+  { grep -v "^$c $pid " training/work/cpu-running.log 2>/dev/null || true
+    echo "$c $pid $user user-s $sys sys-s at $(date -u +%FT%TZ)"; } > training/work/cpu-running.tmp
+  mv training/work/cpu-running.tmp training/work/cpu-running.log
+done
 cp training/work/cpu.log training/data/cpu.log

@@ -57,5 +57,8 @@ fi
 # labeller whose backgammon values are alive. A chunk keeps its settings so
 # that it resumes.
 if [ "$series" = c ] && [ "$n" -le 13 ]; then depth=(--truncate 7); else depth=(--full); fi
+# The labeller keeps this shell's pid (exec): keep.sh reads its CPU time
+# from it, so that a run stopped with its session still counts (run.sh).
+echo $$ > "training/work/$c.pid"
 exec "$gammon" label rollout --weights "$weights" --positions "$pos" --trials 72 "${depth[@]}" \
   --seed $seed --chunk 200 --threads "$threads" --out training/work/$c.gds
