@@ -161,7 +161,7 @@ fn other_programs_files_are_named_by_their_content() {
     std::fs::remove_dir_all(dir).unwrap();
     let e = parse_match_text("RGMH\u{1}\u{0}").unwrap_err().to_string();
     assert!(e.contains("eXtreme Gammon") && e.contains("binary"), "{e}");
-    // OGXM files are read from their bytes (ogxm_files.rs), never as text.
+    // OGXM files are read from their bytes (ogxm_files/), never as text.
     assert!(read_match_file(first("ogxm", "ogxm")).is_ok());
     let e = parse_match_text("OGXM\u{2}\u{0}").unwrap_err().to_string();
     assert!(e.contains("OGXM") && e.contains("not as text"), "{e}");
