@@ -4,7 +4,7 @@ campaign fit against the number of own-rollout labels it was fitted to.
 
 Each net is measured afresh (`gammon benchmark --json` on its weights, 0-ply,
 the whole public yardstick), and its labels are counted from its
-fit-report.json (the campaign chunks it names: cNNN, bNNN and xNNN files), with
+fit-report.json (the campaign chunks it names: cNNN, bNNN, xNNN and dNNN files), with
 the CPU time that labelling them took as training/data/cpu.log records it
 (user + system seconds of each labelling run, summed per chunk: a lower
 bound, since a run stopped with its session records nothing). The
@@ -40,7 +40,7 @@ RUNS = [
     ("c-fit8", "race-fresh's race net"),
 ]
 FILES = ["pr.tsv", "backgame-player.tsv", "backgame-opponent.tsv"]
-CHUNK = re.compile(r"(?:^|/)([cbx])(\d{3})\.gds$")
+CHUNK = re.compile(r"(?:^|/)([cbxd])(\d{3})\.gds$")
 
 
 def campaign_labels(report):
@@ -83,7 +83,7 @@ def chunk_cpu_seconds(path="training/data/cpu.log"):
 def span(chunks):
     """c001-c036 + b001 from a list of chunk names."""
     out = []
-    for series in "cbx":
+    for series in "cbxd":
         nums = sorted(int(c[1:]) for c in chunks if c[0] == series)
         if nums:
             out.append(f"{series}{nums[0]:03d}-{series}{nums[-1]:03d}" if len(nums) > 1 else f"{series}{nums[0]:03d}")

@@ -9,8 +9,8 @@
 #   training/campaign/fit.sh NAME FIRST LAST WEIGHT HOLDOUT...
 #   e.g. training/campaign/fit.sh c-fit7 1 35 4 36
 #
-# Chunks are numbers (cNNN), bN (the back-game chunk bNNN) or xN (the
-# crashed-board chunk xNNN). EXTRA="b1 b2 x1" adds chunks to the training
+# Chunks are numbers (cNNN), bN (the back-game chunk bNNN), xN (the
+# crashed-board chunk xNNN) or dN (the 2-ply-disagrees chunk dNNN). EXTRA="b1 b2 x1" adds chunks to the training
 # set beyond FIRST..LAST; HALVE_AFTER=N and
 # MAX_EPOCHS=N change the rate schedule (defaults 1 and 100: c-fit7's);
 # FIT_ARGS="--hidden 160" adds options to both steps' `gammon fit`;
@@ -41,9 +41,9 @@ mkdir -p "$data" "$out"
 # A chunk token (37, b1) as its file name (c037, b001).
 chunk() {
   case $1 in
-    [bx][0-9]*) printf '%s%03d' "${1:0:1}" "$((10#${1:1}))" ;;
+    [bxd][0-9]*) printf '%s%03d' "${1:0:1}" "$((10#${1:1}))" ;;
     [0-9]*) printf 'c%03d' "$((10#$1))" ;;
-    *) echo "error: $1 is not a chunk (a number, bN for a back-game chunk, xN for a crashed-board one)" >&2; exit 2 ;;
+    *) echo "error: $1 is not a chunk (a number, bN, xN or dN)" >&2; exit 2 ;;
   esac
 }
 unpack() {

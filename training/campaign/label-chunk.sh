@@ -19,13 +19,16 @@ threads=${2:-2}
 # ordinary chunk, where the net is worst), seeded 35000+N. SERIES=x: crashed
 # boards (`label sample --only crashed`, the crashed net's positions, about
 # 9% of an ordinary chunk, the next worst against the chunks' own labels),
-# seeded 45000+N.
+# seeded 45000+N. SERIES=d: rolls the net's 2-ply search decides otherwise
+# than its 0-ply choice (`label sample --disagree 2`: every result kept of
+# such a roll, the choices a fit most needs), seeded 55000+N.
 series=${SERIES:-c}
 case "$series" in
   c) kind=() seed=$((25000 + n)) ;;
   b) kind=(--kind back-game) seed=$((35000 + n)) ;;
   x) kind=(--only crashed) seed=$((45000 + n)) ;;
-  *) echo "error: SERIES must be c (the ordinary chunks), b (back games) or x (crashed boards), not $series" >&2; exit 2 ;;
+  d) kind=(--disagree 2) seed=$((55000 + n)) ;;
+  *) echo "error: SERIES must be c (the ordinary chunks), b (back games), x (crashed boards) or d (2-ply disagrees), not $series" >&2; exit 2 ;;
 esac
 c=$(printf '%s%03d' "$series" "$n")
 gammon=${GAMMON:-target/release/gammon}

@@ -10,13 +10,13 @@
 # snapshot keep.sh took (training/work/cpu-running.log) when this starts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[ $# -ge 1 ] || { echo "error: name the first chunk: N (SERIES=b for bN), or cN bN xN to take turns" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "error: name the first chunk: N (SERIES=b for bN), or cN bN xN dN to take turns" >&2; exit 2; }
 series=() next=()
 for t in "$@"; do
   case $t in
     [0-9]*) series+=("${SERIES:-c}") next+=("$((10#$t))") ;;
-    [cbx][0-9]*) series+=("${t:0:1}") next+=("$((10#${t:1}))") ;;
-    *) echo "error: $t is not a chunk (N, cN, bN or xN)" >&2; exit 2 ;;
+    [cbxd][0-9]*) series+=("${t:0:1}") next+=("$((10#${t:1}))") ;;
+    *) echo "error: $t is not a chunk (N, cN, bN, xN or dN)" >&2; exit 2 ;;
   esac
 done
 # Runs killed with their session: their CPU up to the last keep.

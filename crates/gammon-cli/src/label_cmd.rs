@@ -17,7 +17,7 @@ use gammon_engine::shard::{Shard, ShardSpec};
 use gammon_eval::{NetEvaluator, NetKind, NetWeights};
 use gammon_jobs::{Progress, StopFlag, INTERRUPTED};
 use gammon_train::benchmark::GameKind;
-use gammon_train::choice::{sibling_groups, ChoiceFile, ChoiceReport, Mean, MAX_PLIES};
+use gammon_train::choice::{disagreeing_rolls, sibling_groups, ChoiceFile, ChoiceReport, Mean, MAX_PLIES};
 use gammon_train::dataset::{positions_digest, Dataset, LabelSource};
 use gammon_train::distill::sample_grouped;
 use gammon_train::labels::{label_shard, positions_text, read_positions, resume_labels, LabelSettings, Resumed};
@@ -81,6 +81,13 @@ struct SampleArgs {
     /// campaign chunk): the games are sampled further until there are --count.
     #[arg(long, value_name = "KIND", value_parser = game_kind)]
     kind: Option<GameKind>,
+    /// Keep only the rolls whose best result by the net's lookahead at
+    /// PLIES (1 or 2) is not its 0-ply best: the choices its search
+    /// corrects, where a fit most needs labels (gnubg trained on such
+    /// positions). With --afterstates 2 or more; the games are sampled
+    /// further until there are --count.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u8).range(1..=2))]
+    disagree: Option<u8>,
     /// Probability of a random move in the sampling games.
     #[arg(long, default_value_t = 0.1)]
     explore: f32,
@@ -225,6 +232,9 @@ fn sample(args: &SampleArgs) -> Result<()> {
         bail!("label sample: --window must be a number >= 0 (got {window})");
     }
     gammon_eval::file_format::check_output(&args.out)?;
+    if args.disagree.is_some() && args.afterstates < 2 {
+        bail!("label sample: --disagree needs --afterstates 2 or more (a roll's results to choose between)");
+    }
     if let Some(path) = &args.groups {
         if args.afterstates == 0 {
             bail!("label sample: --groups needs --afterstates 1 or more (the played positions share no roll)");
@@ -247,6 +257,10 @@ fn sample(args: &SampleArgs) -> Result<()> {
     let mut count = args.count;
     let grouped = loop {
         let mut drawn = pool.install(|| sample_grouped(&w, count, args.seed, args.explore, args.afterstates, window));
+        // On whole rolls, before any other filter takes results out of them.
+        if let Some(plies) = args.disagree {
+            drawn = pool.install(|| disagreeing_rolls(&w, plies, &drawn))?;
+        }
         if let Some(only) = only {
             drawn.retain(|p| NetKind::of_position(p) == Some(only));
         }
@@ -264,7 +278,7 @@ fn sample(args: &SampleArgs) -> Result<()> {
     if positions.len() < args.count {
         let cap = gammon_train::distill::MAX_POSITIONS;
         if positions.is_empty() {
-            bail!("label sample: none of the {cap} positions drawn is of the kind asked for (--only, --kind); nothing written");
+            bail!("label sample: none of the {cap} positions drawn is of the kind asked for (--only, --kind, --disagree); nothing written");
         }
         eprintln!(
             "warning: {} positions of the kind asked for among the {cap} drawn (the most a sample draws), not --count {}",
@@ -273,11 +287,12 @@ fn sample(args: &SampleArgs) -> Result<()> {
         );
     }
     let header = format!(
-        "gammon label sample: {} positions, net {:?}, only {}{}, afterstates {}, window {}, explore {}, seed {}",
+        "gammon label sample: {} positions, net {:?}, only {}{}{}, afterstates {}, window {}, explore {}, seed {}",
         positions.len(),
         w.meta.notes,
         args.only.as_deref().unwrap_or("all"),
         args.kind.map_or(String::new(), |k| format!(", kind {}", kind_name(k))),
+        args.disagree.map_or(String::new(), |n| format!(", disagree {n}")),
         args.afterstates,
         args.window.map_or("none".to_string(), |x| x.to_string()),
         args.explore,

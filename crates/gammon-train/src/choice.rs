@@ -88,6 +88,9 @@ pub enum ChoiceError {
     /// A depth past [`MAX_PLIES`].
     #[error("the choice is scored at 0 to {MAX_PLIES} plies (got {0})")]
     Plies(u8),
+    /// A depth that cannot be compared with the 0-ply choice.
+    #[error("the 0-ply choice is compared with a deeper one: 1 to {MAX_PLIES} plies (got {0})")]
+    Disagree(u8),
 }
 
 /// The groups of at least two labelled siblings of `data`, whose positions
@@ -146,9 +149,53 @@ pub struct GroupOutcome {
 /// roll there (ties to the first).
 fn net_pick<E: Evaluator>(net: &E, group: &[Sibling]) -> usize {
     let positions: Vec<Position> = group.iter().map(|s| s.position).collect();
-    let mut values = vec![Probabilities::default(); positions.len()];
-    net.evaluate_batch(&positions, &mut values);
+    pick(net, &positions)
+}
+
+/// The pick among the results of one roll: the one `net` values lowest for
+/// the side on roll there (ties to the first).
+fn pick<E: Evaluator>(net: &E, results: &[Position]) -> usize {
+    let mut values = vec![Probabilities::default(); results.len()];
+    net.evaluate_batch(results, &mut values);
     first_lowest(values.iter().map(|p| f64::from(p.equity())))
+}
+
+/// The rolls of `grouped` (its groups of two results or more) whose pick
+/// by the lookahead of `weights` at `plies` differs from their 0-ply pick:
+/// where the net's search corrects its static choice, the choices a fit
+/// most needs labels for (gnubg's nets were trained on such positions).
+/// The positions and group numbers kept are `grouped`'s, in order.
+///
+/// # Errors
+/// [`ChoiceError::Disagree`] for `plies` 0 or above [`MAX_PLIES`].
+pub fn disagreeing_rolls(weights: &NetWeights, plies: u8, grouped: &Grouped) -> Result<Grouped, ChoiceError> {
+    if plies == 0 || plies > MAX_PLIES {
+        return Err(ChoiceError::Disagree(plies));
+    }
+    let eval = NetEvaluator::new(weights.clone());
+    let search = Search::new(NetEvaluator::new(weights.clone())).with_plies(plies);
+    // The groups' spans: the positions of a roll are consecutive.
+    let mut spans = Vec::new();
+    let mut start = 0;
+    for i in 1..=grouped.groups.len() {
+        if i == grouped.groups.len() || grouped.groups[i] != grouped.groups[start] {
+            spans.push(start..i);
+            start = i;
+        }
+    }
+    let kept: Vec<bool> = spans
+        .par_iter()
+        .map(|r| {
+            let results = &grouped.positions[r.clone()];
+            results.len() >= 2 && pick(&eval, results) != pick(&search, results)
+        })
+        .collect();
+    let mut out = Grouped::default();
+    for (r, _) in spans.iter().zip(&kept).filter(|(_, &k)| k) {
+        out.positions.extend_from_slice(&grouped.positions[r.clone()]);
+        out.groups.extend_from_slice(&grouped.groups[r.clone()]);
+    }
+    Ok(out)
 }
 
 /// The index of the lowest value, ties to the first.
@@ -554,5 +601,41 @@ mod tests {
         // Refused before anything is evaluated.
         assert!(matches!(report(&files[1..], 0, w.clone(), None), Err(ChoiceError::NoGroups)));
         assert!(matches!(report(&files, 3, w, None), Err(ChoiceError::Plies(3))));
+    }
+
+    #[test]
+    fn the_rolls_kept_are_those_where_the_lookahead_picks_another_result() {
+        let w = NetWeights::random(8, 8, 5);
+        let grouped = sample_grouped(&w, 400, 7, 0.1, 4, f32::INFINITY);
+        let kept = disagreeing_rolls(&w, 1, &grouped).unwrap();
+        // The same, position by position: the 0-ply values of the net, the
+        // 1-ply values of its search.
+        let eval = NetEvaluator::new(w.clone());
+        let search = Search::new(NetEvaluator::new(w.clone()));
+        let first_min = |values: &[f32]| (0..values.len()).fold(0, |b, i| if values[i] < values[b] { i } else { b });
+        let (mut expected, mut rolls) = (Grouped::default(), 0);
+        let mut start = 0;
+        while start < grouped.groups.len() {
+            let end = (start..grouped.groups.len()).find(|&i| grouped.groups[i] != grouped.groups[start]);
+            let end = end.unwrap_or(grouped.groups.len());
+            let results = &grouped.positions[start..end];
+            if results.len() >= 2 {
+                rolls += 1;
+                let shallow: Vec<f32> = results.iter().map(|p| eval.evaluate(p).equity()).collect();
+                let deep: Vec<f32> = results.iter().map(|p| search.value(p, 1).equity()).collect();
+                if first_min(&shallow) != first_min(&deep) {
+                    expected.positions.extend_from_slice(results);
+                    expected.groups.extend_from_slice(&grouped.groups[start..end]);
+                }
+            }
+            start = end;
+        }
+        assert_eq!(kept, expected);
+        let kept_rolls = kept.groups.windows(2).filter(|g| g[0] != g[1]).count() + usize::from(!kept.groups.is_empty());
+        assert!(kept_rolls > 0 && kept_rolls < rolls, "{kept_rolls} of {rolls} rolls kept");
+        for plies in [0, MAX_PLIES + 1] {
+            let err = disagreeing_rolls(&w, plies, &grouped).unwrap_err();
+            assert_eq!(err, ChoiceError::Disagree(plies));
+        }
     }
 }

@@ -238,6 +238,49 @@ fn sample_can_keep_one_class() {
 }
 
 #[test]
+fn sample_can_keep_the_rolls_the_lookahead_decides_otherwise() {
+    let dir = temp("label-disagree");
+    let s = |p: &str| dir.join(p).to_str().unwrap().to_string();
+    let sample = |count: &str, afterstates: &str, more: &[&str], out: &str| {
+        let (out, groups) = (s(&format!("{out}.txt")), s(&format!("{out}.groups")));
+        let mut args = vec!["label", "sample", "--count", count, "--afterstates", afterstates, "--seed", "4"];
+        args.extend(["--out", out.as_str(), "--groups", groups.as_str()]);
+        args.extend(more);
+        gammon(&args)
+    };
+    let o = sample("60", "3", &["--disagree", "1"], "d");
+    assert!(o.success(), "{}", o.stderr);
+    let kept = gammon_train::siblings::read_groups(&dir.join("d.groups")).unwrap();
+    assert_eq!(kept.positions.len(), 60);
+    assert_eq!(gammon_train::labels::read_positions(&dir.join("d.txt")).unwrap(), kept.positions);
+    assert!(std::fs::read_to_string(dir.join("d.txt")).unwrap().contains(", disagree 1,"));
+    // Whole rolls of the unfiltered stream, each of two results or more.
+    let o = sample("3000", "3", &[], "all");
+    assert!(o.success(), "{}", o.stderr);
+    let all = gammon_train::siblings::read_groups(&dir.join("all.groups")).unwrap();
+    let roll = |g: &gammon_train::siblings::Grouped, n: u32| -> Vec<_> {
+        g.positions.iter().zip(&g.groups).filter(|(_, &k)| k == n).map(|(p, _)| *p).collect()
+    };
+    let mut numbers = kept.groups.clone();
+    numbers.dedup();
+    assert!(numbers.len() >= 2 && numbers.len() < 60, "{} rolls", numbers.len());
+    for &n in &numbers[..numbers.len() - 1] {
+        // (the last roll may be cut by --count)
+        let whole = roll(&all, n);
+        assert!(whole.len() >= 2);
+        assert_eq!(roll(&kept, n), whole, "roll {n}");
+    }
+    for (afterstates, more, why) in [
+        ("3", &["--disagree", "3"][..], "3 is not in 1..=2"),
+        ("1", &["--disagree", "1"][..], "--disagree needs --afterstates 2 or more"),
+    ] {
+        let o = sample("60", afterstates, more, "bad");
+        assert!(!o.success() && o.stderr.contains(why), "{more:?}: {}", o.stderr);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_bad_positions_file_names_the_line() {
     let dir = temp("label-bad");
     let p = dir.join("pos.txt");
