@@ -44,7 +44,7 @@ CHUNK = re.compile(r"(?:^|/)([cbxd])(\d{3})\.gds$")
 
 
 def campaign_labels(report):
-    """The campaign labels a fit used: the positions of its cNNN/bNNN files."""
+    """The campaign labels a fit used: the positions of its chunk files."""
     chunks, total = [], 0
     for d in report.get("data", []):
         m = CHUNK.search(d.get("path", ""))
@@ -66,6 +66,9 @@ def recipe(report):
         parts.append(f"ranking {report['ranking_weight']:g}")
     if s.get("halve_after", 1) != 1:
         parts.append(f"halve after {s['halve_after']}")
+    repeated = [d["path"].rsplit("/", 1)[-1] + f" x{d['repeat']}" for d in report.get("data", []) if d.get("repeat", 1) != 1]
+    if repeated:
+        parts.append("repeat " + " ".join(repeated))
     return ", ".join(parts)
 
 

@@ -104,8 +104,9 @@ pub struct FitArgs {
     ranking: Option<f32>,
     /// Meet each position of a --data file N times an epoch instead of
     /// once (1 to 10): a weight on positions rare in the other files, such
-    /// as the campaign's back-game chunks. `FILE=N` with FILE as given to
-    /// --data; repeat for several. The validation error weighs every
+    /// as the campaign's back-game chunks (with its ranking pairs). `FILE=N`
+    /// with FILE as given to --data; repeat for several; a position in
+    /// several files takes the largest N. The validation error weighs every
     /// position once.
     #[arg(long = "repeat", value_name = "FILE=N", value_parser = repeat_spec)]
     repeat: Vec<(PathBuf, u32)>,
@@ -171,6 +172,8 @@ pub fn run(args: &FitArgs) -> Result<()> {
         let net = weights.net_mut(kind);
         *net = Mlp::random(net.inputs(), hidden, 0.1, args.seed ^ (0xF5E5_0000 + kind.index() as u64));
     }
+    // Before reading the files: a misspelt --repeat fails at once.
+    let repeats = repeats_of(&args.data, &args.repeat)?;
     let datasets: Vec<Dataset> = args.data.iter().map(|p| Dataset::load(p)).collect::<Result<_, _>>()?;
     if args.ranking.is_some() && args.groups.len() != args.data.len() {
         anyhow::bail!(
@@ -187,7 +190,6 @@ pub fn run(args: &FitArgs) -> Result<()> {
         groups.push(Some(of));
     }
     let ranking = args.ranking.map(|weight| Ranking { groups, weight });
-    let repeats = repeats_of(&args.data, &args.repeat)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     gammon_eval::file_format::check_output(&args.out.join("weights.gnn"))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
@@ -309,8 +311,11 @@ fn ranking_weight(text: &str) -> Result<f32, String> {
 /// `FILE=N` of `--repeat`.
 fn repeat_spec(text: &str) -> Result<(PathBuf, u32), String> {
     let (file, n) = text.rsplit_once('=').ok_or("FILE=N: a --data file and how many times an epoch meets it")?;
+    if file.is_empty() {
+        return Err(format!("FILE=N names no file (got {text:?})"));
+    }
     match n.parse::<u32>() {
-        Ok(n) if (1..=MAX_REPEAT).contains(&n) && !file.is_empty() => Ok((PathBuf::from(file), n)),
+        Ok(n) if (1..=MAX_REPEAT).contains(&n) => Ok((PathBuf::from(file), n)),
         _ => Err(format!("FILE=N with N from 1 to {MAX_REPEAT} (got {text:?})")),
     }
 }

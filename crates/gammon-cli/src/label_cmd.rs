@@ -82,10 +82,11 @@ struct SampleArgs {
     #[arg(long, value_name = "KIND", value_parser = game_kind)]
     kind: Option<GameKind>,
     /// Keep only the rolls whose best result by the net's lookahead at
-    /// PLIES (1 or 2) is not its 0-ply best: the choices its search
-    /// corrects, where a fit most needs labels (gnubg trained on such
-    /// positions). With --afterstates 2 or more; the games are sampled
-    /// further until there are --count.
+    /// PLIES (1 or 2) is not its 0-ply best, among the results kept
+    /// (--afterstates, --window): the choices its search corrects, where a
+    /// fit most needs labels (gnubg trained on such positions). Whole rolls
+    /// only, so up to --count positions; the games are sampled further
+    /// until there are enough.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u8).range(1..=2))]
     disagree: Option<u8>,
     /// Probability of a random move in the sampling games.
@@ -235,6 +236,9 @@ fn sample(args: &SampleArgs) -> Result<()> {
     if args.disagree.is_some() && args.afterstates < 2 {
         bail!("label sample: --disagree needs --afterstates 2 or more (a roll's results to choose between)");
     }
+    if args.disagree.is_some() && window == 0.0 {
+        bail!("label sample: --disagree needs a --window above 0 (a window of 0 keeps one result a roll)");
+    }
     if let Some(path) = &args.groups {
         if args.afterstates == 0 {
             bail!("label sample: --groups needs --afterstates 1 or more (the played positions share no roll)");
@@ -255,10 +259,12 @@ fn sample(args: &SampleArgs) -> Result<()> {
     // positions are the same with or without --groups (the sampler numbers
     // the rolls either way).
     let mut count = args.count;
-    let grouped = loop {
+    let (grouped, enough) = loop {
         let mut drawn = pool.install(|| sample_grouped(&w, count, args.seed, args.explore, args.afterstates, window));
-        // On whole rolls, before any other filter takes results out of them.
+        // On whole rolls (the sample's last may be cut by its count), before
+        // any other filter takes results out of them.
         if let Some(plies) = args.disagree {
+            drawn.drop_last_roll();
             drawn = pool.install(|| disagreeing_rolls(&w, plies, &drawn))?;
         }
         if let Some(only) = only {
@@ -267,15 +273,22 @@ fn sample(args: &SampleArgs) -> Result<()> {
         if let Some(kind) = args.kind {
             drawn.retain(|p| GameKind::of(p) == kind);
         }
-        if drawn.positions.len() >= args.count || count >= gammon_train::distill::MAX_POSITIONS {
-            drawn.truncate(args.count);
-            break drawn;
+        let enough = drawn.positions.len() >= args.count;
+        if enough || count >= gammon_train::distill::MAX_POSITIONS {
+            if args.disagree.is_some() {
+                drawn.truncate_to_whole_rolls(args.count);
+            } else {
+                drawn.truncate(args.count);
+            }
+            break (drawn, enough);
         }
+        // At most eight times as many a round: a filter that keeps almost
+        // nothing does not jump to the most a sample draws at once.
         let kept = drawn.positions.len().max(1);
-        count = (count * args.count / kept + 1000).min(gammon_train::distill::MAX_POSITIONS);
+        count = (count * args.count / kept + 1000).min(count * 8).min(gammon_train::distill::MAX_POSITIONS);
     };
     let positions = &grouped.positions;
-    if positions.len() < args.count {
+    if !enough {
         let cap = gammon_train::distill::MAX_POSITIONS;
         if positions.is_empty() {
             bail!("label sample: none of the {cap} positions drawn is of the kind asked for (--only, --kind, --disagree); nothing written");

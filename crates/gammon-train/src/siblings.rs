@@ -42,6 +42,24 @@ impl Grouped {
         self.positions.truncate(n);
         self.groups.truncate(n);
     }
+
+    /// Keeps the whole rolls of the first `n` positions: a roll cut by `n`
+    /// goes.
+    pub fn truncate_to_whole_rolls(&mut self, n: usize) {
+        if n < self.groups.len() {
+            let cut = self.groups[n];
+            let keep = self.groups[..n].iter().rposition(|&g| g != cut).map_or(0, |i| i + 1);
+            self.truncate(keep);
+        }
+    }
+
+    /// Drops the last roll (which a sample of a set count may have cut).
+    pub fn drop_last_roll(&mut self) {
+        if let Some(&last) = self.groups.last() {
+            let keep = self.groups.iter().rposition(|&g| g != last).map_or(0, |i| i + 1);
+            self.truncate(keep);
+        }
+    }
 }
 
 pub use crate::distill::sample_grouped;
@@ -189,5 +207,29 @@ mod tests {
         assert_eq!(err, GroupsError::Order { line: 2, group: 2, before: 3 });
         assert!(parse_groups("x\t4HPwATDgc/ABMA\n").unwrap_err().to_string().contains("group:"));
         assert!(parse_groups("0\tnot-an-id\n").is_err());
+    }
+
+    #[test]
+    fn whole_rolls_are_kept_or_dropped_whole() {
+        let p = Position::STARTING;
+        let grouped = |groups: &[u32]| Grouped { positions: vec![p; groups.len()], groups: groups.to_vec() };
+        let mut g = grouped(&[0, 0, 1, 1, 1, 4]);
+        g.truncate_to_whole_rolls(4);
+        assert_eq!(g.groups, [0, 0]);
+        let mut g = grouped(&[0, 0, 1, 1, 1, 4]);
+        g.truncate_to_whole_rolls(5);
+        assert_eq!(g.groups, [0, 0, 1, 1, 1]);
+        let mut g = grouped(&[0, 0, 1]);
+        g.truncate_to_whole_rolls(9);
+        assert_eq!(g.groups, [0, 0, 1]);
+        let mut g = grouped(&[3, 3, 3]);
+        g.truncate_to_whole_rolls(2);
+        assert!(g.groups.is_empty() && g.positions.is_empty());
+        let mut g = grouped(&[0, 2, 2]);
+        g.drop_last_roll();
+        assert_eq!(g.groups, [0]);
+        g.drop_last_roll();
+        g.drop_last_roll();
+        assert!(g.groups.is_empty());
     }
 }

@@ -174,7 +174,8 @@ pub struct FitData<'a> {
     pub ranking: Option<&'a Ranking<'a>>,
     /// Per dataset, in the order given to the fit: how many times an epoch
     /// meets each of its positions (1 to [`MAX_REPEAT`]; a position in
-    /// several datasets takes the largest). `None`: once each.
+    /// several datasets takes the largest), its ranking pairs with it.
+    /// `None`: once each.
     pub repeats: Option<&'a [u32]>,
 }
 
@@ -225,7 +226,8 @@ pub struct EpochRow {
     /// The rate used in this epoch.
     pub rate: f32,
     /// Mean squared error per output over the training positions, during
-    /// the epoch.
+    /// the epoch (each counted as often as the epoch meets it:
+    /// [`FitData::repeats`]).
     pub train_mse: f64,
     /// Mean squared error per output over the validation positions, after it.
     pub validation_mse: f64,
