@@ -24,11 +24,14 @@ tick=$(getconf CLK_TCK)
 for pidfile in training/work/[cbxd][0-9][0-9][0-9].pid; do
   [ -e "$pidfile" ] || continue
   c=$(basename "$pidfile" .pid) pid=$(cat "$pidfile")
-  tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q "label rollout.*$c.gds" || continue
-  read -r -a stat < <(sed 's/.*) //' "/proc/$pid/stat")
+  tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -Eq "label rollout.*$c\.gds|campaign/label-chunk\.sh" || continue
+  # (the labeller may end between the two reads)
+  read -r -a stat < <(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null) || continue
+  [ "${#stat[@]}" -ge 15 ] || continue
   user=$(( (stat[11] + stat[13]) / tick )) sys=$(( (stat[12] + stat[14]) / tick ))
+  tmp=$(mktemp training/work/.cpu-running.XXXXXX)
   { grep -v "^$c $pid " training/work/cpu-running.log 2>/dev/null || true
-    echo "$c $pid $user user-s $sys sys-s at $(date -u +%FT%TZ)"; } > training/work/cpu-running.tmp
-  mv training/work/cpu-running.tmp training/work/cpu-running.log
+    echo "$c $pid $user user-s $sys sys-s at $(date -u +%FT%TZ)"; } > "$tmp"
+  mv "$tmp" training/work/cpu-running.log
 done
 cp training/work/cpu.log training/data/cpu.log

@@ -31,6 +31,11 @@ case "$series" in
   *) echo "error: SERIES must be c (the ordinary chunks), b (back games), x (crashed boards) or d (2-ply disagrees), not $series" >&2; exit 2 ;;
 esac
 c=$(printf '%s%03d' "$series" "$n")
+# This shell's pid is the labeller's (exec, below): keep.sh reads the CPU
+# time of both steps from it, so that a run stopped with its session still
+# counts (run.sh).
+mkdir -p training/work
+echo $$ > "training/work/$c.pid"
 gammon=${GAMMON:-target/release/gammon}
 # The chunk's own net (chunk-nets.txt), else the shipped one; WEIGHTS= overrides.
 listed=$(awk -v n="$n" -v s="$series" '!/^#/ && NF >= 4 && $1 == s && n >= $2 && n <= $3 { w = $4 } END { print w }' \
@@ -60,8 +65,5 @@ fi
 # labeller whose backgammon values are alive. A chunk keeps its settings so
 # that it resumes.
 if [ "$series" = c ] && [ "$n" -le 13 ]; then depth=(--truncate 7); else depth=(--full); fi
-# The labeller keeps this shell's pid (exec): keep.sh reads its CPU time
-# from it, so that a run stopped with its session still counts (run.sh).
-echo $$ > "training/work/$c.pid"
 exec "$gammon" label rollout --weights "$weights" --positions "$pos" --trials 72 "${depth[@]}" \
   --seed $seed --chunk 200 --threads "$threads" --out training/work/$c.gds

@@ -3,11 +3,13 @@
 # priority:
 #   nohup nice -n 19 training/campaign/run.sh N &        chunks cN, cN+1, ... (SERIES=b: bN, ...)
 #   nohup nice -n 19 training/campaign/run.sh c39 b2 x1 & c039, b002, x001, c040, b003, x002, ...
-# Stop it with SIGTERM or SIGINT to the labeller (the chunk in hand keeps
-# every saved label); pause it with SIGSTOP/SIGCONT while benchmarking.
-# Each run's CPU time goes to training/work/cpu.log; a run stopped with
-# its session (killed, so it wrote nothing) is added there from the last
-# snapshot keep.sh took (training/work/cpu-running.log) when this starts.
+# Stop it with SIGTERM or SIGINT (to this script or to the labeller, whose
+# pid is in training/work/NAME.pid): the labeller finishes the positions in
+# hand and keeps every label. Pause it with SIGSTOP/SIGCONT on the labeller
+# while benchmarking. Each run's CPU time goes to training/work/cpu.log; a
+# run killed with its session (which writes nothing) is added there from
+# the last snapshot keep.sh took (training/work/cpu-running.log) when this
+# starts again.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] || { echo "error: name the first chunk: N (SERIES=b for bN), or cN bN xN dN to take turns" >&2; exit 2; }
@@ -19,9 +21,17 @@ for t in "$@"; do
     *) echo "error: $t is not a chunk (N, cN, bN, xN or dN)" >&2; exit 2 ;;
   esac
 done
+# Whether `pid` is still labelling chunk `c` (pids are reused).
+labelling() {
+  tr '\0' ' ' < "/proc/$2/cmdline" 2>/dev/null | grep -Eq "label rollout.*$1\.gds|campaign/label-chunk\.sh"
+}
 # Runs killed with their session: their CPU up to the last keep.
 if [ -e training/work/cpu-running.log ]; then
   while read -r c pid user _ sys _ _ when; do
+    if labelling "$c" "$pid"; then
+      echo "error: $c is still being labelled by pid $pid; stop it first" >&2
+      exit 1
+    fi
     if [ -e "training/work/$c.pid" ] && [ "$(cat "training/work/$c.pid")" = "$pid" ]; then
       echo "$c $user user-s $sys sys-s (a run stopped with its session: its CPU at the last keep, $when)" >> training/work/cpu.log
       rm -f "training/work/$c.pid"
@@ -29,24 +39,37 @@ if [ -e training/work/cpu-running.log ]; then
   done < training/work/cpu-running.log
   rm -f training/work/cpu-running.log
 fi
+# A stop asked of this script goes to the labeller, which ends cleanly.
+c='' stopping=0
+trap 'stopping=1; pid=$(cat "training/work/$c.pid" 2>/dev/null || true); [ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null || true' TERM INT
 while true; do
   for k in "${!series[@]}"; do
     s=${series[$k]} n=${next[$k]}
     c=$(printf '%s%03d' "$s" "$n")
     start=$(date +%s)
-    status=0
     SERIES=$s /usr/bin/time -f "$c %U user-s %S sys-s %e wall-s" -a -o training/work/cpu.log \
-      training/campaign/label-chunk.sh "$n" "${THREADS:-2}" || status=$?
+      training/campaign/label-chunk.sh "$n" "${THREADS:-2}" &
+    child=$!
+    status=0
+    wait "$child" || status=$?
+    # A trapped signal ends `wait` early: wait for the labeller to finish.
+    while kill -0 "$child" 2>/dev/null; do
+      status=0
+      wait "$child" || status=$?
+    done
     # This run is in cpu.log whole (stopped or not): its snapshot no longer counts.
     if [ -e "training/work/$c.pid" ]; then
       pid=$(cat "training/work/$c.pid")
       if [ -e training/work/cpu-running.log ]; then
-        grep -v "^$c $pid " training/work/cpu-running.log > training/work/cpu-running.tmp || true
-        mv training/work/cpu-running.tmp training/work/cpu-running.log
+        tmp=$(mktemp training/work/.cpu-running.XXXXXX)
+        grep -v "^$c $pid " training/work/cpu-running.log > "$tmp" || true
+        mv "$tmp" training/work/cpu-running.log
       fi
       rm -f "training/work/$c.pid"
     fi
-    [ "$status" = 0 ] || exit "$status"
+    if [ "$stopping" = 1 ] || [ "$status" != 0 ]; then
+      exit "$status"
+    fi
     echo "$c finished $(date -u +%FT%TZ) after $(( $(date +%s) - start )) s" >> training/work/cpu.log
     next[$k]=$((n + 1))
   done
