@@ -317,7 +317,7 @@ fn sample(args: &SampleArgs) -> Result<()> {
     if let Some(path) = &args.groups {
         let header = format!("{header}\ngroups: the roll each position of {} is a result of", args.out.display());
         gammon_eval::file_format::write_output(path, groups_text(&header, &grouped).as_bytes())?;
-        let rolls = grouped.groups.windows(2).filter(|p| p[0] != p[1]).count() + usize::from(!positions.is_empty());
+        let rolls = grouped.rolls().count();
         eprintln!("{rolls} rolls in {}", path.display());
     }
     Ok(())

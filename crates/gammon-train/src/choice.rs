@@ -174,15 +174,7 @@ pub fn disagreeing_rolls(weights: &NetWeights, plies: u8, grouped: &Grouped) -> 
     }
     let eval = NetEvaluator::new(weights.clone());
     let search = Search::new(NetEvaluator::new(weights.clone())).with_plies(plies);
-    // The groups' spans: the positions of a roll are consecutive.
-    let mut spans = Vec::new();
-    let mut start = 0;
-    for i in 1..=grouped.groups.len() {
-        if i == grouped.groups.len() || grouped.groups[i] != grouped.groups[start] {
-            spans.push(start..i);
-            start = i;
-        }
-    }
+    let spans: Vec<_> = grouped.rolls().collect();
     let kept: Vec<bool> = spans
         .par_iter()
         .map(|r| {
@@ -631,7 +623,7 @@ mod tests {
             start = end;
         }
         assert_eq!(kept, expected);
-        let kept_rolls = kept.groups.windows(2).filter(|g| g[0] != g[1]).count() + usize::from(!kept.groups.is_empty());
+        let kept_rolls = kept.rolls().count();
         assert!(kept_rolls > 0 && kept_rolls < rolls, "{kept_rolls} of {rolls} rolls kept");
         for plies in [0, MAX_PLIES + 1] {
             let err = disagreeing_rolls(&w, plies, &grouped).unwrap_err();

@@ -43,6 +43,15 @@ impl Grouped {
         self.groups.truncate(n);
     }
 
+    /// The span of each roll's positions, in order.
+    pub fn rolls(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+        let mut start = 0;
+        self.groups.chunk_by(|a, b| a == b).map(move |run| {
+            start += run.len();
+            start - run.len()..start
+        })
+    }
+
     /// Keeps the whole rolls of the first `n` positions: a roll cut by `n`
     /// goes.
     pub fn truncate_to_whole_rolls(&mut self, n: usize) {
