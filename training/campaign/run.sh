@@ -3,6 +3,8 @@
 # priority:
 #   nohup nice -n 19 training/campaign/run.sh N &        chunks cN, cN+1, ... (SERIES=b: bN, ...)
 #   nohup nice -n 19 training/campaign/run.sh c39 b2 x1 & c039, b002, x001, c040, b003, x002, ...
+#   nohup nice -n 19 training/campaign/run.sh b3 c40 b x2 & a bare series letter is one more turn
+#                                            for it: b003, c040, b004, x002, b005, c041, ...
 # Stop it with SIGTERM or SIGINT (to this script or to the labeller, whose
 # pid is in training/work/NAME.pid): the labeller finishes the positions in
 # hand and keeps every label. Pause it with SIGSTOP/SIGCONT on the labeller
@@ -13,17 +15,28 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] || { echo "error: name the first chunk: N (SERIES=b for bN), or cN bN xN dN to take turns" >&2; exit 2; }
-series=() next=()
+# The turns (a series letter each) and each series' next chunk.
+turns=()
+declare -A next
 for t in "$@"; do
   case $t in
-    [0-9]*) series+=("${SERIES:-c}") next+=("$((10#$t))") ;;
-    [cbxd][0-9]*) series+=("${t:0:1}") next+=("$((10#${t:1}))") ;;
-    *) echo "error: $t is not a chunk (N, cN, bN, xN or dN)" >&2; exit 2 ;;
+    [0-9]*) s=${SERIES:-c} n=$((10#$t)) ;;
+    [cbxd][0-9]*) s=${t:0:1} n=$((10#${t:1})) ;;
+    [cbxd]) s=$t n='' ;;
+    *) echo "error: $t is not a chunk (N, cN, bN, xN or dN) or a series letter" >&2; exit 2 ;;
   esac
+  if [ -n "$n" ]; then
+    [ -z "${next[$s]:-}" ] || { echo "error: series $s is given a first chunk twice" >&2; exit 2; }
+    next[$s]=$n
+  fi
+  turns+=("$s")
+done
+for s in "${turns[@]}"; do
+  [ -n "${next[$s]:-}" ] || { echo "error: series $s has no first chunk (give it as ${s}N)" >&2; exit 2; }
 done
 # Whether `pid` is still labelling chunk `c` (pids are reused).
 labelling() {
-  tr '\0' ' ' < "/proc/$2/cmdline" 2>/dev/null | grep -Eq "label rollout.*$1\.gds|campaign/label-chunk\.sh"
+  { tr '\0' ' ' < "/proc/$2/cmdline"; } 2>/dev/null | grep -Eq "label rollout.*$1\.gds|campaign/label-chunk\.sh"
 }
 # Runs killed with their session: their CPU up to the last keep.
 if [ -e training/work/cpu-running.log ]; then
@@ -43,8 +56,8 @@ fi
 c='' stopping=0
 trap 'stopping=1; pid=$(cat "training/work/$c.pid" 2>/dev/null || true); [ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null || true' TERM INT
 while true; do
-  for k in "${!series[@]}"; do
-    s=${series[$k]} n=${next[$k]}
+  for s in "${turns[@]}"; do
+    n=${next[$s]}
     c=$(printf '%s%03d' "$s" "$n")
     start=$(date +%s)
     SERIES=$s /usr/bin/time -f "$c %U user-s %S sys-s %e wall-s" -a -o training/work/cpu.log \
@@ -71,6 +84,6 @@ while true; do
       exit "$status"
     fi
     echo "$c finished $(date -u +%FT%TZ) after $(( $(date +%s) - start )) s" >> training/work/cpu.log
-    next[$k]=$((n + 1))
+    next[$s]=$((n + 1))
   done
 done
