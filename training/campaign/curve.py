@@ -38,6 +38,7 @@ RUNS = [
     ("c-fit6", ""),
     ("c-fit7", "race-fresh's race net"),
     ("c-fit8", "race-fresh's race net"),
+    ("c-fit9-r2", "race-fresh's race net"),
 ]
 FILES = ["pr.tsv", "backgame-player.tsv", "backgame-opponent.tsv"]
 CHUNK = re.compile(r"(?:^|/)([cbxd])(\d{3})\.gds$")
