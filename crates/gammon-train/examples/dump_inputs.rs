@@ -9,6 +9,8 @@ use gammon_train::dataset::Dataset;
 use gammon_train::supervised::is_validation;
 use std::io::Write;
 
+const MAX_TSV_BYTES: u64 = 256 << 20;
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let kind = match args.get(1).map(String::as_str) {
@@ -42,6 +44,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (f, path) in args[3..].iter().enumerate() {
         let d = if path.ends_with(".tsv") {
             let mut d = Dataset::default();
+            // A yardstick file is a few hundred kB; refuse anything absurd.
+            if std::fs::metadata(path)?.len() > MAX_TSV_BYTES {
+                return Err(format!("{path}: over {MAX_TSV_BYTES} bytes").into());
+            }
             for line in std::fs::read_to_string(path)?.lines() {
                 let mut f = line.split_whitespace();
                 let (Some(id), rest) = (f.next(), f.map(str::parse::<f32>).collect::<Result<Vec<_>, _>>()?) else {
