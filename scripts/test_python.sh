@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python package (crates/gammon-py): lint, build (the dev profile, with
 # maturin develop, into target/py-venv), test with pytest against the CLI's
-# --json (target/debug/gammon, built here if missing), and check the type
+# --json (target/debug/gammon, built here), and check the type
 # stubs: mypy.stubtest against the module, mypy --strict on the examples.
 # .ci/run calls it after `cargo test --workspace`.
 set -euo pipefail
@@ -28,8 +28,9 @@ if ! python3 -c "import os, sys, sysconfig as c; sys.exit(not os.path.exists(os.
 fi
 cargo test --manifest-path crates/gammon-py/Cargo.toml --locked --lib -q
 
-# The binary the answers are compared with.
-[ -x target/debug/gammon ] || CARGO_TARGET_DIR=$root/target cargo build -p gammon-cli
+# The binary the answers are compared with, built afresh (a stale one, from
+# before a new net was shipped, would disagree with the package).
+CARGO_TARGET_DIR=$root/target cargo build -q -p gammon-cli
 
 (cd crates/gammon-py && VIRTUAL_ENV=$venv PATH=$venv/bin:$PATH maturin develop --locked -q)
 "$venv/bin/python" -m pytest -q crates/gammon-py/tests
