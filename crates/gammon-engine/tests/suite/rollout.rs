@@ -220,21 +220,26 @@ fn moves_share_their_dice_and_rank_by_rollout() {
     assert_eq!(moves[0].difference.standard_error, 0.0);
     let best = Position::STARTING.format_move(&moves[0].mv);
     assert_eq!(best, "8/5 6/5", "{moves:#?}");
+    // Common random numbers: the same dice make the values of two moves
+    // positively correlated, so their differences are known better than if
+    // they had been rolled out independently. Taken over the three
+    // differences together: one move's correlation with the best, estimated
+    // from 144 games, can come out near zero (it depends on the net).
+    let (mut paired, mut independent) = (0.0, 0.0);
     for m in &moves[1..] {
         assert!(m.difference.mean < 0.0);
         let diff = m.rollout.equity.mean - moves[0].rollout.equity.mean;
         assert!((m.difference.mean - diff).abs() < 1e-12);
-        // Common random numbers: the same dice make the values of two moves
-        // positively correlated, so their difference is known better than
-        // if they had been rolled out independently.
-        let independent = m.rollout.equity.standard_error.hypot(moves[0].rollout.equity.standard_error);
+        let alone = m.rollout.equity.standard_error.hypot(moves[0].rollout.equity.standard_error);
         println!(
-            "{}: difference SE {:.4}, independent {independent:.4}",
+            "{}: difference SE {:.4}, independent {alone:.4}",
             Position::STARTING.format_move(&m.mv),
             m.difference.standard_error
         );
-        assert!(m.difference.standard_error < independent, "{m:?}");
+        paired += m.difference.standard_error.powi(2);
+        independent += alone.powi(2);
     }
+    assert!(paired < 0.9 * independent, "{moves:?}");
     // With luck adjustment the values themselves are precise.
     let vr = RolloutSettings { variance_reduction: true, ..s };
     let adjusted = rollout_moves(net(), &Position::STARTING, Dice::new(3, 1).unwrap(), &vr, |_| {}).unwrap();
