@@ -6,8 +6,9 @@ reports each file's mean |error|, bias and root mean square error less the
 rollout's own noise; with --base, the paired difference of |error| with
 another run of this script.
 
-    python3 rollout_player.py --gammon target/release/gammon --yardstick ../shared/yardstick \
-        --weights training/runs/c-fit8/weights.gnn --ply 1 --games 72 --out ply1.jsonl [--base ply0.jsonl]
+    cd training/runs/label-audit
+    python3 rollout_player.py --gammon ../../../target/release/gammon --yardstick ../../../../shared/yardstick \
+        --weights ../c-fit8/weights.gnn --ply 1 --games 72 --out ply1.jsonl [--base ply0.jsonl]
 """
 import argparse, json, math, os, subprocess, sys, time
 from collections import defaultdict
@@ -21,7 +22,10 @@ def roll(a, position):
     t0 = time.time()
     cmd = [a.gammon, "rollout", pid, "--games", str(a.games), "--ply", str(a.ply), "--threads", "1",
            "--seed", "31", "--weights", a.weights, "--json"]
-    r = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)["rollout"]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"error: {pid}: {done.stderr.strip()}")
+    r = json.loads(done.stdout)["rollout"]
     return {"file": fname, "id": pid, "ref": equity(ref), "eq": r["equity"]["mean"],
             "se": r["equity"]["standard_error"], "s": time.time() - t0}
 
