@@ -18,7 +18,8 @@
 # (`gammon fit --repeat`).
 #
 # writes training/runs/NAME/ (weights.gnn, fit-report.json,
-# learning-curve.csv, fit.log, time.txt, benchmark.txt, choice.txt; the
+# learning-curve.csv, fit.log, time.txt, benchmark.txt, choice.txt,
+# held-out.txt: the held-out chunks' values by this net and the shipped one; the
 # contact step's files in NAME/contact/). FROM=path starts from another net
 # than weights/gammon.net. The recipe (c-fit7's, training/runs/c-fit7): Adam
 # at rate 0.0003 from the shipped net, the contact net first, then the
@@ -62,11 +63,12 @@ for n in $(seq "$first" "$last") ${EXTRA:-}; do
   args+=(--data "$data/$c.gds" --groups "$data/$c.groups")
   if [ "${c:0:1}" = b ] && [ -n "${REPEAT_B:-}" ]; then args+=(--repeat "$data/$c.gds=$REPEAT_B"); fi
 done
-held=()
+held=() held_data=()
 for n in "$@"; do
   c=$(chunk "$n")
   unpack "$c"
   held+=(--labels "$data/$c.gds" --groups "$data/$c.groups")
+  held_data+=("$data/$c.gds")
 done
 extra=${EXTRA:+ and ${EXTRA}}
 label="gammon $name: fitted (Adam, cross-entropy with a ranking term, weight $weight) to chunks $first-$last$extra (training/runs/$name)"
@@ -82,5 +84,16 @@ fit contact "$from" "$out/contact"
 fit crashed "$out/contact/weights.gnn" "$out"
 "$gammon" benchmark ../shared/yardstick/*.tsv --weights "$out/weights.gnn" > "$out/benchmark.txt"
 "$gammon" label choice "${held[@]}" --weights "$out/weights.gnn" --baseline weights/gammon.net > "$out/choice.txt"
+# The values on the held-out chunks' own labels, this net's and the shipped one's.
+rm -f "$out/held-out.txt"
+values=()
+for w in "$out/weights.gnn" weights/gammon.net; do
+  "$gammon" benchmark "${held_data[@]}" --weights "$w" > "$out/held-out.part"
+  cat "$out/held-out.part" >> "$out/held-out.txt"
+  # The last equity line: the only file's, or the total of several.
+  values+=("$(grep "^  equity" "$out/held-out.part" | tail -1 | awk '{print $3}')")
+done
+rm -f "$out/held-out.part"
 echo "yardstick pr: $(grep -A2 "pr.tsv" "$out/benchmark.txt" | tail -1)"
+echo "held-out chunks' own labels, |equity error|: ${values[0]} (the shipped net ${values[1]})"
 grep "paired" "$out/choice.txt"
