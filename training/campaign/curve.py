@@ -41,7 +41,7 @@ RUNS = [
     ("c-fit9-r2", "race-fresh's race net"),
 ]
 FILES = ["pr.tsv", "backgame-player.tsv", "backgame-opponent.tsv"]
-CHUNK = re.compile(r"(?:^|/)([cbxd])(\d{3})\.gds$")
+CHUNK = re.compile(r"(?:^|/)([abcdx])(\d{3})\.gds$")
 
 
 def campaign_labels(report):
@@ -87,7 +87,7 @@ def chunk_cpu_seconds(path="training/data/cpu.log"):
 def span(chunks):
     """c001-c036 + b001 from a list of chunk names."""
     out = []
-    for series in "cbxd":
+    for series in "cbxda":
         nums = sorted(int(c[1:]) for c in chunks if c[0] == series)
         if nums:
             out.append(f"{series}{nums[0]:03d}-{series}{nums[-1]:03d}" if len(nums) > 1 else f"{series}{nums[0]:03d}")

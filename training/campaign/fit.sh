@@ -10,11 +10,13 @@
 #   e.g. training/campaign/fit.sh c-fit7 1 35 4 36
 #
 # Chunks are numbers (cNNN), bN (the back-game chunk bNNN), xN (the
-# crashed-board chunk xNNN) or dN (the 2-ply-disagrees chunk dNNN). EXTRA="b1 b2 x1" adds chunks to the training
+# crashed-board chunk xNNN), dN (the 2-ply-disagrees chunk dNNN) or aN (the
+# blitz chunk aNNN). EXTRA="b1 b2 x1" adds chunks to the training
 # set beyond FIRST..LAST; HALVE_AFTER=N and
 # MAX_EPOCHS=N change the rate schedule (defaults 1 and 100: c-fit7's);
 # FIT_ARGS="--hidden 160" adds options to both steps' `gammon fit`;
 # REPEAT_B=N meets each back-game chunk's positions N times an epoch
+# (REPEAT_A=N each blitz chunk's)
 # (`gammon fit --repeat`).
 #
 # writes training/runs/NAME/ (weights.gnn, fit-report.json,
@@ -42,9 +44,9 @@ mkdir -p "$data" "$out"
 # A chunk token (37, b1) as its file name (c037, b001).
 chunk() {
   case $1 in
-    [bxd][0-9]*) printf '%s%03d' "${1:0:1}" "$((10#${1:1}))" ;;
+    [abxd][0-9]*) printf '%s%03d' "${1:0:1}" "$((10#${1:1}))" ;;
     [0-9]*) printf 'c%03d' "$((10#$1))" ;;
-    *) echo "error: $1 is not a chunk (a number, bN, xN or dN)" >&2; exit 2 ;;
+    *) echo "error: $1 is not a chunk (a number, bN, xN, dN or aN)" >&2; exit 2 ;;
   esac
 }
 unpack() {
@@ -62,6 +64,7 @@ for n in $(seq "$first" "$last") ${EXTRA:-}; do
   unpack "$c"
   args+=(--data "$data/$c.gds" --groups "$data/$c.groups")
   if [ "${c:0:1}" = b ] && [ -n "${REPEAT_B:-}" ]; then args+=(--repeat "$data/$c.gds=$REPEAT_B"); fi
+  if [ "${c:0:1}" = a ] && [ -n "${REPEAT_A:-}" ]; then args+=(--repeat "$data/$c.gds=$REPEAT_A"); fi
 done
 held=() held_data=()
 for n in "$@"; do

@@ -21,14 +21,18 @@ threads=${2:-2}
 # 9% of an ordinary chunk, the next worst against the chunks' own labels),
 # seeded 45000+N. SERIES=d: rolls the net's 2-ply search decides otherwise
 # than its 0-ply choice (`label sample --disagree 2`: every result kept of
-# such a roll, the choices a fit most needs), seeded 55000+N.
+# such a roll, the choices a fit most needs), seeded 55000+N. SERIES=a:
+# attacks, blitzes (`label sample --kind blitz`, about 15% of an ordinary
+# chunk), where the net's backgammon losses are lowest against its own
+# labels (the issue's "positions where backgammons happen"), seeded 65000+N.
 series=${SERIES:-c}
 case "$series" in
   c) kind=() seed=$((25000 + n)) ;;
   b) kind=(--kind back-game) seed=$((35000 + n)) ;;
   x) kind=(--only crashed) seed=$((45000 + n)) ;;
   d) kind=(--disagree 2) seed=$((55000 + n)) ;;
-  *) echo "error: SERIES must be c (the ordinary chunks), b (back games), x (crashed boards) or d (2-ply disagrees), not $series" >&2; exit 2 ;;
+  a) kind=(--kind blitz) seed=$((65000 + n)) ;;
+  *) echo "error: SERIES must be c (the ordinary chunks), b (back games), x (crashed boards), d (2-ply disagrees) or a (blitzes), not $series" >&2; exit 2 ;;
 esac
 c=$(printf '%s%03d' "$series" "$n")
 # This shell's pid is the labeller's (exec, below): keep.sh reads the CPU

@@ -21,9 +21,9 @@ declare -A next
 for t in "$@"; do
   case $t in
     [0-9]*) s=${SERIES:-c} n=$((10#$t)) ;;
-    [cbxd][0-9]*) s=${t:0:1} n=$((10#${t:1})) ;;
-    [cbxd]) s=$t n='' ;;
-    *) echo "error: $t is not a chunk (N, cN, bN, xN or dN) or a series letter" >&2; exit 2 ;;
+    [abcdx][0-9]*) s=${t:0:1} n=$((10#${t:1})) ;;
+    [abcdx]) s=$t n='' ;;
+    *) echo "error: $t is not a chunk (N, cN, bN, xN, dN or aN) or a series letter" >&2; exit 2 ;;
   esac
   if [ -n "$n" ]; then
     [ -z "${next[$s]:-}" ] || { echo "error: series $s is given a first chunk twice" >&2; exit 2; }
