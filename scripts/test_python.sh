@@ -30,7 +30,7 @@ cargo test --manifest-path crates/gammon-py/Cargo.toml --locked --lib -q
 
 # The binary the answers are compared with, built afresh (a stale one, from
 # before a new net was shipped, would disagree with the package).
-CARGO_TARGET_DIR=$root/target cargo build -q -p gammon-cli
+CARGO_TARGET_DIR=$root/target cargo build -q --locked -p gammon-cli
 
 (cd crates/gammon-py && VIRTUAL_ENV=$venv PATH=$venv/bin:$PATH maturin develop --locked -q)
 "$venv/bin/python" -m pytest -q crates/gammon-py/tests

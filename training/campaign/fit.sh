@@ -44,9 +44,9 @@ mkdir -p "$data" "$out"
 # A chunk token (37, b1) as its file name (c037, b001).
 chunk() {
   case $1 in
-    [abxd][0-9]*) printf '%s%03d' "${1:0:1}" "$((10#${1:1}))" ;;
+    [abcdx][0-9]*) printf '%s%03d' "${1:0:1}" "$((10#${1:1}))" ;;
     [0-9]*) printf 'c%03d' "$((10#$1))" ;;
-    *) echo "error: $1 is not a chunk (a number, bN, xN, dN or aN)" >&2; exit 2 ;;
+    *) echo "error: $1 is not a chunk (N or cN, bN, xN, dN, aN)" >&2; exit 2 ;;
   esac
 }
 unpack() {
@@ -72,6 +72,10 @@ for n in "$@"; do
   unpack "$c"
   held+=(--labels "$data/$c.gds" --groups "$data/$c.groups")
   held_data+=("$data/$c.gds")
+  # A held-out chunk must not be fitted too.
+  for a in "${args[@]}"; do
+    [ "$a" != "$data/$c.gds" ] || { echo "error: $c is both fitted and held out" >&2; exit 2; }
+  done
 done
 extra=${EXTRA:+ and ${EXTRA}}
 label="gammon $name: fitted (Adam, cross-entropy with a ranking term, weight $weight) to chunks $first-$last$extra (training/runs/$name)"
@@ -94,7 +98,9 @@ for w in "$out/weights.gnn" weights/gammon.net; do
   "$gammon" benchmark "${held_data[@]}" --weights "$w" > "$out/held-out.part"
   cat "$out/held-out.part" >> "$out/held-out.txt"
   # The last equity line: the only file's, or the total of several.
-  values+=("$(grep "^  equity" "$out/held-out.part" | tail -1 | awk '{print $3}')")
+  value=$(grep "^  equity" "$out/held-out.part" | tail -1 | awk '{print $3}' || true)
+  [ -n "$value" ] || { echo "error: no equity line in gammon benchmark's output ($out/held-out.txt)" >&2; exit 1; }
+  values+=("$value")
 done
 rm -f "$out/held-out.part"
 echo "yardstick pr: $(grep -A2 "pr.tsv" "$out/benchmark.txt" | tail -1)"

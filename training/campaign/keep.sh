@@ -24,7 +24,7 @@ tick=$(getconf CLK_TCK)
 for pidfile in training/work/[abcdx][0-9][0-9][0-9].pid; do
   [ -e "$pidfile" ] || continue
   c=$(basename "$pidfile" .pid) pid=$(cat "$pidfile")
-  tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -Eq "label rollout.*$c\.gds|campaign/label-chunk\.sh" || continue
+  { tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null | grep -Eq "label rollout.*$c\.gds|campaign/label-chunk\.sh" || continue
   # (the labeller may end between the two reads)
   read -r -a stat < <(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null) || continue
   [ "${#stat[@]}" -ge 15 ] || continue

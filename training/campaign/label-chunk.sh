@@ -23,8 +23,8 @@ threads=${2:-2}
 # than its 0-ply choice (`label sample --disagree 2`: every result kept of
 # such a roll, the choices a fit most needs), seeded 55000+N. SERIES=a:
 # attacks, blitzes (`label sample --kind blitz`, about 15% of an ordinary
-# chunk), where the net's backgammon losses are lowest against its own
-# labels (the issue's "positions where backgammons happen"), seeded 65000+N.
+# chunk), where the net under-predicts its own labels' backgammon
+# losses (the issue's "positions where backgammons happen"), seeded 65000+N.
 series=${SERIES:-c}
 case "$series" in
   c) kind=() seed=$((25000 + n)) ;;

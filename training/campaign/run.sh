@@ -5,8 +5,9 @@
 #   nohup nice -n 19 training/campaign/run.sh c39 b2 x1 & c039, b002, x001, c040, b003, x002, ...
 #   nohup nice -n 19 training/campaign/run.sh b3 c40 b x2 & a bare series letter is one more turn
 #                                            for it: b003, c040, b004, x002, b005, c041, ...
-# Stop it with SIGTERM or SIGINT (to this script or to the labeller, whose
-# pid is in training/work/NAME.pid): the labeller finishes the positions in
+# Stop it with SIGTERM to this script, or SIGTERM or SIGINT to the labeller
+# (its pid is in training/work/NAME.pid; a script started with nohup from a
+# non-interactive shell ignores SIGINT): the labeller finishes the positions in
 # hand and keeps every label. Pause it with SIGSTOP/SIGCONT on the labeller
 # while benchmarking. Each run's CPU time goes to training/work/cpu.log; a
 # run killed with its session (which writes nothing) is added there from
@@ -14,7 +15,7 @@
 # starts again.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[ $# -ge 1 ] || { echo "error: name the first chunk: N (SERIES=b for bN), or cN bN xN dN to take turns" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "error: name the first chunk: N (SERIES=b for bN), or cN bN xN dN aN to take turns (a bare letter: one more turn)" >&2; exit 2; }
 # The turns (a series letter each) and each series' next chunk.
 turns=()
 declare -A next
