@@ -232,9 +232,10 @@ fn moves_share_their_dice_and_rank_by_rollout() {
         assert!((m.difference.mean - diff).abs() < 1e-12);
         let alone = m.rollout.equity.standard_error.hypot(moves[0].rollout.equity.standard_error);
         println!(
-            "{}: difference SE {:.4}, independent {alone:.4}",
+            "{}: difference SE {:.4}, independent {alone:.4} (correlation with the best about {:.2})",
             Position::STARTING.format_move(&m.mv),
-            m.difference.standard_error
+            m.difference.standard_error,
+            1.0 - (m.difference.standard_error / alone).powi(2)
         );
         paired += m.difference.standard_error.powi(2);
         independent += alone.powi(2);
