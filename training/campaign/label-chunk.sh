@@ -56,8 +56,21 @@ if [ ! -e "$groups" ] && [ -e training/data/$c.groups.gz ]; then
   gunzip -c training/data/$c.groups.gz > "$groups"
 fi
 if [ ! -s "$pos" ] || [ ! -s "$groups" ]; then
+  # In the background, so that a stop asked of this script (run.sh sends
+  # it to this pid) reaches the sampler instead of leaving it orphaned.
   "$gammon" label sample --weights "$weights" --count $count --afterstates 4 --window 0.1 \
-    --explore 0.1 "${kind[@]}" --seed $seed --threads "$threads" --out "$pos" --groups "$groups"
+    --explore 0.1 "${kind[@]}" --seed $seed --threads "$threads" --out "$pos" --groups "$groups" &
+  sampler=$!
+  trap 'kill -TERM "$sampler" 2>/dev/null || true' TERM INT
+  status=0
+  wait "$sampler" || status=$?
+  # A trapped signal ends `wait` early: wait for the sampler itself.
+  while kill -0 "$sampler" 2>/dev/null; do
+    status=0
+    wait "$sampler" || status=$?
+  done
+  trap - TERM INT
+  [ "$status" = 0 ] || exit "$status"
 fi
 # A kept partial chunk is where the labelling resumes.
 if [ ! -e training/work/$c.gds ] && [ -e training/data/$c.gds.gz ]; then
