@@ -12,6 +12,7 @@
 # training/data/cNNN.gds.gz with its SHA-256.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. training/campaign/wait.sh
 n=${1:?chunk number}
 threads=${2:-2}
 # SERIES=b labels the back-game series instead: chunk bNNN holds only
@@ -62,13 +63,7 @@ if [ ! -s "$pos" ] || [ ! -s "$groups" ]; then
     --explore 0.1 "${kind[@]}" --seed $seed --threads "$threads" --out "$pos" --groups "$groups" &
   sampler=$!
   trap 'kill -TERM "$sampler" 2>/dev/null || true' TERM INT
-  status=0
-  wait "$sampler" || status=$?
-  # A trapped signal ends `wait` early: wait for the sampler itself.
-  while kill -0 "$sampler" 2>/dev/null; do
-    status=0
-    wait "$sampler" || status=$?
-  done
+  wait_for "$sampler"
   trap - TERM INT
   [ "$status" = 0 ] || exit "$status"
 fi

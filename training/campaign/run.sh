@@ -15,6 +15,7 @@
 # starts again.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. training/campaign/wait.sh
 [ $# -ge 1 ] || { echo "error: name the first chunk: N (SERIES=b for bN), or cN bN xN dN aN to take turns (a bare letter: one more turn)" >&2; exit 2; }
 # The turns (a series letter each) and each series' next chunk.
 turns=()
@@ -63,14 +64,7 @@ while true; do
     start=$(date +%s)
     SERIES=$s /usr/bin/time -f "$c %U user-s %S sys-s %e wall-s" -a -o training/work/cpu.log \
       training/campaign/label-chunk.sh "$n" "${THREADS:-2}" &
-    child=$!
-    status=0
-    wait "$child" || status=$?
-    # A trapped signal ends `wait` early: wait for the labeller to finish.
-    while kill -0 "$child" 2>/dev/null; do
-      status=0
-      wait "$child" || status=$?
-    done
+    wait_for $!
     # This run is in cpu.log whole (stopped or not): its snapshot no longer counts.
     if [ -e "training/work/$c.pid" ]; then
       pid=$(cat "training/work/$c.pid")
