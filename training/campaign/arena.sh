@@ -11,6 +11,9 @@ cd "$(dirname "$0")/../.."
 name=$1 weights=$2
 shift 2
 mkdir -p training/work/arena
+# gnubg makes ~/.gnubg when it first starts; two workers starting at once
+# on a fresh machine race for it and one exits ("File exists").
+mkdir -p "$HOME/.gnubg"
 root=$(pwd)
 for seed in "$@"; do
     out="$root/training/work/arena/$name-$seed.jsonl"
