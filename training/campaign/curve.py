@@ -39,6 +39,7 @@ RUNS = [
     ("c-fit7", "race-fresh's race net"),
     ("c-fit8", "race-fresh's race net"),
     ("c-fit9-r2", "race-fresh's race net"),
+    ("c-fit10r", "race-fresh's race net"),
 ]
 FILES = ["pr.tsv", "backgame-player.tsv", "backgame-opponent.tsv"]
 CHUNK = re.compile(r"(?:^|/)([abcdx])(\d{3})\.gds$")
@@ -70,6 +71,9 @@ def recipe(report):
     repeated = [d["path"].rsplit("/", 1)[-1] + f" x{d['repeat']}" for d in report.get("data", []) if d.get("repeat", 1) != 1]
     if repeated:
         parts.append("repeat " + " ".join(repeated))
+    rank_only = [d["path"].rsplit("/", 1)[-1].removesuffix(".gds") for d in report.get("data", []) if d.get("rank_only")]
+    if rank_only:
+        parts.append("ranking term only on " + span(rank_only))
     return ", ".join(parts)
 
 

@@ -17,7 +17,10 @@
 # FIT_ARGS="--hidden 160" adds options to both steps' `gammon fit`;
 # REPEAT_B=N meets each back-game chunk's positions N times an epoch
 # (REPEAT_A=N each blitz chunk's)
-# (`gammon fit --repeat`).
+# (`gammon fit --repeat`); RANK_ONLY="1 2 3" fits those chunks (fitted
+# chunks, as FIRST..LAST or EXTRA) by the ranking term only
+# (`gammon fit --rank-only`: c001-c013, truncated by a net with dead
+# backgammon outputs, have labels whose level is off).
 #
 # writes training/runs/NAME/ (weights.gnn, fit-report.json,
 # learning-curve.csv, fit.log, time.txt, benchmark.txt, choice.txt,
@@ -66,6 +69,13 @@ for n in $(seq "$first" "$last") ${EXTRA:-}; do
   if [ "${c:0:1}" = b ] && [ -n "${REPEAT_B:-}" ]; then args+=(--repeat "$data/$c.gds=$REPEAT_B"); fi
   if [ "${c:0:1}" = a ] && [ -n "${REPEAT_A:-}" ]; then args+=(--repeat "$data/$c.gds=$REPEAT_A"); fi
 done
+rank_only=''
+for n in ${RANK_ONLY:-}; do
+  c=$(chunk "$n")
+  printf '%s\n' "${args[@]}" | grep -qx "$data/$c.gds" || { echo "error: RANK_ONLY names $c, which is not fitted" >&2; exit 2; }
+  args+=(--rank-only "$data/$c.gds")
+  rank_only="$rank_only $n"
+done
 held=() held_data=()
 for n in "$@"; do
   c=$(chunk "$n")
@@ -78,7 +88,8 @@ for n in "$@"; do
   done
 done
 extra=${EXTRA:+ and ${EXTRA}}
-label="gammon $name: fitted (Adam, cross-entropy with a ranking term, weight $weight) to chunks $first-$last$extra (training/runs/$name)"
+ranked=${rank_only:+; ranking term only on${rank_only}}
+label="gammon $name: fitted (Adam, cross-entropy with a ranking term, weight $weight) to chunks $first-$last$extra$ranked (training/runs/$name)"
 fit() {
   local net=$1 start=$2 dir=$3
   /usr/bin/time -f "$net %U user-s %e wall-s" -a -o "$out/time.txt" \

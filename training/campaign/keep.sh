@@ -34,4 +34,12 @@ for pidfile in training/work/[abcdx][0-9][0-9][0-9].pid; do
     echo "$c $pid $user user-s $sys sys-s at $(date -u +%FT%TZ)"; } > "$tmp"
   mv "$tmp" training/work/cpu-running.log
 done
-cp training/work/cpu.log training/data/cpu.log
+# training/data/cpu.log is the campaign's record; training/work/cpu.log only
+# what this checkout's runs wrote (a fresh checkout starts it empty). Add
+# the lines the record lacks, never replace it.
+if [ -e training/work/cpu.log ]; then
+  tmp=$(mktemp training/data/.cpu.XXXXXX)
+  touch training/data/cpu.log
+  awk 'NR == FNR { seen[$0] = 1; print; next } !seen[$0]' training/data/cpu.log training/work/cpu.log > "$tmp"
+  mv -f "$tmp" training/data/cpu.log
+fi

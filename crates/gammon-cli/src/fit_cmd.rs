@@ -110,6 +110,15 @@ pub struct FitArgs {
     /// position once.
     #[arg(long = "repeat", value_name = "FILE=N", value_parser = repeat_spec)]
     repeat: Vec<(PathBuf, u32)>,
+    /// Learn only the ranking term from this --data file (the differences
+    /// between the results of a roll), not its labels' values: for labels
+    /// whose level is off but whose differences are sound, such as the
+    /// campaign's rollouts truncated by a net with dead backgammon outputs
+    /// (c001-c013). A position also in another --data file takes that
+    /// file's labels; none of the file's positions is validated on. FILE
+    /// as given to --data; repeat for several; needs --ranking.
+    #[arg(long = "rank-only", value_name = "FILE", requires = "ranking")]
+    rank_only: Vec<PathBuf>,
     /// The net's name, stored in the weights file (what `gammon eval`
     /// calls the evaluator); default: the starting net's, plus what this fit
     /// learned from.
@@ -174,6 +183,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
     }
     // Before reading the files: a misspelt --repeat fails at once.
     let repeats = repeats_of(&args.data, &args.repeat)?;
+    let rank_only = rank_only_of(&args.data, &args.rank_only)?;
     let datasets: Vec<Dataset> = args.data.iter().map(|p| Dataset::load(p)).collect::<Result<_, _>>()?;
     if args.ranking.is_some() && args.groups.len() != args.data.len() {
         anyhow::bail!(
@@ -209,7 +219,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
             bar.note(&row.to_string());
             bar.report(epochs, most);
         };
-        let data = FitData { ranking: ranking.as_ref(), repeats: repeats.as_deref() };
+        let data = FitData { ranking: ranking.as_ref(), repeats: repeats.as_deref(), rank_only: rank_only.as_deref() };
         fit_supervised_with(&mut weights, &refs, data, &settings, each, stop.as_atomic())
     });
     bar.clear();
@@ -258,7 +268,8 @@ pub fn run(args: &FitArgs) -> Result<()> {
         "from": args.from,
         "data": args.data.iter().zip(&sources).enumerate().map(|(k, (p, s))| {
             let repeat = repeats.as_ref().map_or(1, |r| r[k]);
-            serde_json::json!({"path": p, "about": s, "groups": args.groups.get(k), "repeat": repeat})
+            let rank_only = rank_only.as_ref().is_some_and(|r| r[k]);
+            serde_json::json!({"path": p, "about": s, "groups": args.groups.get(k), "repeat": repeat, "rank_only": rank_only})
         }).collect::<Vec<_>>(),
         "ranking_weight": args.ranking,
         "hidden": NetKind::ALL.map(|k| (k.name(), weights.net(k).hidden())),
@@ -337,6 +348,28 @@ fn repeats_of(data: &[PathBuf], specs: &[(PathBuf, u32)]) -> Result<Option<Vec<u
         }
     }
     Ok(Some(data.iter().map(|d| specs.iter().find(|(f, _)| f == d).map_or(1, |&(_, n)| n)).collect()))
+}
+
+/// Whether each --data file is --rank-only (`None`: none is).
+fn rank_only_of(data: &[PathBuf], files: &[PathBuf]) -> Result<Option<Vec<bool>>> {
+    if files.is_empty() {
+        return Ok(None);
+    }
+    for (k, file) in files.iter().enumerate() {
+        if !data.contains(file) {
+            anyhow::bail!(
+                "fit: --rank-only {}: not one of the --data files (give the path as --data has it)",
+                file.display()
+            );
+        }
+        if files[..k].contains(file) {
+            anyhow::bail!("fit: --rank-only {}: given twice", file.display());
+        }
+    }
+    if data.iter().all(|d| files.contains(d)) {
+        anyhow::bail!("fit: --rank-only names every --data file: no labels would teach the values");
+    }
+    Ok(Some(data.iter().map(|d| files.contains(d)).collect()))
 }
 
 fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {

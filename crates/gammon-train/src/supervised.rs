@@ -14,7 +14,11 @@
 //!   by the seed (a dataset given a repeat count, [`FitData::repeats`], has
 //!   each of its positions met that many times an epoch: a weight on
 //!   positions that are rare elsewhere, such as the back-game chunks; the
-//!   validation error weighs every position once); a mini-batch's gradient (of the squared error of the five
+//!   validation error weighs every position once); a dataset marked
+//!   rank-only ([`FitData::rank_only`]) teaches only the ranking term: its
+//!   positions learn from the differences between the results of a roll,
+//!   not from their labels' level, and none of them is validated on;
+//!   a mini-batch's gradient (of the squared error of the five
 //!   output sigmoids, as TD and distillation train, or of their
 //!   cross-entropy: [`Loss`]) is the mean over its positions,
 //!   summed in a fixed order of fixed sub-batches, so the result is the same
@@ -177,6 +181,14 @@ pub struct FitData<'a> {
     /// several datasets takes the largest), its ranking pairs with it.
     /// `None`: once each.
     pub repeats: Option<&'a [u32]>,
+    /// Per dataset, in the order given to the fit: whether its labels teach
+    /// only the ranking term (the differences between the results of a
+    /// roll), not the values: labels whose level is off but whose
+    /// differences are sound, such as rollouts truncated by a net with dead
+    /// backgammon outputs (the campaign's c001-c013). A position also in a
+    /// dataset that is not rank-only takes that dataset's labels, and a
+    /// rank-only position on the validation side is left out. `None`: none.
+    pub rank_only: Option<&'a [bool]>,
 }
 
 impl FitSettings {
@@ -318,19 +330,30 @@ pub(crate) struct Examples {
     pub(crate) labels: Vec<[f32; OUTPUTS]>,
     /// How many times an epoch meets each example.
     repeats: Vec<u32>,
+    /// Whether each example's own error is fitted (false: its ranking
+    /// pairs only, [`FitData::rank_only`]).
+    valued: Vec<bool>,
 }
 
 impl Examples {
     fn new() -> Self {
-        Examples { offsets: vec![0], index: Vec::new(), value: Vec::new(), labels: Vec::new(), repeats: Vec::new() }
+        Examples {
+            offsets: vec![0],
+            index: Vec::new(),
+            value: Vec::new(),
+            labels: Vec::new(),
+            repeats: Vec::new(),
+            valued: Vec::new(),
+        }
     }
 
-    fn push(&mut self, x: &SparseInputs, label: [f32; OUTPUTS], repeat: u32) {
+    fn push(&mut self, x: &SparseInputs, label: [f32; OUTPUTS], repeat: u32, valued: bool) {
         self.index.extend_from_slice(&x.index);
         self.value.extend_from_slice(&x.value);
         self.offsets.push(self.index.len() as u32);
         self.labels.push(label);
         self.repeats.push(repeat);
+        self.valued.push(valued);
     }
 
     /// Each example's index as many times as an epoch meets it.
@@ -358,8 +381,9 @@ impl Examples {
 type Split = ([(Examples, Examples); 3], usize, Vec<Vec<Location>>);
 
 /// Training and validation examples of each net from the datasets, each
-/// met `repeats[d]` times an epoch for dataset `d` (once without).
-fn split(datasets: &[&Dataset], repeats: Option<&[u32]>, validation: f64) -> Result<Split, FitError> {
+/// met `repeats[d]` times an epoch for dataset `d` (once without), its own
+/// error fitted unless `rank_only[d]` ([`FitData::rank_only`]).
+fn split(datasets: &[&Dataset], data: &FitData<'_>, validation: f64) -> Result<Split, FitError> {
     let mut out =
         [(Examples::new(), Examples::new()), (Examples::new(), Examples::new()), (Examples::new(), Examples::new())];
     let mut inputs = SparseInputs::with_capacity(NetKind::ALL.iter().map(|k| k.inputs()).max().unwrap_or(0));
@@ -368,7 +392,8 @@ fn split(datasets: &[&Dataset], repeats: Option<&[u32]>, validation: f64) -> Res
     let mut duplicates = 0;
     let mut locations = Vec::with_capacity(datasets.len());
     for (k, d) in datasets.iter().enumerate() {
-        let repeat = repeats.map_or(1, |r| r[k]);
+        let repeat = data.repeats.map_or(1, |r| r[k]);
+        let valued = !data.rank_only.is_some_and(|r| r[k]);
         let mut here = Vec::with_capacity(d.len());
         for (id, label) in d.positions.iter().zip(&d.labels) {
             if let Some((net, is_val, i, count)) = seen.get_mut(id.as_str()) {
@@ -376,12 +401,23 @@ fn split(datasets: &[&Dataset], repeats: Option<&[u32]>, validation: f64) -> Res
                 let (train, val) = &mut out[*net];
                 let examples = if *is_val { val } else { train };
                 examples.repeats[*i] = examples.repeats[*i].max(repeat);
+                duplicates += 1;
+                // A value label outranks rank-only ones; labels of one kind are averaged.
+                match (examples.valued[*i], valued) {
+                    (true, false) => continue,
+                    (false, true) => {
+                        examples.valued[*i] = true;
+                        examples.labels[*i] = *label;
+                        *count = 1;
+                        continue;
+                    }
+                    _ => {}
+                }
                 let n = *count as f32;
                 for (mean, x) in examples.labels[*i].iter_mut().zip(label) {
                     *mean = (*mean * n + x) / (n + 1.0);
                 }
                 *count += 1;
-                duplicates += 1;
                 continue;
             }
             let pos = Position::from_position_id(id).map_err(|e| FitError::Position(format!("{id}: {e}")))?;
@@ -389,13 +425,18 @@ fn split(datasets: &[&Dataset], repeats: Option<&[u32]>, validation: f64) -> Res
                 here.push(None);
                 continue;
             };
-            kind.encode(&pos, &mut inputs);
             let is_val = is_validation(id, validation);
+            if is_val && !valued {
+                // Validation measures values, which a rank-only label does not give.
+                here.push(None);
+                continue;
+            }
+            kind.encode(&pos, &mut inputs);
             let (train, val) = &mut out[kind.index()];
             let examples = if is_val { val } else { train };
             here.push(Some((kind.index(), is_val, examples.len())));
             seen.insert(id, (kind.index(), is_val, examples.len(), 1));
-            examples.push(&inputs, *label, repeat);
+            examples.push(&inputs, *label, repeat, valued);
         }
         locations.push(here);
     }
@@ -584,7 +625,9 @@ fn epoch(
                 let mut error = 0.0;
                 for &i in items.iter().skip(s * sub).take(sub) {
                     train.load(i, &mut x);
-                    error += add_gradient(frozen, loss, &x, &train.labels[i], &mut hidden, grad);
+                    if train.valued[i] {
+                        error += add_gradient(frozen, loss, &x, &train.labels[i], &mut hidden, grad);
+                    }
                     pairs.add_gradients(frozen, train, i, &mut scratch, grad);
                 }
                 error
@@ -609,7 +652,8 @@ fn epoch(
             }
         }
     }
-    total / (order.len().max(1) * OUTPUTS) as f64
+    let valued = order.iter().filter(|&&i| train.valued[i]).count();
+    total / (valued.max(1) * OUTPUTS) as f64
 }
 
 /// Fits `weights` to the labelled positions of `datasets` (see the module
@@ -655,7 +699,7 @@ pub fn fit_supervised_ranked(
     progress: impl FnMut(&EpochRow),
     stop: &AtomicBool,
 ) -> Result<FitReport, FitError> {
-    fit(weights, datasets, FitData { ranking: Some(ranking), repeats: None }, settings, progress, stop)
+    fit(weights, datasets, FitData { ranking: Some(ranking), ..FitData::default() }, settings, progress, stop)
 }
 
 /// [`fit_supervised_until`] with a ranking term and repeat counts
@@ -695,7 +739,19 @@ fn fit(
             return Err(FitError::Repeats(format!("{bad} is not 1 to {MAX_REPEAT}")));
         }
     }
-    let (sets, duplicates, locations) = split(datasets, data.repeats, settings.validation)?;
+    if let Some(r) = data.rank_only {
+        if r.len() != datasets.len() {
+            return Err(FitError::Ranking(format!(
+                "rank-only marks for {} datasets, the fit has {}",
+                r.len(),
+                datasets.len()
+            )));
+        }
+        if r.iter().any(|&b| b) && data.ranking.is_none() {
+            return Err(FitError::Ranking("a rank-only dataset teaches only the ranking term: give one".into()));
+        }
+    }
+    let (sets, duplicates, locations) = split(datasets, &data, settings.validation)?;
     let counts = |kind: NetKind| {
         let (train, val) = &sets[kind.index()];
         format!("the {} net has {} training and {} validation positions", kind.name(), train.len(), val.len())

@@ -481,5 +481,29 @@ fn sibling_groups_and_the_choice_score() {
     assert!(!dir.join("zero").exists(), "refused before anything is written");
     let alone = fit(&s("alone"), &["--ranking", "4"]);
     assert!(!alone.success() && alone.stderr.contains("--groups"), "{}", alone.stderr);
+    // `--rank-only`: a second file fitted by the ranking term only, recorded.
+    std::fs::copy(&labels, dir.join("copy.gds")).unwrap();
+    let copy = s("copy.gds");
+    let both = ["--groups", &groups_file, "--data", &copy, "--groups", &groups_file, "--ranking", "4"];
+    let with = |out: &str, more: &[&str]| fit(&s(out), &[&both[..], more].concat());
+    let ranks = with("ranks", &["--rank-only", &copy]);
+    assert!(ranks.success(), "{}", ranks.stderr);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("ranks/fit-report.json")).unwrap()).unwrap();
+    assert_eq!(
+        (report["data"][0]["rank_only"].as_bool(), report["data"][1]["rank_only"].as_bool()),
+        (Some(false), Some(true))
+    );
+    for (more, why) in [
+        (vec!["--rank-only", &s("other.gds")], "not one of the --data files"),
+        (vec!["--rank-only", &copy, "--rank-only", &copy], "given twice"),
+        (vec!["--rank-only", &copy, "--rank-only", &labels], "names every --data file"),
+    ] {
+        let o = with("bad", &more);
+        assert!(!o.success() && o.stderr.contains(why), "{more:?}: {}", o.stderr);
+        assert!(!dir.join("bad/weights.gnn").exists(), "{more:?}");
+    }
+    let unranked = fit(&s("unranked"), &["--data", &copy, "--rank-only", &copy]);
+    assert!(!unranked.success() && unranked.stderr.contains("--ranking"), "{}", unranked.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -76,7 +76,7 @@ fn fitting_lowers_the_validation_error_and_keeps_the_best() {
     assert!(contact.train > 1000 && contact.validation > 50, "{contact:?}");
     assert!(contact.validation_mse_best < 0.5 * contact.validation_mse_before, "{contact:?}");
     // The kept net is the best epoch's: its error is the reported best.
-    let (train, val) = &split(&[&d], None, settings.validation).unwrap().0[NetKind::Contact.index()];
+    let (train, val) = &split(&[&d], &FitData::default(), settings.validation).unwrap().0[NetKind::Contact.index()];
     assert!(train.len() > val.len());
     let (mse, _) = errors(&w.contact, val);
     assert!((mse - contact.validation_mse_best).abs() < 1e-9, "{mse} {contact:?}");
@@ -88,7 +88,7 @@ fn fitting_lowers_the_validation_error_and_keeps_the_best() {
 fn only_the_named_net_is_fitted() {
     let start = NetWeights::random(16, 8, 4);
     let d = labelled(&start, 3000);
-    let counts = split(&[&d], None, 0.05).unwrap().0.map(|(train, _)| train.len());
+    let counts = split(&[&d], &FitData::default(), 0.05).unwrap().0.map(|(train, _)| train.len());
     assert!(counts[NetKind::Contact.index()] > 1000 && counts[NetKind::Race.index()] > 20, "{counts:?}");
     let settings = FitSettings { max_epochs: 2, only: Some(NetKind::Race), ..FitSettings::default() };
     let mut w = start.clone();
@@ -211,13 +211,13 @@ fn a_dataset_met_more_often_an_epoch_weighs_more() {
     let stop = AtomicBool::new(false);
     let fitted = |repeats: Option<&[u32]>| {
         let mut w = start.clone();
-        let data = FitData { ranking: None, repeats };
+        let data = FitData { repeats, ..FitData::default() };
         fit_supervised_with(&mut w, &[&a, &b], data, &settings, |_| {}, &stop).unwrap();
         w
     };
     // The training error of each half's contact positions.
     let error_on = |w: &NetWeights, d: &Dataset| {
-        let (train, _) = &split(&[d], None, settings.validation).unwrap().0[NetKind::Contact.index()];
+        let (train, _) = &split(&[d], &FitData::default(), settings.validation).unwrap().0[NetKind::Contact.index()];
         errors(w.net(NetKind::Contact), train).0
     };
     let (more_a, more_b) = (fitted(Some(&[3, 1])), fitted(Some(&[1, 3])));
@@ -234,8 +234,120 @@ fn a_dataset_met_more_often_an_epoch_weighs_more() {
         (&[1, 11], "repeats: 11 is not 1 to 10"),
     ] {
         let mut w = start.clone();
-        let data = FitData { ranking: None, repeats: Some(repeats) };
+        let data = FitData { repeats: Some(repeats), ..FitData::default() };
         let err = fit_supervised_with(&mut w, &[&a, &b], data, &settings, |_| {}, &stop).unwrap_err();
         assert_eq!(err.to_string(), why);
     }
+}
+
+#[test]
+fn a_rank_only_dataset_is_never_validated_on_and_gives_way_to_value_labels() {
+    let w = NetWeights::random(8, 8, 5);
+    let d = labelled(&w, 600);
+    let other: Vec<[f32; OUTPUTS]> = d.labels.iter().map(|l| [1.0 - l[0], l[3], l[4], l[1], l[2]]).collect();
+    let ranked = Dataset { labels: other.clone(), ..d.clone() };
+    // In either order, the value labels are the ones kept.
+    for (sets, rank_only) in [([&d, &ranked], [false, true]), ([&ranked, &d], [true, false])] {
+        let data = FitData { rank_only: Some(&rank_only), ..FitData::default() };
+        let ([contact, ..], duplicates, locations) = split(&sets, &data, 0.1).unwrap();
+        assert!(duplicates > 0);
+        assert!(contact.0.valued.iter().chain(&contact.1.valued).all(|&v| v));
+        let valued = if rank_only[0] { 1 } else { 0 };
+        for (k, at) in locations[valued].iter().enumerate() {
+            let Some((0, is_val, i)) = *at else { continue };
+            let examples = if is_val { &contact.1 } else { &contact.0 };
+            // (d holds a few positions twice, with the same label: their mean.)
+            assert!(examples.labels[i].iter().zip(&d.labels[k]).all(|(a, b)| (a - b).abs() < 1e-6));
+        }
+    }
+    // Alone, a rank-only dataset's validation positions are left out and
+    // its training positions fit no values.
+    let data = FitData { rank_only: Some(&[true]), ..FitData::default() };
+    let ([contact, ..], _, locations) = split(&[&ranked], &data, 0.1).unwrap();
+    assert_eq!(contact.1.len(), 0);
+    assert!(contact.0.len() > 300 && contact.0.valued.iter().all(|&v| !v));
+    assert!(locations[0].iter().flatten().all(|&(_, is_val, _)| !is_val));
+    // Marks that do not go with the datasets, or without a ranking term.
+    let stop = AtomicBool::new(false);
+    let settings = FitSettings { max_epochs: 1, ..FitSettings::default() };
+    for (marks, why) in [
+        (&[true][..], "ranking: rank-only marks for 1 datasets, the fit has 2"),
+        (&[false, true], "ranking: a rank-only dataset teaches only the ranking term: give one"),
+    ] {
+        let mut net = w.clone();
+        let data = FitData { rank_only: Some(marks), ..FitData::default() };
+        let err = fit_supervised_with(&mut net, &[&d, &ranked], data, &settings, |_| {}, &stop).unwrap_err();
+        assert_eq!(err.to_string(), why);
+    }
+}
+
+/// Labels a constant step below the truth in level (as the campaign's
+/// truncated rollouts are in backgammons) but right in their differences:
+/// rank-only, they teach the differences and leave the level to the value
+/// labels; as values, they pull the level down.
+#[test]
+fn a_rank_only_dataset_teaches_differences_not_its_level() {
+    use crate::ranking::Ranking;
+    use crate::siblings::sample_grouped;
+    use gammon_eval::{Evaluator, NetEvaluator};
+    let w0 = NetWeights::random(16, 8, 5);
+    let grouped = sample_grouped(&w0, 1500, 3, 0.1, 4, f32::INFINITY);
+    let net = NetEvaluator::new(w0.clone());
+    // The truth: the net's value plus a sibling-specific step the inputs
+    // carry (the pip count); the rank-only labels are 0.1 lower in win.
+    let truth = |p: &Position| {
+        let v = net.evaluate(p);
+        let (me, him) = p.pip_count();
+        let w = (v.win + (him as f32 - me as f32) / 400.0).clamp(0.2, 0.9);
+        [w, v.win_gammon, v.win_backgammon, v.lose_gammon, v.lose_backgammon]
+    };
+    let ids: Vec<String> = grouped.positions.iter().map(Position::to_position_id).collect();
+    let low = Dataset {
+        positions: ids.clone(),
+        labels: grouped.positions.iter().map(&truth).map(|[w, a, b, c, d]| [w - 0.1, a, b, c, d]).collect(),
+        ..Dataset::default()
+    };
+    // Value labels for other positions: the truth, level and all.
+    let others = labelled(&w0, 800);
+    let valued = Dataset {
+        labels: others.positions.iter().map(|id| truth(&Position::from_position_id(id).unwrap())).collect(),
+        ..others
+    };
+    let settings =
+        FitSettings { loss: Loss::CrossEntropy, max_epochs: 3, batch: 16, rate: 0.2, ..FitSettings::default() };
+    let ranking = Ranking { groups: vec![Some(&grouped.groups), None], weight: 20.0 };
+    let stop = AtomicBool::new(false);
+    let fitted = |rank_only: [bool; 2]| {
+        let mut w = w0.clone();
+        let data = FitData { ranking: Some(&ranking), rank_only: Some(&rank_only), ..FitData::default() };
+        fit_supervised_with(&mut w, &[&low, &valued], data, &settings, |_| {}, &stop).unwrap();
+        NetEvaluator::new(w)
+    };
+    let (as_values, as_ranks) = (fitted([false, false]), fitted([true, false]));
+    // Mean win below the truth, and mean |error| of sibling differences,
+    // over the contact positions of the low labels.
+    let measure = |e: &NetEvaluator| {
+        let (mut level, mut diff, mut n, mut pairs) = (0.0, 0.0, 0, 0);
+        for k in 0..grouped.positions.len() {
+            let p = grouped.positions[k];
+            if NetKind::of_position(&p) != Some(NetKind::Contact) {
+                continue;
+            }
+            level += f64::from(e.evaluate(&p).win - truth(&p)[0]);
+            n += 1;
+            let q = grouped.positions[k.saturating_sub(1)];
+            if k > 0 && grouped.groups[k] == grouped.groups[k - 1] && NetKind::of_position(&q) == Some(NetKind::Contact)
+            {
+                let de = e.evaluate(&p).win - e.evaluate(&q).win;
+                diff += f64::from((de - (truth(&p)[0] - truth(&q)[0])).abs());
+                pairs += 1;
+            }
+        }
+        assert!(pairs > 300, "{pairs} pairs");
+        (level / f64::from(n), diff / f64::from(pairs))
+    };
+    let (start, values, ranks) = (measure(&net), measure(&as_values), measure(&as_ranks));
+    assert!(values.0 < -0.05, "as values the level follows the low labels: {values:?}");
+    assert!(ranks.0.abs() < 0.5 * values.0.abs(), "rank-only keeps the level: {ranks:?} against {values:?}");
+    assert!(ranks.1 < 0.9 * start.1, "rank-only still fits the differences: {ranks:?} from {start:?}");
 }
