@@ -89,12 +89,18 @@ def chunk_cpu_seconds(path="training/data/cpu.log"):
 
 
 def span(chunks):
-    """c001-c036 + b001 from a list of chunk names."""
+    """c001-c036 + b001 from a list of chunk names (gaps kept: c001-c038, c040)."""
     out = []
     for series in "cbxda":
         nums = sorted(int(c[1:]) for c in chunks if c[0] == series)
-        if nums:
-            out.append(f"{series}{nums[0]:03d}-{series}{nums[-1]:03d}" if len(nums) > 1 else f"{series}{nums[0]:03d}")
+        runs = []
+        for n in nums:
+            if runs and n == runs[-1][1] + 1:
+                runs[-1][1] = n
+            else:
+                runs.append([n, n])
+        if runs:
+            out.append(", ".join(f"{series}{a:03d}-{series}{b:03d}" if b > a else f"{series}{a:03d}" for a, b in runs))
     return " + ".join(out) or "none"
 
 
