@@ -71,9 +71,11 @@ def recipe(report):
     repeated = [d["path"].rsplit("/", 1)[-1] + f" x{d['repeat']}" for d in report.get("data", []) if d.get("repeat", 1) != 1]
     if repeated:
         parts.append("repeat " + " ".join(repeated))
-    rank_only = [d["path"].rsplit("/", 1)[-1].removesuffix(".gds") for d in report.get("data", []) if d.get("rank_only")]
+    rank_only = [d["path"] for d in report.get("data", []) if d.get("rank_only")]
     if rank_only:
-        parts.append("ranking term only on " + span(rank_only))
+        chunks = [m.group(1) + m.group(2) for m in map(CHUNK.search, rank_only) if m]
+        others = [p.rsplit("/", 1)[-1] for p in rank_only if not CHUNK.search(p)]
+        parts.append("ranking term only on " + ", ".join(([span(chunks)] if chunks else []) + others))
     return ", ".join(parts)
 
 
@@ -92,7 +94,7 @@ def span(chunks):
     """c001-c036 + b001 from a list of chunk names (gaps kept: c001-c038, c040)."""
     out = []
     for series in "cbxda":
-        nums = sorted(int(c[1:]) for c in chunks if c[0] == series)
+        nums = sorted({int(c[1:]) for c in chunks if c[0] == series})
         runs = []
         for n in nums:
             if runs and n == runs[-1][1] + 1:

@@ -72,9 +72,11 @@ done
 rank_only=''
 for n in ${RANK_ONLY:-}; do
   c=$(chunk "$n")
-  printf '%s\n' "${args[@]}" | grep -qx "$data/$c.gds" || { echo "error: RANK_ONLY names $c, which is not fitted" >&2; exit 2; }
+  fitted=0
+  for a in "${args[@]}"; do [ "$a" != "$data/$c.gds" ] || fitted=1; done
+  [ "$fitted" = 1 ] || { echo "error: RANK_ONLY names $c, which is not fitted" >&2; exit 2; }
   args+=(--rank-only "$data/$c.gds")
-  rank_only="$rank_only $n"
+  rank_only="$rank_only $c"
 done
 held=() held_data=()
 for n in "$@"; do

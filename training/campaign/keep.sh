@@ -39,7 +39,10 @@ done
 # the lines the record lacks, never replace it.
 if [ -e training/work/cpu.log ]; then
   tmp=$(mktemp training/data/.cpu.XXXXXX)
+  trap 'rm -f "$tmp"' EXIT
   touch training/data/cpu.log
-  awk 'NR == FNR { seen[$0] = 1; print; next } !seen[$0]' training/data/cpu.log training/work/cpu.log > "$tmp"
+  # Counted, so that a line the record holds twice (two runs that failed
+  # alike) is matched twice.
+  awk 'NR == FNR { n[$0]++; print; next } n[$0]-- > 0 { next } { print }' training/data/cpu.log training/work/cpu.log > "$tmp"
   mv -f "$tmp" training/data/cpu.log
 fi

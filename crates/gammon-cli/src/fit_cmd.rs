@@ -115,8 +115,9 @@ pub struct FitArgs {
     /// whose level is off but whose differences are sound, such as the
     /// campaign's rollouts truncated by a net with dead backgammon outputs
     /// (c001-c013). A position also in another --data file takes that
-    /// file's labels; none of the file's positions is validated on. FILE
-    /// as given to --data; repeat for several; needs --ranking.
+    /// file's labels and gives no pairs here; the file's labels are never
+    /// validated on. FILE as given to --data; repeat for several; needs
+    /// --ranking.
     #[arg(long = "rank-only", value_name = "FILE", requires = "ranking")]
     rank_only: Vec<PathBuf>,
     /// The net's name, stored in the weights file (what `gammon eval`
@@ -226,7 +227,8 @@ pub fn run(args: &FitArgs) -> Result<()> {
     let report = report.map_err(|e| anyhow::anyhow!("fit: {e}"))?;
     if report.duplicates > 0 {
         eprintln!(
-            "{} positions were met more than once across the datasets: each was fitted once, to the mean of its labels",
+            "{} positions were met more than once across the datasets: each was fitted once, to the mean of its labels \
+             (its value labels where a --rank-only file meets another)",
             report.duplicates
         );
     }

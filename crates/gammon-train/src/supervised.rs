@@ -17,7 +17,7 @@
 //!   validation error weighs every position once); a dataset marked
 //!   rank-only ([`FitData::rank_only`]) teaches only the ranking term: its
 //!   positions learn from the differences between the results of a roll,
-//!   not from their labels' level, and none of them is validated on;
+//!   not from their labels' level, and its labels are never validated on;
 //!   a mini-batch's gradient (of the squared error of the five
 //!   output sigmoids, as TD and distillation train, or of their
 //!   cross-entropy: [`Loss`]) is the mean over its positions,
@@ -186,8 +186,10 @@ pub struct FitData<'a> {
     /// roll), not the values: labels whose level is off but whose
     /// differences are sound, such as rollouts truncated by a net with dead
     /// backgammon outputs (the campaign's c001-c013). A position also in a
-    /// dataset that is not rank-only takes that dataset's labels, and a
-    /// rank-only position on the validation side is left out. `None`: none.
+    /// dataset that is not rank-only takes that dataset's labels (and
+    /// repeat count) and gives no rank-only pairs; a rank-only position on
+    /// the validation side is left out. Each rank-only dataset needs its
+    /// groups in [`FitData::ranking`]. `None`: none.
     pub rank_only: Option<&'a [bool]>,
 }
 
@@ -276,7 +278,8 @@ pub struct FitReport {
     pub nets: Vec<NetSummary>,
     /// Positions met more than once across the datasets: each is fitted
     /// once, to the mean of its labels (so that `--data L --data L` does
-    /// not train and validate on copies).
+    /// not train and validate on copies; a value label replaces rank-only
+    /// ones, [`FitData::rank_only`]).
     pub duplicates: usize,
     /// Stopped on request before the end ([`fit_supervised_until`]).
     pub stopped: bool,
@@ -376,8 +379,10 @@ impl Examples {
 
 /// The training and validation examples of each net, the number of
 /// duplicate positions merged (a position met again adds its label to the
-/// mean of its first example's), and where each position of each dataset
-/// went.
+/// mean of its first example's, a value label replacing rank-only ones),
+/// and where each position of each dataset went (`None` where it gives no
+/// ranking pairs: a rank-only position that is validated, or that took
+/// another dataset's value label).
 type Split = ([(Examples, Examples); 3], usize, Vec<Vec<Location>>);
 
 /// Training and validation examples of each net from the datasets, each
@@ -400,18 +405,19 @@ fn split(datasets: &[&Dataset], data: &FitData<'_>, validation: f64) -> Result<S
                 here.push(Some((*net, *is_val, *i)));
                 let (train, val) = &mut out[*net];
                 let examples = if *is_val { val } else { train };
-                examples.repeats[*i] = examples.repeats[*i].max(repeat);
                 duplicates += 1;
-                // A value label outranks rank-only ones; labels of one kind are averaged.
+                // A value label outranks rank-only ones (and their repeat
+                // counts); labels of one kind are averaged.
                 match (examples.valued[*i], valued) {
                     (true, false) => continue,
                     (false, true) => {
                         examples.valued[*i] = true;
                         examples.labels[*i] = *label;
+                        examples.repeats[*i] = repeat;
                         *count = 1;
                         continue;
                     }
-                    _ => {}
+                    _ => examples.repeats[*i] = examples.repeats[*i].max(repeat),
                 }
                 let n = *count as f32;
                 for (mean, x) in examples.labels[*i].iter_mut().zip(label) {
@@ -439,6 +445,22 @@ fn split(datasets: &[&Dataset], data: &FitData<'_>, validation: f64) -> Result<S
             examples.push(&inputs, *label, repeat, valued);
         }
         locations.push(here);
+    }
+    // A rank-only dataset's pairs only where both positions keep its labels:
+    // a difference between its label and another file's would carry the
+    // level it is not trusted for.
+    for (k, here) in locations.iter_mut().enumerate() {
+        if !data.rank_only.is_some_and(|r| r[k]) {
+            continue;
+        }
+        for at in here.iter_mut() {
+            if let Some((net, is_val, i)) = *at {
+                let (train, val) = &out[net];
+                if (if is_val { val } else { train }).valued[i] {
+                    *at = None;
+                }
+            }
+        }
     }
     Ok((out, duplicates, locations))
 }
@@ -747,8 +769,13 @@ fn fit(
                 datasets.len()
             )));
         }
-        if r.iter().any(|&b| b) && data.ranking.is_none() {
-            return Err(FitError::Ranking("a rank-only dataset teaches only the ranking term: give one".into()));
+        for (k, _) in r.iter().enumerate().filter(|(_, &b)| b) {
+            if data.ranking.is_none_or(|g| g.groups.get(k).is_none_or(Option::is_none)) {
+                return Err(FitError::Ranking(format!(
+                    "dataset {} is rank-only: it needs a ranking term with its groups",
+                    k + 1
+                )));
+            }
         }
     }
     let (sets, duplicates, locations) = split(datasets, &data, settings.validation)?;
