@@ -42,7 +42,7 @@ RUNS = [
     ("c-fit10r", "race-fresh's race net"),
 ]
 FILES = ["pr.tsv", "backgame-player.tsv", "backgame-opponent.tsv"]
-CHUNK = re.compile(r"(?:^|/)([abcdx])(\d{3})\.gds$")
+CHUNK = re.compile(r"(?:^|/)([abcdxy])(\d{3})\.gds$")
 
 
 def campaign_labels(report):
@@ -93,7 +93,7 @@ def chunk_cpu_seconds(path="training/data/cpu.log"):
 def span(chunks):
     """c001-c036 + b001 from a list of chunk names (gaps kept: c001-c038, c040)."""
     out = []
-    for series in "cbxda":
+    for series in "cbxday":
         nums = sorted({int(c[1:]) for c in chunks if c[0] == series})
         runs = []
         for n in nums:

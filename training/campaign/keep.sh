@@ -7,21 +7,21 @@
 # Usage: training/campaign/keep.sh   (then commit training/data)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-for gds in training/work/[abcdx][0-9][0-9][0-9].gds training/work/[abcdx][0-9][0-9][0-9].groups; do
+for gds in training/work/[abcdxy][0-9][0-9][0-9].gds training/work/[abcdxy][0-9][0-9][0-9].groups; do
   [ -e "$gds" ] || continue
   out=training/data/$(basename "$gds").gz
   tmp=$(mktemp "training/data/.keep.XXXXXX")
   gzip -9 -n -c "$gds" > "$tmp"
   if [ -e "$out" ] && cmp -s "$tmp" "$out"; then rm -f "$tmp"; else mv -f "$tmp" "$out"; fi
 done
-(cd training/data && sha256sum [abcdx][0-9][0-9][0-9].gds.gz [abcdx][0-9][0-9][0-9].groups.gz > SHA256SUMS)
+(cd training/data && sha256sum [abcdxy][0-9][0-9][0-9].gds.gz [abcdxy][0-9][0-9][0-9].groups.gz > SHA256SUMS)
 # The CPU time of each labeller running now (user + system, its children
 # included), one line a run in training/work/cpu-running.log: what a run
 # stopped with its session had used by the last keep, which run.sh adds to
 # cpu.log when it starts again (a run that ends by itself is in cpu.log
 # whole, and run.sh drops its line).
 tick=$(getconf CLK_TCK)
-for pidfile in training/work/[abcdx][0-9][0-9][0-9].pid; do
+for pidfile in training/work/[abcdxy][0-9][0-9][0-9].pid; do
   [ -e "$pidfile" ] || continue
   c=$(basename "$pidfile" .pid) pid=$(cat "$pidfile")
   { tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null | grep -Eq "label rollout.*$c\.gds|campaign/label-chunk\.sh" || continue

@@ -26,6 +26,10 @@ threads=${2:-2}
 # attacks, blitzes (`label sample --kind blitz`, about 15% of an ordinary
 # chunk), where the net under-predicts its own labels' backgammon
 # losses (the issue's "positions where backgammons happen"), seeded 65000+N.
+# SERIES=y: crashed boards in back games (`--only crashed --kind back-game`,
+# about 4% of a back-game chunk), where the net is furthest from its own
+# rollouts (about 0.1 equity, against 0.02 in the other back-game
+# positions), seeded 75000+N.
 series=${SERIES:-c}
 case "$series" in
   c) kind=() seed=$((25000 + n)) ;;
@@ -33,7 +37,8 @@ case "$series" in
   x) kind=(--only crashed) seed=$((45000 + n)) ;;
   d) kind=(--disagree 2) seed=$((55000 + n)) ;;
   a) kind=(--kind blitz) seed=$((65000 + n)) ;;
-  *) echo "error: SERIES must be c (the ordinary chunks), b (back games), x (crashed boards), d (2-ply disagrees) or a (blitzes), not $series" >&2; exit 2 ;;
+  y) kind=(--only crashed --kind back-game) seed=$((75000 + n)) ;;
+  *) echo "error: SERIES must be c (the ordinary chunks), b (back games), x (crashed boards), d (2-ply disagrees), a (blitzes) or y (crashed back games), not $series" >&2; exit 2 ;;
 esac
 c=$(printf '%s%03d' "$series" "$n")
 # This shell's pid is the labeller's (exec, below): keep.sh reads the CPU
