@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Keeps the campaign's labels: every training/work/cNNN.gds, bNNN.gds, xNNN.gds,
-# dNNN.gds and aNNN.gds (finished or partial) is gzipped into training/data/cNNN.gds.gz (bNNN...),
+# dNNN.gds, aNNN.gds and yNNN.gds (finished or partial) is gzipped into training/data/cNNN.gds.gz (bNNN...),
 # its groups file (which positions share a roll) into cNNN.groups.gz, and SHA256SUMS and
 # cpu.log are brought up to date. Safe while the labeller runs: it replaces
 # its file by rename, so the copy read here is always a whole saved file.
 # Usage: training/campaign/keep.sh   (then commit training/data)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# One keep at a time (run.sh keeps every half hour; a session keeps too).
+mkdir -p training/work
+exec 9> training/work/.keep.lock
+flock 9
 for gds in training/work/[abcdxy][0-9][0-9][0-9].gds training/work/[abcdxy][0-9][0-9][0-9].groups; do
   [ -e "$gds" ] || continue
   out=training/data/$(basename "$gds").gz

@@ -12,10 +12,11 @@
 # while benchmarking. Each run's CPU time goes to training/work/cpu.log; a
 # run killed with its session (which writes nothing) is added there from
 # the last snapshot keep.sh took (training/work/cpu-running.log) when this
-# starts again.
+# starts again. Labels are kept in training/data every half hour (KEEP_EVERY).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . training/campaign/wait.sh
+mkdir -p training/work
 [ $# -ge 1 ] || { echo "error: name the first chunk: N (SERIES=b for bN), or cN bN xN dN aN yN to take turns (a bare letter: one more turn)" >&2; exit 2; }
 # The turns (a series letter each) and each series' next chunk.
 turns=()
@@ -54,6 +55,25 @@ if [ -e training/work/cpu-running.log ]; then
   done < training/work/cpu-running.log
   rm -f training/work/cpu-running.log
 fi
+# Every KEEP_EVERY seconds (default 1800) the labels so far are copied into
+# training/data by keep.sh, where a lost machine's uncommitted work can
+# still be recovered; training/work is not (session 44 lost about 5,200
+# labels that were only there). Committing them stays the session's job.
+# And once more when this script ends.
+keep_every=${KEEP_EVERY:-1800}
+case $keep_every in ''|*[!0-9]*|0) echo "error: KEEP_EVERY must be a whole number of seconds above 0, not '$keep_every'" >&2; exit 2 ;; esac
+keep_loop() {
+  trap 'kill "$sleeper" 2>/dev/null || true; exit 0' TERM
+  while true; do
+    sleep "$keep_every" &
+    sleeper=$!
+    wait "$sleeper" || true
+    training/campaign/keep.sh > /dev/null || echo "warning: keep.sh failed at $(date -u +%FT%TZ)" >&2
+  done
+}
+keep_loop &
+keeper=$!
+trap 'kill "$keeper" 2>/dev/null || true; wait "$keeper" 2>/dev/null || true; training/campaign/keep.sh > /dev/null || echo "warning: keep.sh failed" >&2' EXIT
 # A stop asked of this script goes to the labeller, which ends cleanly.
 c='' stopping=0
 trap 'stopping=1; pid=$(cat "training/work/$c.pid" 2>/dev/null || true); [ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null || true' TERM INT
