@@ -11,14 +11,22 @@ cd "$(dirname "$0")/../.."
 mkdir -p training/work
 exec 9> training/work/.keep.lock
 flock 9
+# A keep stopped half-way leaves no temporary file for `git add` to find.
+tmp=''
+trap 'rm -f "$tmp"' EXIT
 for gds in training/work/[abcdxy][0-9][0-9][0-9].gds training/work/[abcdxy][0-9][0-9][0-9].groups; do
   [ -e "$gds" ] || continue
   out=training/data/$(basename "$gds").gz
   tmp=$(mktemp "training/data/.keep.XXXXXX")
   gzip -9 -n -c "$gds" > "$tmp"
   if [ -e "$out" ] && cmp -s "$tmp" "$out"; then rm -f "$tmp"; else mv -f "$tmp" "$out"; fi
+  tmp=''
 done
-(cd training/data && sha256sum [abcdxy][0-9][0-9][0-9].gds.gz [abcdxy][0-9][0-9][0-9].groups.gz > SHA256SUMS)
+# Replaced whole: fit.sh checks it, maybe while this runs.
+tmp=$(mktemp "training/data/.keep.XXXXXX")
+(cd training/data && sha256sum [abcdxy][0-9][0-9][0-9].gds.gz [abcdxy][0-9][0-9][0-9].groups.gz) > "$tmp"
+mv -f "$tmp" training/data/SHA256SUMS
+tmp=''
 # The CPU time of each labeller running now (user + system, its children
 # included), one line a run in training/work/cpu-running.log: what a run
 # stopped with its session had used by the last keep, which run.sh adds to
@@ -43,7 +51,6 @@ done
 # the lines the record lacks, never replace it.
 if [ -e training/work/cpu.log ]; then
   tmp=$(mktemp training/data/.cpu.XXXXXX)
-  trap 'rm -f "$tmp"' EXIT
   touch training/data/cpu.log
   # Counted, so that a line the record holds twice (two runs that failed
   # alike) is matched twice.

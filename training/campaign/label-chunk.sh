@@ -58,8 +58,14 @@ pos=training/work/$c.positions
 groups=training/work/$c.groups
 # A kept groups file is the chunk's (sampling again with another net than
 # the one that sampled it would give other positions).
+# Unpacked under another name and renamed: keep.sh (run.sh runs it every
+# half hour) must never copy a half-written file over the kept one.
+unpack() {
+  gunzip -c "$1" > "$2.unpacking"
+  mv -f "$2.unpacking" "$2"
+}
 if [ ! -e "$groups" ] && [ -e training/data/$c.groups.gz ]; then
-  gunzip -c training/data/$c.groups.gz > "$groups"
+  unpack training/data/$c.groups.gz "$groups"
 fi
 if [ ! -s "$pos" ] || [ ! -s "$groups" ]; then
   # In the background, so that a stop asked of this script (run.sh sends
@@ -74,7 +80,7 @@ if [ ! -s "$pos" ] || [ ! -s "$groups" ]; then
 fi
 # A kept partial chunk is where the labelling resumes.
 if [ ! -e training/work/$c.gds ] && [ -e training/data/$c.gds.gz ]; then
-  gunzip -c training/data/$c.gds.gz > training/work/$c.gds
+  unpack training/data/$c.gds.gz training/work/$c.gds
 fi
 # c001-c013 were truncated after 7 half-moves (the first choice); from c014
 # every trial is played to the end: the label audit's 72-to-the-end is

@@ -61,13 +61,19 @@ fi
 # labels that were only there). Committing them stays the session's job.
 # And once more when this script ends.
 keep_every=${KEEP_EVERY:-1800}
-case $keep_every in ''|*[!0-9]*|0) echo "error: KEEP_EVERY must be a whole number of seconds above 0, not '$keep_every'" >&2; exit 2 ;; esac
+case $keep_every in ''|*[!0-9]*) keep_every=0 ;; esac
+[ "$((10#$keep_every))" -gt 0 ] || { echo "error: KEEP_EVERY must be a whole number of seconds above 0, not '${KEEP_EVERY:-}'" >&2; exit 2; }
+# ($$ is this script's pid in the loop too: the loop ends with the script
+# even when the script is killed past its EXIT trap.)
 keep_loop() {
-  trap 'kill "$sleeper" 2>/dev/null || true; exit 0' TERM
-  while true; do
-    sleep "$keep_every" &
+  sleeper=''
+  trap '[ -z "$sleeper" ] || kill "$sleeper" 2>/dev/null || true; exit 0' TERM
+  while kill -0 $$ 2>/dev/null; do
+    sleep "$((10#$keep_every))" &
     sleeper=$!
     wait "$sleeper" || true
+    sleeper=''
+    kill -0 $$ 2>/dev/null || break
     training/campaign/keep.sh > /dev/null || echo "warning: keep.sh failed at $(date -u +%FT%TZ)" >&2
   done
 }
