@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Tests of the campaign scripts (run.sh, label-chunk.sh, keep.sh) with a
+# stand-in for gammon, in a scratch copy: never in the checkout, whose
+# training/work and training/data hold the campaign. About 15 s.
+#   training/campaign/test.sh
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+scratch=$(mktemp -d /tmp/campaign-test.XXXXXX)
+trap 'pkill -KILL -f "$scratch/" 2>/dev/null || true; rm -rf "$scratch"' EXIT
+mkdir -p "$scratch/training/campaign" "$scratch/training/data" "$scratch/weights"
+cp "$here"/*.sh "$here/chunk-nets.txt" "$scratch/training/campaign/"
+cd "$scratch"
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+
+# The stand-in: `label sample` writes one position and its group;
+# `label rollout` notes what it resumed from, then saves FAKE_STEPS
+# growing label files (by rename, as gammon does), one every 0.5 s, and
+# ends with 130 on SIGTERM (gammon keeps its labels and says so).
+cat > "$scratch/gammon" <<'EOF'
+#!/usr/bin/env bash
+out='' groups=''
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case ${args[i]} in --out) out=${args[i + 1]} ;; --groups) groups=${args[i + 1]} ;; esac
+done
+echo "$*" >> calls.log
+if [ "$1 $2" = "label sample" ]; then
+  echo P > "$out"
+  printf '0\tP\n' > "$groups"
+  exit 0
+fi
+trap 'exit 130' TERM
+start=0
+if [ -e "$out" ]; then start=$(wc -l < "$out"); echo "resumed from $start" >> calls.log; fi
+for ((k = start + 1; k <= start + ${FAKE_STEPS:-6}; k++)); do
+  seq "$k" > "$out.saving"
+  mv "$out.saving" "$out"
+  sleep 0.5 &
+  wait $!
+done
+EOF
+chmod +x "$scratch/gammon"
+export GAMMON=$scratch/gammon
+kept() { { gunzip -c training/data/y001.gds.gz 2>/dev/null || true; } | wc -l; }
+# Polls CONDITION (a command) up to 20 s: a slow machine fails no test.
+wait_until() {
+  local k
+  for ((k = 0; k < 100; k++)); do
+    if eval "$1"; then return 0; fi
+    sleep 0.2
+  done
+  return 1
+}
+
+# 1. Series y: crashed boards in back games, seeded 75000+N, played to the end.
+SERIES=y "$scratch"/training/campaign/label-chunk.sh 1 > /dev/null 2>&1 || true
+grep -q -- "label sample .*--only crashed --kind back-game --seed 75001" calls.log \
+  && grep -q -- "label rollout .*--full --seed 75001 .*--out training/work/y001.gds" calls.log \
+  && pass "series y samples and labels with its own settings" || fail "series y: $(cat calls.log)"
+rm -rf training/work calls.log
+
+# 2. run.sh keeps the labels so far every KEEP_EVERY seconds, and at a stop.
+KEEP_EVERY=1 FAKE_STEPS=40 "$scratch"/training/campaign/run.sh y1 > run.log 2>&1 &
+runner=$!
+wait_until '[ "$(kept)" -ge 2 ]' && pass "labels kept while labelling" || fail "nothing kept while labelling"
+kill -TERM "$runner" 2>/dev/null || true
+status=0
+wait "$runner" || status=$?
+[ "$status" = 130 ] && pass "a stop ends run.sh with the labeller's status" || fail "run.sh ended with $status, not 130"
+[ "$(kept)" = "$(wc -l < training/work/y001.gds)" ] && pass "the last labels kept at the stop" \
+  || fail "kept $(kept), labelled $(wc -l < training/work/y001.gds)"
+(cd training/data && sha256sum -c SHA256SUMS --quiet) && pass "SHA256SUMS matches" || fail "SHA256SUMS"
+ls -A training/data | grep -q '^\.' && fail "temporary files left in training/data: $(ls -A training/data)" \
+  || pass "no temporary file left"
+grep -q '^y001 ' training/data/cpu.log && pass "the run's CPU time recorded" || fail "cpu.log: $(cat training/data/cpu.log)"
+pgrep -f "$scratch/" > /dev/null && fail "processes left: $(pgrep -af "$scratch/")" || pass "nothing left running"
+
+# 3. A fresh checkout (no training/work) resumes from the kept labels.
+before=$(kept)
+rm -rf training/work calls.log
+FAKE_STEPS=1 "$scratch"/training/campaign/run.sh y1 > run.log 2>&1 &
+runner=$!
+wait_until 'grep -q resumed calls.log 2>/dev/null'
+kill -TERM "$runner" 2>/dev/null || true
+wait "$runner" || true
+grep -q "resumed from $before" calls.log && pass "resumed from the $before kept labels" || fail "resume: $(cat calls.log)"
+
+# 4. The keep loop ends with run.sh even when run.sh is killed outright.
+# (in a subshell: not a job of this shell, which would report its killing)
+(KEEP_EVERY=1 FAKE_STEPS=4 setsid "$scratch"/training/campaign/run.sh y1 > run.log 2>&1 &)
+wait_until '[ "$(pgrep -fc "^bash $scratch/training/campaign/run.sh y1")" = 2 ]' || fail "run.sh and its keep loop did not start"
+pkill -KILL -of "^bash $scratch/training/campaign/run.sh y1"
+wait_until '! pgrep -f "$scratch/training/campaign/run.sh" > /dev/null' && pass "the keep loop ends with run.sh" \
+  || fail "the keep loop outlived run.sh"
+
+# 5. Bad settings are refused with one error line.
+status=0
+KEEP_EVERY=00 "$scratch"/training/campaign/run.sh y1 2> err.txt || status=$?
+[ "$status" = 2 ] && grep -q "^error: KEEP_EVERY" err.txt && pass "KEEP_EVERY=00 refused" || fail "KEEP_EVERY=00: $status $(cat err.txt)"
+status=0
+"$scratch"/training/campaign/run.sh q1 2> err.txt || status=$?
+[ "$status" = 2 ] && grep -q "^error: q1 is not a chunk" err.txt && pass "an unknown series refused" || fail "q1: $status $(cat err.txt)"
+
+[ "$failures" = 0 ] || { echo "$failures campaign script test(s) failed" >&2; exit 1; }
+echo "campaign scripts: all passed"
