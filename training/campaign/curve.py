@@ -40,6 +40,7 @@ RUNS = [
     ("c-fit8", "race-fresh's race net"),
     ("c-fit9-r2", "race-fresh's race net"),
     ("c-fit10r", "race-fresh's race net"),
+    ("c-fit11", "race-fresh's race net"),
 ]
 FILES = ["pr.tsv", "backgame-player.tsv", "backgame-opponent.tsv"]
 CHUNK = re.compile(r"(?:^|/)([abcdxy])(\d{3})\.gds$")
