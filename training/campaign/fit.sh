@@ -26,7 +26,9 @@
 # learning-curve.csv, fit.log, time.txt, benchmark.txt, choice.txt,
 # held-out.txt: the held-out chunks' values by this net and the shipped one; the
 # contact step's files in NAME/contact/). FROM=path starts from another net
-# than weights/gammon.net. The recipe (c-fit7's, training/runs/c-fit7): Adam
+# than weights/gammon.net: on a few more labels than the shipped net was
+# fitted to, start from the net before it (from the shipped net the fit
+# keeps its starting point: training/runs/c-fit11). The recipe (c-fit7's, training/runs/c-fit7): Adam
 # at rate 0.0003 from the shipped net, the contact net first, then the
 # crashed net, starting from that step's file (`--only`), the race net left as it is (its own
 # labels: training/runs/race-fresh). c-fit1 to c-fit6 used plain descent
