@@ -8,4 +8,12 @@ wait_for() {
     status=0
     wait "$1" || status=$?
   done
+  # A trap that ends `wait` leaves 128 + the signal. When the child ended
+  # before the `kill -0` above, its own status is still the shell's to
+  # collect (127: it was collected already, and the status stands).
+  if [ "$status" -gt 128 ]; then
+    local again=0
+    wait "$1" 2>/dev/null || again=$?
+    [ "$again" = 127 ] || status=$again
+  fi
 }
