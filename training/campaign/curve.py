@@ -43,7 +43,7 @@ RUNS = [
     ("c-fit11", "race-fresh's race net"),
 ]
 FILES = ["pr.tsv", "backgame-player.tsv", "backgame-opponent.tsv"]
-CHUNK = re.compile(r"(?:^|/)([abcdxy])(\d{3})\.gds$")
+CHUNK = re.compile(r"(?:^|/)([abcdwxy])(\d{3})\.gds$")
 
 
 def campaign_labels(report):
@@ -94,7 +94,7 @@ def chunk_cpu_seconds(path="training/data/cpu.log"):
 def span(chunks):
     """c001-c036 + b001 from a list of chunk names (gaps kept: c001-c038, c040)."""
     out = []
-    for series in "cbxday":
+    for series in "cbxdayw":
         nums = sorted({int(c[1:]) for c in chunks if c[0] == series})
         runs = []
         for n in nums:

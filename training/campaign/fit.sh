@@ -11,12 +11,13 @@
 #
 # Chunks are numbers (cNNN), bN (the back-game chunk bNNN), xN (the
 # crashed-board chunk xNNN), dN (the 2-ply-disagrees chunk dNNN), aN (the
-# blitz chunk aNNN) or yN (the chunk yNNN of crashed boards in back games).
+# blitz chunk aNNN), yN (the chunk yNNN of crashed boards in back games)
+# or wN (the back-game chunk wNNN with wider choices).
 # EXTRA="b1 b2 x1" adds chunks to the training set beyond FIRST..LAST; HALVE_AFTER=N and
 # MAX_EPOCHS=N change the rate schedule (defaults 1 and 100: c-fit7's);
 # FIT_ARGS="--hidden 160" adds options to both steps' `gammon fit`;
 # REPEAT_B=N meets each back-game chunk's positions N times an epoch
-# (REPEAT_A=N each blitz chunk's, REPEAT_Y=N each y chunk's)
+# (REPEAT_A=N each blitz chunk's, REPEAT_Y=N each y chunk's, REPEAT_W=N each w chunk's)
 # (`gammon fit --repeat`); RANK_ONLY="1 2 3" fits those chunks (fitted
 # chunks, as FIRST..LAST or EXTRA) by the ranking term only
 # (`gammon fit --rank-only`: c001-c013, truncated by a net with dead
@@ -49,9 +50,9 @@ mkdir -p "$data" "$out"
 # A chunk token (37, b1) as its file name (c037, b001).
 chunk() {
   case $1 in
-    [abcdxy][0-9]*) printf '%s%03d' "${1:0:1}" "$((10#${1:1}))" ;;
+    [abcdwxy][0-9]*) printf '%s%03d' "${1:0:1}" "$((10#${1:1}))" ;;
     [0-9]*) printf 'c%03d' "$((10#$1))" ;;
-    *) echo "error: $1 is not a chunk (N or cN, bN, xN, dN, aN, yN)" >&2; exit 2 ;;
+    *) echo "error: $1 is not a chunk (N or cN, bN, xN, dN, aN, yN, wN)" >&2; exit 2 ;;
   esac
 }
 unpack() {
@@ -71,6 +72,7 @@ for n in $(seq "$first" "$last") ${EXTRA:-}; do
   if [ "${c:0:1}" = b ] && [ -n "${REPEAT_B:-}" ]; then args+=(--repeat "$data/$c.gds=$REPEAT_B"); fi
   if [ "${c:0:1}" = a ] && [ -n "${REPEAT_A:-}" ]; then args+=(--repeat "$data/$c.gds=$REPEAT_A"); fi
   if [ "${c:0:1}" = y ] && [ -n "${REPEAT_Y:-}" ]; then args+=(--repeat "$data/$c.gds=$REPEAT_Y"); fi
+  if [ "${c:0:1}" = w ] && [ -n "${REPEAT_W:-}" ]; then args+=(--repeat "$data/$c.gds=$REPEAT_W"); fi
 done
 rank_only=''
 for n in ${RANK_ONLY:-}; do

@@ -14,7 +14,7 @@ flock 9
 # A keep stopped half-way leaves no temporary file for `git add` to find.
 tmp=''
 trap 'rm -f "$tmp"' EXIT
-for gds in training/work/[abcdxy][0-9][0-9][0-9].gds training/work/[abcdxy][0-9][0-9][0-9].groups; do
+for gds in training/work/[abcdwxy][0-9][0-9][0-9].gds training/work/[abcdwxy][0-9][0-9][0-9].groups; do
   [ -e "$gds" ] || continue
   out=training/data/$(basename "$gds").gz
   tmp=$(mktemp "training/data/.keep.XXXXXX")
@@ -24,7 +24,7 @@ for gds in training/work/[abcdxy][0-9][0-9][0-9].gds training/work/[abcdxy][0-9]
 done
 # Replaced whole: fit.sh checks it, maybe while this runs.
 tmp=$(mktemp "training/data/.keep.XXXXXX")
-(cd training/data && sha256sum [abcdxy][0-9][0-9][0-9].gds.gz [abcdxy][0-9][0-9][0-9].groups.gz) > "$tmp"
+(cd training/data && sha256sum [abcdwxy][0-9][0-9][0-9].gds.gz [abcdwxy][0-9][0-9][0-9].groups.gz) > "$tmp"
 mv -f "$tmp" training/data/SHA256SUMS
 tmp=''
 # The CPU time of each labeller running now (user + system, its children
@@ -33,7 +33,7 @@ tmp=''
 # cpu.log when it starts again (a run that ends by itself is in cpu.log
 # whole, and run.sh drops its line).
 tick=$(getconf CLK_TCK)
-for pidfile in training/work/[abcdxy][0-9][0-9][0-9].pid; do
+for pidfile in training/work/[abcdwxy][0-9][0-9][0-9].pid; do
   [ -e "$pidfile" ] || continue
   c=$(basename "$pidfile" .pid) pid=$(cat "$pidfile")
   { tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null | grep -Eq "label rollout.*$c\.gds|campaign/label-chunk\.sh" || continue

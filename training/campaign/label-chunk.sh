@@ -29,8 +29,13 @@ threads=${2:-2}
 # SERIES=y: crashed boards in back games (`--only crashed --kind back-game`,
 # about 4% of a back-game chunk), where the net is furthest from its own
 # rollouts (about 0.1 equity, against 0.02 in the other back-game
-# positions), seeded 75000+N.
+# positions), seeded 75000+N. SERIES=w: back games with wider choices, the
+# 8 best results of a roll within 0.2 of the best (the other series keep 4
+# within 0.1): the net plays the back-game side worse than gnubg 0-ply and
+# its search does not mend it (training/runs/label-audit/backgame-sides.md),
+# so its rollouts must meet moves it now rates lower, seeded 85000+N.
 series=${SERIES:-c}
+choices=(--afterstates 4 --window 0.1)
 case "$series" in
   c) kind=() seed=$((25000 + n)) ;;
   b) kind=(--kind back-game) seed=$((35000 + n)) ;;
@@ -38,7 +43,8 @@ case "$series" in
   d) kind=(--disagree 2) seed=$((55000 + n)) ;;
   a) kind=(--kind blitz) seed=$((65000 + n)) ;;
   y) kind=(--only crashed --kind back-game) seed=$((75000 + n)) ;;
-  *) echo "error: SERIES must be c (the ordinary chunks), b (back games), x (crashed boards), d (2-ply disagrees), a (blitzes) or y (crashed back games), not $series" >&2; exit 2 ;;
+  w) kind=(--kind back-game) seed=$((85000 + n)) choices=(--afterstates 8 --window 0.2) ;;
+  *) echo "error: SERIES must be c (the ordinary chunks), b (back games), x (crashed boards), d (2-ply disagrees), a (blitzes), y (crashed back games) or w (back games, wider choices), not $series" >&2; exit 2 ;;
 esac
 c=$(printf '%s%03d' "$series" "$n")
 # This shell's pid is the labeller's (exec, below): keep.sh reads the CPU
@@ -70,7 +76,7 @@ fi
 if [ ! -s "$pos" ] || [ ! -s "$groups" ]; then
   # In the background, so that a stop asked of this script (run.sh sends
   # it to this pid) reaches the sampler instead of leaving it orphaned.
-  "$gammon" label sample --weights "$weights" --count $count --afterstates 4 --window 0.1 \
+  "$gammon" label sample --weights "$weights" --count $count "${choices[@]}" \
     --explore 0.1 "${kind[@]}" --seed $seed --threads "$threads" --out "$pos" --groups "$groups" &
   sampler=$!
   trap 'kill -TERM "$sampler" 2>/dev/null || true' TERM INT

@@ -17,16 +17,16 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . training/campaign/wait.sh
 mkdir -p training/work
-[ $# -ge 1 ] || { echo "error: name the first chunk: N (SERIES=b for bN), or cN bN xN dN aN yN to take turns (a bare letter: one more turn)" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "error: name the first chunk: N (SERIES=b for bN), or cN bN xN dN aN yN wN to take turns (a bare letter: one more turn)" >&2; exit 2; }
 # The turns (a series letter each) and each series' next chunk.
 turns=()
 declare -A next
 for t in "$@"; do
   case $t in
     [0-9]*) s=${SERIES:-c} n=$((10#$t)) ;;
-    [abcdxy][0-9]*) s=${t:0:1} n=$((10#${t:1})) ;;
-    [abcdxy]) s=$t n='' ;;
-    *) echo "error: $t is not a chunk (N, cN, bN, xN, dN, aN or yN) or a series letter" >&2; exit 2 ;;
+    [abcdwxy][0-9]*) s=${t:0:1} n=$((10#${t:1})) ;;
+    [abcdwxy]) s=$t n='' ;;
+    *) echo "error: $t is not a chunk (N, cN, bN, xN, dN, aN, yN or wN) or a series letter" >&2; exit 2 ;;
   esac
   if [ -n "$n" ]; then
     [ -z "${next[$s]:-}" ] || { echo "error: series $s is given a first chunk twice" >&2; exit 2; }

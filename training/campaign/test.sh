@@ -61,6 +61,22 @@ grep -q -- "label sample .*--only crashed --kind back-game --seed 75001" calls.l
   && pass "series y samples and labels with its own settings" || fail "series y: $(cat calls.log)"
 rm -rf training/work calls.log
 
+# 1b. Series w: back games with wider choices (8 results within 0.2), seeded 85000+N.
+SERIES=w "$scratch"/training/campaign/label-chunk.sh 2 > /dev/null 2>&1 || true
+grep -q -- "label sample .*--afterstates 8 --window 0.2 .*--kind back-game --seed 85002" calls.log \
+  && grep -q -- "label rollout .*--full --seed 85002 .*--out training/work/w002.gds" calls.log \
+  && ! grep -q -- "--afterstates 4" calls.log \
+  && pass "series w samples with wider choices" || fail "series w: $(cat calls.log)"
+rm -rf training/work calls.log
+KEEP_EVERY=1 FAKE_STEPS=4 "$scratch"/training/campaign/run.sh w3 > run.log 2>&1 &
+wait_until '[ -e training/data/w003.gds.gz ]' \
+  && grep -q -- "--seed 85003 .*--out training/work/w003.gds" calls.log \
+  && pass "run.sh labels and keeps series w" || fail "run.sh w3: $(cat run.log calls.log)"
+pkill -TERM -f "^bash $scratch/training/campaign/run.sh w3" 2>/dev/null || true
+wait_until '! pgrep -f "$scratch/" > /dev/null' || fail "run.sh w3 did not stop: $(pgrep -af "$scratch/")"
+rm -rf training/work training/data/w003.* calls.log run.log
+(cd training/data && { sha256sum [abcdwxy][0-9][0-9][0-9].gds.gz [abcdwxy][0-9][0-9][0-9].groups.gz 2>/dev/null || true; } > SHA256SUMS)
+
 # 2. run.sh keeps the labels so far every KEEP_EVERY seconds, and at a stop.
 KEEP_EVERY=1 FAKE_STEPS=40 "$scratch"/training/campaign/run.sh y1 > run.log 2>&1 &
 runner=$!
@@ -68,7 +84,7 @@ wait_until '[ "$(kept)" -ge 2 ]' && pass "labels kept while labelling" || fail "
 kill -TERM "$runner" 2>/dev/null || true
 status=0
 wait "$runner" || status=$?
-[ "$status" = 130 ] && pass "a stop ends run.sh with the labeller's status" || fail "run.sh ended with $status, not 130"
+[ "$status" = 130 ] && pass "a stop ends run.sh with the labeller's status" || fail "run.sh ended with $status, not 130: $(cat run.log calls.log)"
 [ "$(kept)" = "$(wc -l < training/work/y001.gds)" ] && pass "the last labels kept at the stop" \
   || fail "kept $(kept), labelled $(wc -l < training/work/y001.gds)"
 (cd training/data && sha256sum -c SHA256SUMS --quiet) && pass "SHA256SUMS matches" || fail "SHA256SUMS"
@@ -102,6 +118,19 @@ KEEP_EVERY=00 "$scratch"/training/campaign/run.sh y1 2> err.txt || status=$?
 status=0
 "$scratch"/training/campaign/run.sh q1 2> err.txt || status=$?
 [ "$status" = 2 ] && grep -q "^error: q1 is not a chunk" err.txt && pass "an unknown series refused" || fail "q1: $status $(cat err.txt)"
+
+# 6. wait_for gives the child's own status when the child ends before the
+# trap that stopped it returns (the race that made run.sh end with 143).
+cat > race.sh <<'EOF'
+. training/campaign/wait.sh
+trap 'kill -TERM "$child"; sleep 0.3' TERM
+bash -c 'trap "exit 130" TERM; sleep 5 & wait' &
+child=$!
+(sleep 0.3; kill -TERM $$) &
+wait_for "$child"
+echo "$status"
+EOF
+[ "$(bash race.sh)" = 130 ] && pass "wait_for keeps a stopped child's status" || fail "wait_for: $(bash race.sh)"
 
 [ "$failures" = 0 ] || { echo "$failures campaign script test(s) failed" >&2; exit 1; }
 echo "campaign scripts: all passed"

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Which side of a back game does gammon's 0-ply play worse than gnubg's
+0-ply? Measurement only: the positions are gammon's own (a back-game
+chunk's, `gammon label sample --kind back-game`), gnubg only plays.
+
+From each position, with the same dice, four cubeless games to the end:
+the back-game side and the front side each played by gammon (G) or gnubg
+0-ply (N). The result, in points for the back-game side, of
+(back, front) = GG is what gammon's rollout labels estimate, NN what a
+gnubg-like player's would. The mixed games say which side's play makes the
+difference. The back-game side is the one with more checkers in its
+opponent's home board (and on the bar).
+
+    cd training/runs/label-audit
+    python3 backgame_sides.py --arena ../../../../shared/arena \
+        --gammon "../../../target/release/gammon ubgi --weights ../../../weights/gammon.net" \
+        --labels ../../work/fit-data/b005.gds --show "../../../target/release/gammon label show" \
+        --positions 400 --dice 8 --seed S1 --out sides.jsonl
+
+Writes one JSON line per game and prints the four means and their paired
+differences with standard errors (the unit: one position with one dice
+sequence). `--base OTHER.jsonl`, another net's run on the same positions
+and seed, pairs each kind of game with it: with gnubg in front, the back-game
+side's play of one net against the other's.
+"""
+import argparse
+import json
+import math
+import os
+import random
+import shlex
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+CONFIGS = ("GG", "NN", "GN", "NG")  # (back-game side, front side)
+MAX_TURNS = 5000
+
+
+def arena_modules(path):
+    sys.path.insert(0, os.path.abspath(path))
+    import bgcore
+    import players
+    return bgcore, players
+
+
+def back_checkers(side):
+    """Checkers in the opponent's home board (own points 19-24) and on the bar."""
+    return sum(side[18:25])
+
+
+def play(bgcore, movers, board, rng):
+    """Play to the end; movers[0] is on roll. Points for movers[0]'s side."""
+    for t in range(MAX_TURNS):
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        legal = bgcore.legal_moves(board, d1, d2)
+        if len(legal) > 1:
+            res = movers[t % 2].move(board, d1, d2, legal)
+        elif legal:
+            res = next(iter(legal))
+        else:
+            res = board
+        pts = bgcore.game_result(res)
+        if pts:
+            return pts if t % 2 == 0 else -pts
+        board = bgcore.swap(res)
+    raise RuntimeError("a game did not finish")
+
+
+def worker(job):
+    bgcore, players = arena_modules(job["arena"])
+    gammon = players.make_player("ubgi:" + job["gammon"])
+    gnubg = players.make_player("gnubg:0")
+    out = []
+    try:
+        for index, pid in job["positions"]:
+            board = bgcore.board_from_id(pid)
+            # board[1] is on roll; the back-game side is whichever holds more back.
+            back_on_roll = back_checkers(board[1]) >= back_checkers(board[0])
+            for k in range(job["dice"]):
+                for config in job["configs"]:
+                    back, front = (gammon if c == "G" else gnubg for c in config)
+                    movers = (back, front) if back_on_roll else (front, back)
+                    for p in movers:
+                        p.new_game("%s:%d:%d:%s" % (job["seed"], index, k, config))
+                    rng = random.Random("sides:%s:%d:%d" % (job["seed"], index, k))
+                    pts = play(bgcore, movers, board, rng)
+                    out.append({"position": pid, "dice": k, "config": config,
+                                "back_points": pts if back_on_roll else -pts})
+    finally:
+        gammon.close()
+        gnubg.close()
+    return out
+
+
+def mean_se(xs):
+    m = sum(xs) / len(xs)
+    var = sum((x - m) ** 2 for x in xs) / max(len(xs) - 1, 1)
+    return m, math.sqrt(var / len(xs))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--arena", required=True)
+    ap.add_argument("--gammon", required=True, help="the UBGI command of gammon")
+    ap.add_argument("--labels", required=True, help="a gammon dataset whose positions to start from")
+    ap.add_argument("--show", required=True, help="the `gammon label show` command")
+    ap.add_argument("--positions", type=int, default=400)
+    ap.add_argument("--dice", type=int, default=8)
+    ap.add_argument("--seed", required=True)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--configs", default=",".join(CONFIGS),
+                    help="the kinds of game to play, (back-game side, front side) as G or N: e.g. GN")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--base", help="another run's --out on the same positions and seed: "
+                    "print each game kind's paired difference, this run's minus that one's")
+    a = ap.parse_args()
+    shown = subprocess.run(shlex.split(a.show) + [a.labels], capture_output=True, text=True, check=True)
+    rows = [json.loads(line) for line in shown.stdout.splitlines()[1:] if line.strip()]
+    step = max(1, len(rows) // a.positions)
+    picked = [(i, r["position"]) for i, r in enumerate(rows[::step][:a.positions])]
+    configs = a.configs.split(",")
+    if not configs or any(c not in CONFIGS for c in configs):
+        sys.exit(f"error: --configs {a.configs!r}: each kind of game is one of {', '.join(CONFIGS)}")
+    jobs = [{"arena": a.arena, "gammon": a.gammon, "seed": a.seed, "dice": a.dice, "configs": configs,
+             "positions": picked[j::a.jobs]} for j in range(a.jobs)]
+    games = []
+    with ProcessPoolExecutor(a.jobs) as pool:
+        for part in pool.map(worker, jobs):
+            games.extend(part)
+    with open(a.out, "w") as f:
+        for g in games:
+            f.write(json.dumps(g) + "\n")
+    units = {}
+    for g in games:
+        units.setdefault((g["position"], g["dice"]), {})[g["config"]] = g["back_points"]
+    units = list(units.values())
+    print(f"{len(units)} positions x dice, {len(games)} games; points for the back-game side")
+    for c in configs:
+        m, se = mean_se([u[c] for u in units])
+        print(f"  back {c[0]}, front {c[1]}: {m:+.4f} +- {se:.4f}")
+    for label, x, y in (("gnubg both sides - gammon both sides (NN - GG)", "NN", "GG"),
+                        ("gnubg on the back-game side (NG - GG)", "NG", "GG"),
+                        ("gnubg on the front side (GN - GG)", "GN", "GG"),
+                        ("gnubg on the back-game side, gnubg in front (NN - GN)", "NN", "GN"),
+                        ("gnubg on the front side, gnubg at the back (NN - NG)", "NN", "NG")):
+        if x not in configs or y not in configs:
+            continue
+        m, se = mean_se([u[x] - u[y] for u in units])
+        print(f"  {label}: {m:+.4f} +- {se:.4f}")
+    if a.base:
+        base = {}
+        for g in map(json.loads, open(a.base)):
+            base[(g["position"], g["dice"], g["config"])] = g["back_points"]
+        print(f"paired with {a.base} (this run minus that one), points for the back-game side:")
+        for c in CONFIGS:
+            diffs = [g["back_points"] - base[k] for g in games if g["config"] == c
+                     for k in [(g["position"], g["dice"], c)] if k in base]
+            if diffs:
+                m, se = mean_se(diffs)
+                print(f"  back {c[0]}, front {c[1]}: {m:+.4f} +- {se:.4f} ({len(diffs)} games)")
+
+
+if __name__ == "__main__":
+    main()
