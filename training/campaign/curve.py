@@ -4,7 +4,7 @@ campaign fit against the number of own-rollout labels it was fitted to.
 
 Each net is measured afresh (`gammon benchmark --json` on its weights, 0-ply,
 the whole public yardstick), and its labels are counted from its
-fit-report.json (the campaign chunks it names: cNNN, bNNN, xNNN, dNNN and aNNN files), with
+fit-report.json (the campaign chunks it names: cNNN, bNNN, xNNN, dNNN, aNNN, yNNN and wNNN files), with
 the CPU time that labelling them took as training/data/cpu.log records it
 (user + system seconds of each labelling run, summed per chunk: a lower
 bound, since a run stopped with its session records nothing). The

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Keeps the campaign's labels: every training/work/cNNN.gds, bNNN.gds, xNNN.gds,
-# dNNN.gds, aNNN.gds and yNNN.gds (finished or partial) is gzipped into training/data/cNNN.gds.gz (bNNN...),
+# dNNN.gds, aNNN.gds, yNNN.gds and wNNN.gds (finished or partial) is gzipped into training/data/cNNN.gds.gz (bNNN...),
 # its groups file (which positions share a roll) into cNNN.groups.gz, and SHA256SUMS and
 # cpu.log are brought up to date. Safe while the labeller runs: it replaces
 # its file by rename, so the copy read here is always a whole saved file.

@@ -68,7 +68,7 @@ grep -q -- "label sample .*--afterstates 8 --window 0.2 .*--kind back-game --see
   && ! grep -q -- "--afterstates 4" calls.log \
   && pass "series w samples with wider choices" || fail "series w: $(cat calls.log)"
 rm -rf training/work calls.log
-KEEP_EVERY=1 FAKE_STEPS=4 "$scratch"/training/campaign/run.sh w3 > run.log 2>&1 &
+KEEP_EVERY=1 FAKE_STEPS=40 "$scratch"/training/campaign/run.sh w3 > run.log 2>&1 &
 wait_until '[ -e training/data/w003.gds.gz ]' \
   && grep -q -- "--seed 85003 .*--out training/work/w003.gds" calls.log \
   && pass "run.sh labels and keeps series w" || fail "run.sh w3: $(cat run.log calls.log)"
@@ -124,13 +124,14 @@ status=0
 cat > race.sh <<'EOF'
 . training/campaign/wait.sh
 trap 'kill -TERM "$child"; sleep 0.3' TERM
-bash -c 'trap "exit 130" TERM; sleep 5 & wait' &
+bash -c 'trap "exit 130" TERM; sleep 5 > /dev/null & wait' &
 child=$!
 (sleep 0.3; kill -TERM $$) &
 wait_for "$child"
 echo "$status"
 EOF
-[ "$(bash race.sh)" = 130 ] && pass "wait_for keeps a stopped child's status" || fail "wait_for: $(bash race.sh)"
+got=$(bash race.sh)
+[ "$got" = 130 ] && pass "wait_for keeps a stopped child's status" || fail "wait_for: $got"
 
 [ "$failures" = 0 ] || { echo "$failures campaign script test(s) failed" >&2; exit 1; }
 echo "campaign scripts: all passed"

@@ -85,7 +85,7 @@ def worker(job):
                         p.new_game("%s:%d:%d:%s" % (job["seed"], index, k, config))
                     rng = random.Random("sides:%s:%d:%d" % (job["seed"], index, k))
                     pts = play(bgcore, movers, board, rng)
-                    out.append({"position": pid, "dice": k, "config": config,
+                    out.append({"index": index, "position": pid, "dice": k, "config": config,
                                 "back_points": pts if back_on_roll else -pts})
     finally:
         gammon.close()
@@ -133,7 +133,7 @@ def main():
             f.write(json.dumps(g) + "\n")
     units = {}
     for g in games:
-        units.setdefault((g["position"], g["dice"]), {})[g["config"]] = g["back_points"]
+        units.setdefault((g["index"], g["dice"]), {})[g["config"]] = g["back_points"]
     units = list(units.values())
     print(f"{len(units)} positions x dice, {len(games)} games; points for the back-game side")
     for c in configs:
@@ -149,13 +149,16 @@ def main():
         m, se = mean_se([u[x] - u[y] for u in units])
         print(f"  {label}: {m:+.4f} +- {se:.4f}")
     if a.base:
+        # Paired by the position's index in the run (files from before the
+        # index was written: by Position ID).
         base = {}
         for g in map(json.loads, open(a.base)):
-            base[(g["position"], g["dice"], g["config"])] = g["back_points"]
+            base[(g.get("index", g["position"]), g["dice"], g["config"])] = g["back_points"]
+        by_index = any(isinstance(k[0], int) for k in base)
         print(f"paired with {a.base} (this run minus that one), points for the back-game side:")
         for c in CONFIGS:
             diffs = [g["back_points"] - base[k] for g in games if g["config"] == c
-                     for k in [(g["position"], g["dice"], c)] if k in base]
+                     for k in [(g["index"] if by_index else g["position"], g["dice"], c)] if k in base]
             if diffs:
                 m, se = mean_se(diffs)
                 print(f"  back {c[0]}, front {c[1]}: {m:+.4f} +- {se:.4f} ({len(diffs)} games)")
