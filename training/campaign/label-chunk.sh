@@ -33,7 +33,7 @@ threads=${2:-2}
 # 8 best results of a roll within 0.2 of the best (the other series keep 4
 # within 0.1): the net plays the back-game side worse than gnubg 0-ply and
 # its search does not mend it (training/runs/label-audit/backgame-sides.md),
-# so its rollouts must meet moves it now rates lower, seeded 85000+N.
+# so its rollouts meet more of the moves it now rates lower, seeded 85000+N.
 series=${SERIES:-c}
 choices=(--afterstates 4 --window 0.1)
 case "$series" in
