@@ -17,57 +17,35 @@ side's equity of gnubg's move minus gammon's, with its standard error over
 decisions; also the net's own 0-ply view of the same difference.
 """
 import argparse
-import json
-import os
-import random
-import subprocess
-import sys
+import shlex
 from concurrent.futures import ThreadPoolExecutor
 
-
-def run_json(cmd):
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"error: {' '.join(cmd)}: {done.stderr.strip()}")
-    return json.loads(done.stdout)
+import backgames
+from crashed_backgames import run
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--arena", required=True)
-    ap.add_argument("--gammon", required=True, help="the gammon binary")
+    backgames.add_arguments(ap, gammon_help="the gammon binary", show=False)
     ap.add_argument("--weights", required=True)
-    ap.add_argument("--labels", required=True)
     ap.add_argument("--every", type=int, default=7)
     ap.add_argument("--limit", type=int, default=200, help="the most differing decisions")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--games", type=int, default=72)
     a = ap.parse_args()
-    sys.path.insert(0, os.path.abspath(a.arena))
-    import bgcore
-    import players
-    shown = subprocess.run([a.gammon, "label", "show", a.labels], capture_output=True, text=True, check=True)
-    rows = [json.loads(line) for line in shown.stdout.splitlines()[1:] if line.strip()]
+    bgcore, players = backgames.arena(a.arena)
+    ids = backgames.positions(f"{shlex.quote(a.gammon)} label show", a.labels)[::a.every]
     gammon = players.make_player(f"ubgi:{a.gammon} ubgi --weights {a.weights}")
     gnubg = players.make_player("gnubg:0")
-    rng = random.Random(a.seed)
     pairs = []
     try:
-        for r in rows[::a.every]:
+        for _, legal, ours, theirs in backgames.decisions(bgcore, gammon, gnubg, ids, a.seed):
             if len(pairs) >= a.limit:
                 break
-            board = bgcore.board_from_id(r["position"])
-            if sum(board[1][18:25]) < sum(board[0][18:25]):
-                continue
-            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-            legal = bgcore.legal_moves(board, d1, d2)
-            if len(legal) < 2:
-                continue
-            ours, theirs = gammon.move(board, d1, d2, legal), gnubg.move(board, d1, d2, legal)
             if ours != theirs:
                 # The results with the front side on roll, and all the roll's.
-                ids = sorted({bgcore.position_id(bgcore.swap(b)) for b in legal})
-                pairs.append((bgcore.position_id(bgcore.swap(ours)), bgcore.position_id(bgcore.swap(theirs)), ids))
+                results = sorted({bgcore.position_id(bgcore.swap(b)) for b in legal})
+                pairs.append((bgcore.position_id(bgcore.swap(ours)), bgcore.position_id(bgcore.swap(theirs)), results))
     finally:
         gammon.close()
         gnubg.close()
@@ -76,8 +54,8 @@ def main():
         if rollout:
             cmd = [a.gammon, "rollout", pid, "--games", str(a.games), "--seed", str(a.seed),
                    "--threads", "1", "--weights", a.weights, "--json"]
-            return -run_json(cmd)["rollout"]["equity"]["mean"]
-        return -run_json([a.gammon, "eval", pid, "--weights", a.weights, "--json"])["equity"]
+            return -run(cmd)["rollout"]["equity"]["mean"]
+        return -run([a.gammon, "eval", pid, "--weights", a.weights, "--json"])["equity"]
 
     def one(pair):
         ours, theirs, ids = pair

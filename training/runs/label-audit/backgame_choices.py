@@ -17,12 +17,8 @@ side's board after gammon's move minus after gnubg's, with how often
 gammon's is the larger and the smaller.
 """
 import argparse
-import json
-import os
-import random
-import shlex
-import subprocess
-import sys
+
+import backgames
 
 
 def measures(me):
@@ -40,34 +36,19 @@ def measures(me):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--arena", required=True)
-    ap.add_argument("--gammon", required=True, help="the UBGI command of gammon")
-    ap.add_argument("--labels", required=True, help="a gammon dataset whose positions to use")
-    ap.add_argument("--show", required=True, help="the `gammon label show` command")
+    backgames.add_arguments(ap)
     ap.add_argument("--every", type=int, default=2)
     ap.add_argument("--limit", type=int, default=5000)
     ap.add_argument("--seed", type=int, default=7)
     a = ap.parse_args()
-    sys.path.insert(0, os.path.abspath(a.arena))
-    import bgcore
-    import players
-    shown = subprocess.run(shlex.split(a.show) + [a.labels], capture_output=True, text=True, check=True)
-    rows = [json.loads(line) for line in shown.stdout.splitlines()[1:] if line.strip()]
+    bgcore, players = backgames.arena(a.arena)
+    ids = backgames.positions(a.show, a.labels)[::a.every][:a.limit]
     gammon = players.make_player("ubgi:" + a.gammon)
     gnubg = players.make_player("gnubg:0")
-    rng = random.Random(a.seed)
     diffs, decisions, differ = {}, 0, 0
     try:
-        for r in rows[::a.every][:a.limit]:
-            board = bgcore.board_from_id(r["position"])
-            if sum(board[1][18:25]) < sum(board[0][18:25]):
-                continue
-            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-            legal = bgcore.legal_moves(board, d1, d2)
-            if len(legal) < 2:
-                continue
+        for _, _, ours, theirs in backgames.decisions(bgcore, gammon, gnubg, ids, a.seed):
             decisions += 1
-            ours, theirs = gammon.move(board, d1, d2, legal), gnubg.move(board, d1, d2, legal)
             if ours == theirs:
                 continue
             differ += 1

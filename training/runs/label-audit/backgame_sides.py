@@ -26,27 +26,14 @@ side's play of one net against the other's.
 import argparse
 import json
 import math
-import os
 import random
-import shlex
-import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+import backgames
+
 CONFIGS = ("GG", "NN", "GN", "NG")  # (back-game side, front side)
 MAX_TURNS = 5000
-
-
-def arena_modules(path):
-    sys.path.insert(0, os.path.abspath(path))
-    import bgcore
-    import players
-    return bgcore, players
-
-
-def back_checkers(side):
-    """Checkers in the opponent's home board (own points 19-24) and on the bar."""
-    return sum(side[18:25])
 
 
 def play(bgcore, movers, board, rng):
@@ -68,7 +55,7 @@ def play(bgcore, movers, board, rng):
 
 
 def worker(job):
-    bgcore, players = arena_modules(job["arena"])
+    bgcore, players = backgames.arena(job["arena"])
     gammon = players.make_player("ubgi:" + job["gammon"])
     gnubg = players.make_player("gnubg:0")
     out = []
@@ -76,7 +63,7 @@ def worker(job):
         for index, pid in job["positions"]:
             board = bgcore.board_from_id(pid)
             # board[1] is on roll; the back-game side is whichever holds more back.
-            back_on_roll = back_checkers(board[1]) >= back_checkers(board[0])
+            back_on_roll = backgames.back_game_side_on_roll(board)
             for k in range(job["dice"]):
                 for config in job["configs"]:
                     back, front = (gammon if c == "G" else gnubg for c in config)
@@ -101,10 +88,7 @@ def mean_se(xs):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--arena", required=True)
-    ap.add_argument("--gammon", required=True, help="the UBGI command of gammon")
-    ap.add_argument("--labels", required=True, help="a gammon dataset whose positions to start from")
-    ap.add_argument("--show", required=True, help="the `gammon label show` command")
+    backgames.add_arguments(ap)
     ap.add_argument("--positions", type=int, default=400)
     ap.add_argument("--dice", type=int, default=8)
     ap.add_argument("--seed", required=True)
@@ -115,10 +99,9 @@ def main():
     ap.add_argument("--base", help="another run's --out on the same positions and seed: "
                     "print each game kind's paired difference, this run's minus that one's")
     a = ap.parse_args()
-    shown = subprocess.run(shlex.split(a.show) + [a.labels], capture_output=True, text=True, check=True)
-    rows = [json.loads(line) for line in shown.stdout.splitlines()[1:] if line.strip()]
-    step = max(1, len(rows) // a.positions)
-    picked = [(i, r["position"]) for i, r in enumerate(rows[::step][:a.positions])]
+    ids = backgames.positions(a.show, a.labels)
+    step = max(1, len(ids) // a.positions)
+    picked = list(enumerate(ids[::step][:a.positions]))
     configs = a.configs.split(",")
     if not configs or any(c not in CONFIGS for c in configs):
         sys.exit(f"error: --configs {a.configs!r}: each kind of game is one of {', '.join(CONFIGS)}")
