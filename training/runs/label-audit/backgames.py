@@ -13,7 +13,7 @@ import sys
 def add_arguments(ap, gammon_help="the UBGI command of gammon", show=True):
     ap.add_argument("--arena", required=True, help="../shared/arena (its bgcore and players)")
     ap.add_argument("--gammon", required=True, help=gammon_help)
-    ap.add_argument("--labels", required=True, help="a gammon dataset whose positions to use")
+    ap.add_argument("--labels", required=True, help="a gammon dataset (.gds) or positions file whose positions to use")
     if show:
         ap.add_argument("--show", required=True, help="the `gammon label show` command")
 
@@ -27,7 +27,11 @@ def arena(path):
 
 
 def positions(show, labels):
-    """The Position IDs of a gammon dataset, in its order."""
+    """The Position IDs of a gammon dataset, in its order, or of a positions
+    file (`gammon label sample --out`: one ID a line, `#` comments)."""
+    if not labels.endswith(".gds"):
+        with open(labels) as f:
+            return [line.strip() for line in f if line.strip() and not line.startswith("#")]
     shown = subprocess.run(shlex.split(show) + [labels], capture_output=True, text=True, check=True)
     return [json.loads(line)["position"] for line in shown.stdout.splitlines()[1:] if line.strip()]
 
