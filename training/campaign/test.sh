@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of the campaign scripts (run.sh, label-chunk.sh, keep.sh) with a
+# Tests of the campaign scripts (run.sh, label-chunk.sh, keep.sh, arena_keep.py) with a
 # stand-in for gammon, in a scratch copy: never in the checkout, whose
 # training/work and training/data hold the campaign. About 15 s.
 #   training/campaign/test.sh
@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 scratch=$(mktemp -d /tmp/campaign-test.XXXXXX)
 trap 'pkill -KILL -f "$scratch/" 2>/dev/null || true; rm -rf "$scratch"' EXIT
 mkdir -p "$scratch/training/campaign" "$scratch/training/data" "$scratch/weights"
-cp "$here"/*.sh "$here/chunk-nets.txt" "$scratch/training/campaign/"
+cp "$here"/*.sh "$here"/*.py "$here/chunk-nets.txt" "$scratch/training/campaign/"
 cd "$scratch"
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
@@ -132,6 +132,40 @@ echo "$status"
 EOF
 got=$(bash race.sh)
 [ "$got" = 130 ] && pass "wait_for keeps a stopped child's status" || fail "wait_for: $got"
+
+# 7. arena_keep.py: kept arena runs come back with the same points in every
+# game and the same summary; unfinished runs and runs elsewhere are refused.
+mkdir -p training/work/arena
+python3 - <<'PY'
+import json
+games = [{"type": "game", "pair": p, "game": g, "first": "AB"[g], "points": (p * 7 + g * 3) % 7 - 3, "turns": 50}
+         for p in range(5) for g in (0, 1)]
+games.reverse()  # the arena's workers write pairs in any order
+for name, rows, complete in (("n-A", games, True), ("part-A", games[:6], False)):
+    with open(f"training/work/arena/{name}.jsonl", "w") as f:
+        f.writelines(json.dumps(x) + "\n" for x in rows)
+    with open(f"training/work/arena/{name}.summary.json", "w") as f:
+        json.dump({"seed": "A", "pairs": [0, 5], "complete": complete, "stats": {"ppg": 0.1}}, f)
+PY
+ak=training/campaign/arena_keep.py
+{ python3 $ak keep kept.jsonl.gz training/work/arena/n-A.jsonl && mv training/work/arena arena.orig \
+  && python3 $ak restore kept.jsonl.gz; } > /dev/null || fail "arena_keep.py keep and restore"
+python3 - <<'PY' && pass "arena_keep.py restores a run's points and summary" || fail "arena_keep.py round trip"
+import json
+def points(path):
+    return sorted((g["pair"], g["game"], g["points"]) for g in map(json.loads, open(path)))
+assert points("arena.orig/n-A.jsonl") == points("training/work/arena/n-A.jsonl")
+assert json.load(open("arena.orig/n-A.summary.json")) == json.load(open("training/work/arena/n-A.summary.json"))
+PY
+status=0
+python3 $ak keep kept2.jsonl.gz arena.orig/part-A.jsonl 2> err.txt || status=$?
+[ "$status" = 1 ] && grep -q "^error: .*not under training/work" err.txt && pass "arena_keep.py refuses a run outside training/work" \
+  || fail "a run outside training/work: $status $(cat err.txt)"
+mv arena.orig/part-A.* training/work/arena/
+status=0
+python3 $ak keep kept2.jsonl.gz training/work/arena/part-A.jsonl 2> err.txt || status=$?
+[ "$status" = 1 ] && grep -q "^error: .*not a complete run" err.txt && [ ! -e kept2.jsonl.gz ] \
+  && pass "arena_keep.py refuses an unfinished run" || fail "an unfinished run: $status $(cat err.txt)"
 
 [ "$failures" = 0 ] || { echo "$failures campaign script test(s) failed" >&2; exit 1; }
 echo "campaign scripts: all passed"
