@@ -18,7 +18,8 @@
 # FIT_ARGS="--hidden 160" adds options to both steps' `gammon fit`;
 # REPEAT_B=N meets each back-game chunk's positions N times an epoch
 # (REPEAT_A=N each blitz chunk's, REPEAT_Y=N each y chunk's, REPEAT_W=N each w chunk's)
-# (`gammon fit --repeat`); RANK_ONLY="1 2 3" fits those chunks (fitted
+# (`gammon fit --repeat`); FIT_DATA=DIR reads the chunks from DIR as they are there;
+# RANK_ONLY="1 2 3" fits those chunks (fitted
 # chunks, as FIRST..LAST or EXTRA) by the ranking term only
 # (`gammon fit --rank-only`: c001-c013, truncated by a net with dead
 # backgammon outputs, have labels whose level is off).
@@ -43,7 +44,9 @@ gammon=${GAMMON:-target/release/gammon}
 from=${FROM:-weights/gammon.net}
 out=training/runs/$name
 [ ! -e "$out/weights.gnn" ] || { echo "error: $out/weights.gnn exists: choose another name" >&2; exit 2; }
-data=training/work/fit-data
+# FIT_DATA=DIR reads the chunks from DIR instead, as they are there (never
+# unpacked over): copies made for an experiment (label_noise, c-fit14).
+data=${FIT_DATA:-training/work/fit-data}
 mkdir -p "$data" "$out"
 (cd training/data && sha256sum -c SHA256SUMS --quiet)
 # The chunk's labels and groups, unpacked once (a kept chunk only grows).
@@ -59,7 +62,9 @@ unpack() {
   local c=$1
   for kind in gds groups; do
     [ -e "training/data/$c.$kind.gz" ] || { echo "error: training/data/$c.$kind.gz is not kept" >&2; exit 2; }
-    if [ ! -e "$data/$c.$kind" ] || [ "training/data/$c.$kind.gz" -nt "$data/$c.$kind" ]; then
+    if [ -n "${FIT_DATA:-}" ]; then
+      [ -e "$data/$c.$kind" ] || { echo "error: $data/$c.$kind is not there (FIT_DATA)" >&2; exit 2; }
+    elif [ ! -e "$data/$c.$kind" ] || [ "training/data/$c.$kind.gz" -nt "$data/$c.$kind" ]; then
       gunzip -c "training/data/$c.$kind.gz" > "$data/$c.$kind"
     fi
   done

@@ -77,6 +77,14 @@ wait_until '! pgrep -f "$scratch/" > /dev/null' || fail "run.sh w3 did not stop:
 rm -rf training/work training/data/w003.* calls.log run.log
 (cd training/data && { sha256sum [abcdwxy][0-9][0-9][0-9].gds.gz [abcdwxy][0-9][0-9][0-9].groups.gz 2>/dev/null || true; } > SHA256SUMS)
 
+# 1c. The ordinary chunks take 72 trials a label up to c040, 36 from c041.
+"$scratch"/training/campaign/label-chunk.sh 40 > /dev/null 2>&1 || true
+"$scratch"/training/campaign/label-chunk.sh 41 > /dev/null 2>&1 || true
+grep -q -- "label rollout .*--trials 72 --full --seed 25040 .*--out training/work/c040.gds" calls.log \
+  && grep -q -- "label rollout .*--trials 36 --full --seed 25041 .*--out training/work/c041.gds" calls.log \
+  && pass "c041 on take 36 trials, c040 72" || fail "trials of c040, c041: $(cat calls.log)"
+rm -rf training/work calls.log
+
 # 2. run.sh keeps the labels so far every KEEP_EVERY seconds, and at a stop.
 KEEP_EVERY=1 FAKE_STEPS=40 "$scratch"/training/campaign/run.sh y1 > run.log 2>&1 &
 runner=$!
