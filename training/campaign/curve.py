@@ -44,6 +44,7 @@ RUNS = [
     ("c-fit12", "race-fresh's race net"),
     ("c-fit13", "race-fresh's race net"),
     ("c-fit14", "race-fresh's race net"),
+    ("c-fit15", "race-fresh's race net"),
 ]
 FILES = ["pr.tsv", "backgame-player.tsv", "backgame-opponent.tsv"]
 CHUNK = re.compile(r"(?:^|/)([abcdwxy])(\d{3})\.gds$")
