@@ -3,9 +3,10 @@
 //! a rollout dataset with more noise in its labels, as if each had been
 //! rolled out with `1/(1+k)` of its trials: each output gets a normal
 //! deviate of `sqrt(k)` times its own standard error (independent between
-//! outputs, which understates the equity's noise where the outputs move
-//! together), then the label is put back in order (a backgammon is a gammon
-//! and a gammon a win). Standard errors are scaled to match.
+//! outputs: on 20 positions of c020 a real rollout's equity error was 0.91
+//! times what independent outputs give, training/runs/c-fit14), then the
+//! label is put back in order (a backgammon is a gammon and a gammon a win).
+//! Standard errors are scaled to match.
 //!
 //!     label_noise <in.gds> <out.gds> <k> <seed>
 use gammon_train::dataset::Dataset;
